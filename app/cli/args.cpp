@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#include "cli/args.h"
+
+namespace costscope::cli {
+
+std::optional<Args> Args::parse(const std::vector<std::string>& argv, const std::set<std::string>& flags,
+                                const std::set<std::string>& options, std::string* error)
+{
+    Args a;
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        const std::string& arg = argv[i];
+        if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
+            a.m_positional.push_back(arg);
+            continue;
+        }
+        std::string name = arg.substr(2);
+        std::optional<std::string> value;
+        if (auto eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        if (flags.count(name) && !value) {
+            a.m_flags.insert(name);
+        } else if (options.count(name)) {
+            if (!value) {
+                if (i + 1 >= argv.size()) {
+                    *error = "--" + name + " needs a value";
+                    return std::nullopt;
+                }
+                value = argv[++i];
+            }
+            a.m_options[name].push_back(*value);
+        } else {
+            *error = "unknown option --" + name;
+            return std::nullopt;
+        }
+    }
+    return a;
+}
+
+std::optional<std::string> Args::option(const std::string& name) const
+{
+    auto it = m_options.find(name);
+    if (it == m_options.end() || it->second.empty())
+        return std::nullopt;
+    return it->second.back();
+}
+
+std::vector<std::string> Args::options(const std::string& name) const
+{
+    auto it = m_options.find(name);
+    return it == m_options.end() ? std::vector<std::string>{} : it->second;
+}
+
+} // namespace costscope::cli

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace costscope::cli {
+
+enum ExitCode { kOk = 0, kUsage = 2, kBadInput = 3, kCheckFailed = 4 };
+
+// Command-line arguments of one subcommand: positionals, boolean flags and (repeatable) options.
+class Args {
+public:
+    // `flags` take no value (--json); `options` take one (--device cpu, --device=cpu); anything else is an error.
+    static std::optional<Args> parse(const std::vector<std::string>& argv, const std::set<std::string>& flags,
+                                     const std::set<std::string>& options, std::string* error);
+
+    const std::vector<std::string>& positional() const { return m_positional; }
+    bool flag(const std::string& name) const { return m_flags.count(name) > 0; }
+    std::optional<std::string> option(const std::string& name) const;
+    std::vector<std::string> options(const std::string& name) const;
+
+private:
+    std::vector<std::string> m_positional;
+    std::set<std::string> m_flags;
+    std::map<std::string, std::vector<std::string>> m_options;
+};
+
+} // namespace costscope::cli

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace costscope::cli {
+
+using CommandFn = int (*)(const std::vector<std::string>& args);
+
+struct Command {
+    const char* name;
+    const char* usage;   // one line: "info FILE [--json]"
+    CommandFn run;
+};
+
+const std::vector<Command>& commands();
+
+int cmdInfo(const std::vector<std::string>& args);
+int cmdConvert(const std::vector<std::string>& args);
+
+} // namespace costscope::cli

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli: the headless entry point; every analysis the GUI shows is available here.
+#include "cli/args.h"
+#include "cli/commands.h"
+
+#include <cstring>
+#include <iostream>
+
+namespace {
+void printUsage(std::ostream& os)
+{
+    os << "usage: costscope-cli COMMAND [ARGS]\n\ncommands:\n";
+    for (const auto& c : costscope::cli::commands())
+        os << "  " << c.usage << '\n';
+    os << "\nexit codes: 0 ok, 2 usage, 3 bad input, 4 check failed\n";
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        printUsage(std::cerr);
+        return costscope::cli::kUsage;
+    }
+    const std::string cmd = argv[1];
+    if (cmd == "--version" || cmd == "version") {
+        std::cout << "costscope-cli " << COSTSCOPE_VERSION << '\n';
+        return 0;
+    }
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        printUsage(std::cout);
+        return 0;
+    }
+    std::vector<std::string> args(argv + 2, argv + argc);
+    for (const auto& c : costscope::cli::commands())
+        if (cmd == c.name)
+            return c.run(args);
+    std::cerr << "costscope-cli: unknown command '" << cmd << "'\n";
+    printUsage(std::cerr);
+    return costscope::cli::kUsage;
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/device_profile.h"
+#include "analysis/io_profile.h"
+#include "ir/graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// Predicted cost of one node, split by where the time goes (ns).
+struct NodeCost {
+    NodeId id = 0;
+    double computeNs = 0;
+    double memoryNs = 0;
+    double dispatchNs = 0;
+    double syncNs = 0;
+    double readbackNs = 0;
+    double totalNs = 0;
+    double flops = 0;
+    std::uint64_t bytes = 0;
+    bool skipped = false; // an unbound symbol made it uncostable
+    std::string note;     // e.g. "unknown op: costed as memory-bound"
+};
+
+struct GraphCost {
+    std::string model;   // "rlx" or "costscope"
+    std::string profile; // DeviceProfile::name
+    Device device = Device::Cpu;
+    double totalNs = 0;
+    IoProfile io;
+    std::vector<NodeCost> nodes; // one per graph node, in graph order
+    std::vector<NodeId> skipped; // nodes that could not be costed (unbound symbols)
+};
+
+class CostModel {
+public:
+    virtual ~CostModel() = default;
+    virtual std::string name() const = 0; // "rlx" or "costscope"
+    virtual GraphCost estimate(const Graph& g, const DeviceProfile& p, const Bindings& b = {}) const = 0;
+};
+
+std::unique_ptr<CostModel> makeCostModel(const std::string& name); // nullptr for an unknown name
+
+} // namespace costscope

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/device.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// One measured (or datasheet) sgemm rate at a shape; the Costscope model interpolates between them.
+struct SgemmPoint {
+    std::int64_t m = 0, k = 0, n = 0;
+    double gflops = 0;
+};
+
+// What a cost model needs to know of one device (cost-model.md §3, §4), plus the Costscope model's extras.
+// Units: ns, bytes/ns (= GB/s), GFLOP/s.
+struct DeviceProfile {
+    std::string name;        // "rlx-linux/cuda", "nvidia-h200"
+    Device device = Device::Cpu;
+    std::string description;
+    std::string source;      // where the numbers come from (datasheet URL, calibration run, RLX defaults)
+
+    double sgemmGflops = 200;            // flat rate (RLX's sgemm_gflops for most devices)
+    double smallSgemmGflops = 0;         // RLX Mlx: rate for m·k·n under smallSgemmThreshold (0: unused)
+    std::int64_t smallSgemmThreshold = 0;
+    double dispatchNs = 300;
+    double roundtripNs = 3000;
+    double memoryBw = 30;
+    double hostReadbackBw = 0;           // 0: same as memoryBw
+    bool unifiedMemory = false;
+    int numThreads = 1;
+    // RLX's "discrete GPU" fallback: estimate = io_cost + (non Input/Param nodes) × 2000 (cost-model.md §4).
+    bool rlxFallback = false;
+
+    // Costscope model only.
+    double peakGflops = 0;               // fp32 peak; 0: use sgemmGflops
+    std::vector<SgemmPoint> sgemmTable;  // shape-dependent rates; empty: flat sgemmGflops
+    std::map<std::string, double> corrections; // per op class (opClassName) multiplicative factors, fitted
+
+    double readbackBw() const { return hostReadbackBw > 0 ? hostReadbackBw : memoryBw; }
+    // RLX parity sgemm_gflops(m,k,n): the flat rate, or the small rate under the threshold (Mlx).
+    double rlxSgemmGflops(std::int64_t m, std::int64_t k, std::int64_t n) const;
+};
+
+} // namespace costscope

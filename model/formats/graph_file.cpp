@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "formats/graph_file.h"
+
+#include "formats/costscope_document.h"
+#include "formats/onnx_import.h"
+#include "formats/rlx_json.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace costscope {
+
+namespace {
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Diagnostic fileError(std::string msg)
+{
+    return Diagnostic::error(std::move(msg));
+}
+} // namespace
+
+GraphFormat formatFromPath(const std::string& path)
+{
+    if (endsWith(path, ".costscope"))
+        return GraphFormat::Costscope;
+    if (endsWith(path, ".onnx"))
+        return GraphFormat::Onnx;
+    if (endsWith(path, ".json"))
+        return GraphFormat::RlxJson;
+    return GraphFormat::Unknown;
+}
+
+GraphFormat sniffFormat(const std::string& bytes)
+{
+    for (char c : bytes) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+            continue;
+        if (c == '{')
+            return bytes.find("\"format\"") != std::string::npos && bytes.find("\"costscope\"") != std::string::npos
+                ? GraphFormat::Costscope
+                : GraphFormat::RlxJson;
+        break;
+    }
+    // A serialized ModelProto starts with field 1 (ir_version, varint): tag byte 0x08.
+    if (!bytes.empty() && bytes[0] == 0x08)
+        return GraphFormat::Onnx;
+    return GraphFormat::Unknown;
+}
+
+Result<std::string> readFileBytes(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return fileError("is a directory, not a graph file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return fileError("cannot open file (does it exist and is it readable?)");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        return fileError("read error");
+    return ss.str();
+}
+
+Result<LoadedGraph> loadGraphFile(const std::string& path)
+{
+    auto bytes = readFileBytes(path);
+    if (!bytes)
+        return bytes.error();
+    GraphFormat format = formatFromPath(path);
+    if (format == GraphFormat::Unknown || format == GraphFormat::RlxJson) {
+        GraphFormat sniffed = sniffFormat(*bytes);
+        if (sniffed != GraphFormat::Unknown)
+            format = sniffed;
+    }
+    LoadedGraph loaded;
+    loaded.format = format;
+    switch (format) {
+    case GraphFormat::RlxJson: {
+        auto g = parseRlxJson(*bytes, &loaded.warnings);
+        if (!g)
+            return g.error();
+        loaded.graph = std::move(*g);
+        return loaded;
+    }
+    case GraphFormat::Costscope: {
+        auto doc = parseCostscopeDocument(*bytes, &loaded.warnings);
+        if (!doc)
+            return doc.error();
+        loaded.graph = std::move(doc->graph);
+        return loaded;
+    }
+    case GraphFormat::Onnx: {
+        if (!onnxImportAvailable())
+            return fileError("this build of Costscope has no ONNX import (libonnx was not found when it was built)");
+        auto g = importOnnx(*bytes, &loaded.warnings);
+        if (!g)
+            return g.error();
+        loaded.graph = std::move(*g);
+        return loaded;
+    }
+    case GraphFormat::Unknown: break;
+    }
+    if (bytes->empty())
+        return fileError("file is empty");
+    return fileError("not a graph file Costscope knows (expected RLX HIR JSON, ONNX or .costscope)");
+}
+
+Result<bool> writeFileAtomic(const std::string& path, const std::string& bytes)
+{
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    int fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+        return fileError("cannot create a temporary file in " + dir.string());
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        ssize_t w = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (w <= 0) {
+            ::close(fd);
+            std::remove(tmpl.c_str());
+            return fileError("write failed (disk full?)");
+        }
+        written += static_cast<std::size_t>(w);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        std::remove(tmpl.c_str());
+        return fileError("cannot flush the file to disk");
+    }
+    std::error_code ec;
+    fs::rename(tmpl, target, ec);
+    if (ec) {
+        std::remove(tmpl.c_str());
+        return fileError("cannot replace the file: " + ec.message());
+    }
+    return true;
+}
+
+Result<bool> saveGraphFile(const Graph& g, const std::string& path)
+{
+    switch (formatFromPath(path)) {
+    case GraphFormat::Costscope: {
+        CostscopeDocument doc;
+        doc.graph = g;
+        return writeFileAtomic(path, writeCostscopeDocument(doc));
+    }
+    case GraphFormat::RlxJson: return writeFileAtomic(path, writeRlxJson(g));
+    case GraphFormat::Onnx: return fileError("writing ONNX is not supported; save as .json or .costscope");
+    case GraphFormat::Unknown: break;
+    }
+    return fileError("unknown output format: use a .json (RLX HIR JSON) or .costscope file name");
+}
+
+} // namespace costscope

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#include "formats/json_attrs.h"
+
+#include <algorithm>
+
+namespace costscope {
+
+AttrValue attrFromJson(const OJson& v)
+{
+    if (v.is_null())
+        return std::monostate{};
+    if (v.is_boolean())
+        return v.get<bool>();
+    if (v.is_number_integer() && (v.is_number_unsigned() ? v.get<std::uint64_t>() <= INT64_MAX : true))
+        return v.get<std::int64_t>();
+    if (v.is_number_float())
+        return v.get<double>();
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_array()) {
+        auto allInts = std::all_of(v.begin(), v.end(), [](const OJson& e) {
+            return e.is_number_integer() && (!e.is_number_unsigned() || e.get<std::uint64_t>() <= INT64_MAX);
+        });
+        if (allInts)
+            return v.get<std::vector<std::int64_t>>();
+        if (std::all_of(v.begin(), v.end(), [](const OJson& e) { return e.is_number(); }))
+            return v.get<std::vector<double>>();
+        if (std::all_of(v.begin(), v.end(), [](const OJson& e) { return e.is_string(); }))
+            return v.get<std::vector<std::string>>();
+    }
+    return RawJson{v.dump()};
+}
+
+OJson attrToJson(const AttrValue& v)
+{
+    struct Visitor {
+        OJson operator()(std::monostate) const { return nullptr; }
+        OJson operator()(bool b) const { return b; }
+        OJson operator()(std::int64_t i) const { return i; }
+        OJson operator()(double d) const { return d; }
+        OJson operator()(const std::string& s) const { return s; }
+        OJson operator()(const std::vector<std::int64_t>& l) const { return l; }
+        OJson operator()(const std::vector<double>& l) const { return l; }
+        OJson operator()(const std::vector<std::string>& l) const { return l; }
+        OJson operator()(const RawJson& r) const { return OJson::parse(r.text); }
+    };
+    return std::visit(Visitor{}, v);
+}
+
+std::pair<int, int> lineColumnOf(const std::string& text, std::size_t byteOffset)
+{
+    int line = 1, col = 1;
+    const std::size_t end = std::min(byteOffset, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return {line, col};
+}
+
+} // namespace costscope

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#include "formats/onnx_import.h"
+
+namespace costscope {
+
+#ifndef COSTSCOPE_HAVE_ONNX
+bool onnxImportAvailable()
+{
+    return false;
+}
+
+Result<Graph> importOnnx(const std::string&, Diagnostics*)
+{
+    return Diagnostic::error("this build has no ONNX import (libonnx was not found when it was built)");
+}
+#endif
+
+} // namespace costscope

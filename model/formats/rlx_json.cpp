@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+#include "formats/rlx_json.h"
+
+#include "formats/json_attrs.h"
+#include "formats/rlx_symbols.h"
+#include "ir/shape_inference.h"
+#include "ir/validate.h"
+
+namespace costscope {
+
+namespace {
+
+// Thrown inside the parser only, turned into a Diagnostic at the API boundary.
+struct ParseFailure {
+    Diagnostic diag;
+};
+
+[[noreturn]] void fail(const Node& n, const std::string& msg)
+{
+    throw ParseFailure{Diagnostic::atNode(Diagnostic::Severity::Error, n.id, n.displayName(), msg)};
+}
+
+[[noreturn]] void failAt(std::size_t index, const std::string& msg)
+{
+    throw ParseFailure{Diagnostic::error("nodes[" + std::to_string(index) + "]: " + msg)};
+}
+
+std::string scopeFromParamName(const std::string& name)
+{
+    auto dot = name.rfind('.');
+    if (dot == std::string::npos)
+        return {};
+    std::string scope = name.substr(0, dot);
+    for (char& c : scope)
+        if (c == '.')
+            c = '/';
+    return scope;
+}
+
+Attrs structAttrs(const OJson& payload)
+{
+    Attrs attrs;
+    for (auto it = payload.begin(); it != payload.end(); ++it)
+        attrs.set(it.key(), attrFromJson(it.value()));
+    return attrs;
+}
+
+TensorData constantBytes(const OJson& data, const Node& n)
+{
+    if (!data.is_array())
+        fail(n, "Constant data must be an array of bytes");
+    auto bytes = std::make_shared<std::vector<std::uint8_t>>();
+    bytes->reserve(data.size());
+    for (const OJson& b : data) {
+        if (!b.is_number_integer() || b.get<std::int64_t>() < 0 || b.get<std::int64_t>() > 255)
+            fail(n, "Constant data must hold bytes 0..255, found " + b.dump());
+        bytes->push_back(static_cast<std::uint8_t>(b.get<int>()));
+    }
+    return bytes;
+}
+
+// Reads an op in any of its forms; Constant data moves into the node.
+void readOp(const OJson& raw, Node& n)
+{
+    const OJson* x = &raw;
+    if (x->is_object() && x->size() == 1 && x->begin().key() == "Mir")
+        x = &x->begin().value();
+    if (x->is_string()) {
+        const std::string name = x->get<std::string>();
+        auto kind = opKindFromName(name);
+        if (kind && opInfo(*kind).form == PayloadForm::Unit)
+            n.op = Op::make(*kind);
+        else if (kind)
+            fail(n, "op " + name + " needs a payload");
+        else
+            n.op = Op::unknown(name);
+        return;
+    }
+    if (!x->is_object() || x->size() != 1)
+        fail(n, "op must be a name or an object with one key, found " + x->dump().substr(0, 80));
+    const std::string name = x->begin().key();
+    const OJson& payload = x->begin().value();
+    auto kind = opKindFromName(name);
+    if (!kind) {
+        n.op = Op::unknown(name, payload.dump());
+        return;
+    }
+    switch (opInfo(*kind).form) {
+    case PayloadForm::Unit:
+        n.op = Op::unknown(name, payload.dump()); // a known name with an unexpected payload: keep it verbatim
+        return;
+    case PayloadForm::Scalar: {
+        if (!payload.is_string())
+            fail(n, name + " payload must be a string such as \"Add\", found " + payload.dump().substr(0, 80));
+        Attrs a;
+        a.set("op", payload.get<std::string>());
+        n.op = Op::make(*kind, std::move(a));
+        return;
+    }
+    case PayloadForm::Struct:
+        if (!payload.is_object())
+            fail(n, name + " payload must be an object, found " + payload.dump().substr(0, 80));
+        if (*kind == OpKind::Constant && payload.contains("data")) {
+            n.data = constantBytes(payload["data"], n);
+            OJson rest = payload;
+            rest.erase("data");
+            n.op = Op::make(*kind, structAttrs(rest));
+        } else {
+            n.op = Op::make(*kind, structAttrs(payload));
+        }
+        if (*kind == OpKind::Param)
+            if (auto pn = n.op.attrs.getString("name"))
+                n.scope = scopeFromParamName(*pn);
+        return;
+    }
+}
+
+Shape readShape(const OJson& s, const Node& n, const std::map<std::int64_t, std::string>& symbolNames)
+{
+    if (!s.is_object() || !s.contains("dims") || !s.contains("dtype"))
+        fail(n, "shape must be an object with \"dims\" and \"dtype\"");
+    const OJson& dims = s["dims"];
+    const OJson& dtype = s["dtype"];
+    if (!dims.is_array())
+        fail(n, "shape dims must be an array");
+    if (!dtype.is_string())
+        fail(n, "shape dtype must be a string");
+    Shape shape;
+    auto t = parseDType(dtype.get<std::string>());
+    if (!t)
+        fail(n, "unknown dtype \"" + dtype.get<std::string>() + "\"");
+    shape.dtype = *t;
+    if (dims.size() > kMaxRank)
+        fail(n, "rank " + std::to_string(dims.size()) + " is over the limit of " + std::to_string(kMaxRank));
+    for (const OJson& d : dims) {
+        if (!d.is_object() || d.size() != 1)
+            fail(n, "a dim must be {\"Static\": n} or {\"Dynamic\": s}, found " + d.dump().substr(0, 60));
+        const std::string& tag = d.begin().key();
+        const OJson& v = d.begin().value();
+        if (!v.is_number_integer())
+            fail(n, "dim value must be an integer, found " + v.dump().substr(0, 60));
+        if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+            fail(n, "dim " + v.dump() + " does not fit in 64 bits");
+        if (tag == "Static") {
+            if (v.get<std::int64_t>() < 0)
+                fail(n, "dim " + v.dump() + " is negative");
+            shape.dims.push_back(Dim::fixed(v.get<std::int64_t>()));
+        } else if (tag == "Dynamic") {
+            shape.dims.push_back(Dim::named(rlxSymbolName(v.get<std::int64_t>(), symbolNames)));
+        } else {
+            fail(n, "unknown dim kind \"" + tag + "\"");
+        }
+    }
+    return shape;
+}
+
+Node readNode(const OJson& j, std::size_t index, const std::map<std::int64_t, std::string>& symbolNames)
+{
+    if (!j.is_object())
+        failAt(index, "a node must be an object");
+    if (!j.contains("id") || !j["id"].is_number_integer())
+        failAt(index, "node has no integer \"id\"");
+    Node n;
+    n.id = j["id"].get<NodeId>();
+    if (j.contains("name") && j["name"].is_string())
+        n.name = j["name"].get<std::string>();
+    else if (j.contains("name") && !j["name"].is_null())
+        fail(n, "name must be a string or null");
+    if (!j.contains("op"))
+        fail(n, "node has no \"op\"");
+    readOp(j["op"], n);
+    if (!j.contains("inputs") || !j["inputs"].is_array())
+        fail(n, "node has no \"inputs\" array");
+    for (const OJson& in : j["inputs"]) {
+        if (!in.is_number_integer())
+            fail(n, "inputs must be node ids, found " + in.dump().substr(0, 60));
+        n.inputs.push_back(in.get<NodeId>());
+    }
+    if (!j.contains("shape"))
+        fail(n, "node has no \"shape\"");
+    n.shape = readShape(j["shape"], n, symbolNames);
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& k = it.key();
+        if (k != "id" && k != "op" && k != "inputs" && k != "shape" && k != "name")
+            n.extras.emplace_back(k, RawJson{it.value().dump()});
+    }
+    return n;
+}
+
+Graph readGraph(const OJson& root)
+{
+    if (!root.is_object())
+        throw ParseFailure{Diagnostic::error("top level must be an object with \"nodes\" and \"outputs\"")};
+    if (!root.contains("nodes") || !root["nodes"].is_array())
+        throw ParseFailure{Diagnostic::error("missing \"nodes\" array")};
+    if (!root.contains("outputs") || !root["outputs"].is_array())
+        throw ParseFailure{Diagnostic::error("missing \"outputs\" array")};
+    std::map<std::int64_t, std::string> symbolNames;
+    if (root.contains("costscope_symbols") && root["costscope_symbols"].is_object())
+        for (auto it = root["costscope_symbols"].begin(); it != root["costscope_symbols"].end(); ++it)
+            if (it.value().is_string())
+                symbolNames[std::stoll(it.key())] = it.value().get<std::string>();
+    Graph g;
+    if (root.contains("name")) {
+        if (!root["name"].is_string())
+            throw ParseFailure{Diagnostic::error("\"name\" must be a string")};
+        g.name = root["name"].get<std::string>();
+    }
+    const OJson& nodes = root["nodes"];
+    g.nodes.reserve(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        g.nodes.push_back(readNode(nodes[i], i, symbolNames));
+    for (const OJson& o : root["outputs"]) {
+        if (!o.is_number_integer())
+            throw ParseFailure{Diagnostic::error("outputs must be node ids, found " + o.dump().substr(0, 60))};
+        g.outputs.push_back(o.get<NodeId>());
+    }
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const std::string& k = it.key();
+        if (k != "name" && k != "nodes" && k != "outputs" && k != "costscope_symbols")
+            g.extras.emplace_back(k, RawJson{it.value().dump()});
+    }
+    return g;
+}
+
+OJson writeOp(const Node& n)
+{
+    const Op& op = n.op;
+    if (op.kind == OpKind::Unknown) {
+        if (op.unknownPayload.empty())
+            return OJson{{"Mir", op.name}};
+        return OJson{{"Mir", OJson{{op.name, OJson::parse(op.unknownPayload)}}}};
+    }
+    const OpInfo& info = op.info();
+    OJson inner;
+    switch (info.form) {
+    case PayloadForm::Unit: inner = op.name; break;
+    case PayloadForm::Scalar: inner = OJson{{op.name, op.subOp()}}; break;
+    case PayloadForm::Struct: {
+        OJson payload = OJson::object();
+        if (op.kind == OpKind::Constant && n.data)
+            payload["data"] = *n.data;
+        for (const auto& [k, v] : op.attrs.entries())
+            payload[k] = attrToJson(v);
+        inner = OJson{{op.name, payload}};
+        break;
+    }
+    }
+    if (op.kind == OpKind::Input || op.kind == OpKind::Param)
+        return inner;
+    return OJson{{"Mir", inner}};
+}
+
+OJson writeShape(const Shape& s, RlxSymbolNumbers& numbers)
+{
+    OJson dims = OJson::array();
+    for (const Dim& d : s.dims)
+        dims.push_back(d.isStatic() ? OJson{{"Static", d.value}} : OJson{{"Dynamic", numbers.numberOf(d.symbol)}});
+    return OJson{{"dims", dims}, {"dtype", std::string(dtypeName(s.dtype))}};
+}
+
+} // namespace
+
+Result<Graph> parseRlxJson(const std::string& text, Diagnostics* warnings)
+{
+    OJson root;
+    try {
+        root = OJson::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        auto [line, col] = lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0);
+        std::string what = e.what();
+        if (auto p = what.find("syntax error"); p != std::string::npos)
+            what = what.substr(p);
+        Diagnostic d = Diagnostic::error(text.empty() ? "file is empty" : "invalid JSON: " + what);
+        d.line = line;
+        d.column = col;
+        return d;
+    }
+    Graph g;
+    try {
+        g = readGraph(root);
+    } catch (const ParseFailure& f) {
+        return f.diag;
+    } catch (const nlohmann::json::exception& e) {
+        return Diagnostic::error(std::string("unexpected JSON content: ") + e.what());
+    }
+    Diagnostics problems = validateGraph(g);
+    if (!problems.empty())
+        return problems.front();
+    if (warnings) {
+        for (const Node& n : g.nodes)
+            if (n.op.kind == OpKind::Unknown)
+                warnings->push_back(Diagnostic::atNode(Diagnostic::Severity::Warning, n.id, n.displayName(),
+                                                       "unknown op " + n.op.name
+                                                           + ": kept as written, costed as memory-bound"));
+        auto shapeWarnings = checkStatedShapes(g);
+        warnings->insert(warnings->end(), shapeWarnings.begin(), shapeWarnings.end());
+    }
+    return g;
+}
+
+std::string writeRlxJson(const Graph& g)
+{
+    RlxSymbolNumbers numbers;
+    OJson nodes = OJson::array();
+    for (const Node& n : g.nodes) {
+        OJson j;
+        j["id"] = n.id;
+        j["op"] = writeOp(n);
+        j["inputs"] = n.inputs;
+        j["shape"] = writeShape(n.shape, numbers);
+        j["name"] = n.name ? OJson(*n.name) : OJson(nullptr);
+        for (const auto& [k, v] : n.extras)
+            j[k] = OJson::parse(v.text);
+        nodes.push_back(std::move(j));
+    }
+    OJson root;
+    root["name"] = g.name;
+    root["nodes"] = std::move(nodes);
+    root["outputs"] = g.outputs;
+    for (const auto& [k, v] : g.extras)
+        root[k] = OJson::parse(v.text);
+    if (!numbers.custom().empty()) {
+        OJson names = OJson::object();
+        for (const auto& [num, name] : numbers.custom())
+            names[std::to_string(num)] = name;
+        root["costscope_symbols"] = names;
+    }
+    return root.dump();
+}
+
+} // namespace costscope

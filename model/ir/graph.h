@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ir/diagnostic.h"
+#include "ir/op.h"
+#include "ir/shape.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace costscope {
+
+// Keys a file had that Costscope does not interpret, kept as JSON text and written back on save.
+using Extras = std::vector<std::pair<std::string, RawJson>>;
+
+// Raw little-endian tensor bytes (Constant data, ONNX initializers), shared between copies of a graph.
+using TensorData = std::shared_ptr<const std::vector<std::uint8_t>>;
+
+struct Node {
+    NodeId id = 0;
+    Op op;
+    std::vector<NodeId> inputs;
+    Shape shape;
+    std::optional<std::string> name;
+    std::string scope; // grouping path, '/'-separated ("h.0/attn")
+    TensorData data;   // values of a Param or Constant when the file has them
+    Extras extras;
+
+    // Input/Param leaf name, else the node's name, else "".
+    std::string displayName() const;
+    bool operator==(const Node& o) const;
+};
+
+class Graph {
+public:
+    std::string name;
+    std::vector<Node> nodes;
+    std::vector<NodeId> outputs;
+    Extras extras;
+
+    // Index of the node with this id in `nodes`; rebuilt lazily after edits (call invalidate()).
+    std::optional<std::size_t> indexOf(NodeId id) const;
+    const Node* find(NodeId id) const;
+    Node* find(NodeId id);
+    void invalidate() { m_index.clear(); }
+    NodeId nextId() const;
+    Node& add(Node n); // assigns nothing: the caller picks the id
+
+    // Node positions in an order where every input comes before its user; an error names a node on a cycle.
+    Result<std::vector<std::size_t>> topologicalOrder() const;
+    bool isOutput(NodeId id) const;
+    // consumers()[i] lists the positions of the nodes that read node i (once per use).
+    std::vector<std::vector<std::size_t>> consumers() const;
+    std::vector<std::string> symbols() const;
+    bool operator==(const Graph& o) const;
+
+private:
+    void buildIndex() const;
+    mutable std::unordered_map<NodeId, std::size_t> m_index;
+};
+
+} // namespace costscope

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs every Debian package Costscope needs to build, test and run. Idempotent: packages already
+# installed are skipped, so a second run does nothing. Works as root (or through sudo when available).
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  # GUI
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libglx-dev libxkbcommon-dev fonts-dejavu-core
+  # model
+  nlohmann-json3-dev libonnx-dev libprotobuf-dev protobuf-compiler
+  # engine
+  libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools
+  # layout reference, headless windows, report checks, packaging checks
+  libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+
+echo "setup: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "formats/graph_file.h"
+#include "formats/rlx_json.h"
+#include "ir/validate.h"
+#include "test_paths.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace costscope;
+using namespace costscope::test;
+
+class TestRlxJson : public QObject {
+    Q_OBJECT
+private slots:
+    void sharedFilesRoundTrip_data();
+    void sharedFilesRoundTrip();
+    void mnistStructure();
+    void bareOpsAndMirWrappedLoadTheSame();
+    void unknownOpsAndKeysSurvive();
+    void symbolsRoundTrip();
+    void constantDataIsRead();
+};
+
+void TestRlxJson::sharedFilesRoundTrip_data()
+{
+    QTest::addColumn<QString>("path");
+    const QString dir = sharedPath("data/rlx");
+    if (dir.isEmpty())
+        return;
+    for (const QString& f : QDir(dir).entryList({"*.json"}, QDir::Files))
+        QTest::newRow(qPrintable(f)) << dir + '/' + f;
+}
+
+void TestRlxJson::sharedFilesRoundTrip()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    QFETCH(QString, path);
+    auto loaded = loadGraphFile(path.toStdString());
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().format(path.toStdString()).c_str());
+    QVERIFY(!loaded->graph.nodes.empty());
+    QVERIFY(validateGraph(loaded->graph).empty());
+    const std::string text = writeRlxJson(loaded->graph);
+    auto again = parseRlxJson(text);
+    QVERIFY(again.ok());
+    QVERIFY(*again == loaded->graph);
+    QCOMPARE(writeRlxJson(*again), text);
+}
+
+void TestRlxJson::mnistStructure()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    auto loaded = loadGraphFile(sharedPath("data/rlx/mnist.hir.json").toStdString());
+    QVERIFY(loaded.ok());
+    const Graph& g = loaded->graph;
+    QCOMPARE(g.name, std::string("mnist"));
+    QCOMPARE(g.nodes.size(), std::size_t(22));
+    QCOMPARE(g.outputs, std::vector<NodeId>{21});
+    const Node* conv = g.find(7);
+    QVERIFY(conv);
+    QCOMPARE(conv->op.kind, OpKind::Conv);
+    QCOMPARE(conv->op.attrs.getInts("kernel_size").value(), (std::vector<std::int64_t>{3, 3}));
+    QCOMPARE(conv->shape.toString(), std::string("F32[4,8,28,28]"));
+    QCOMPARE(g.find(9)->op.label(), std::string("Binary.Add"));
+    QCOMPARE(g.find(1)->scope, std::string("c1"));
+    QCOMPARE(g.find(1)->displayName(), std::string("c1.weight"));
+    QCOMPARE(g.find(20)->op.kind, OpKind::MatMul);
+    QCOMPARE(g.extras.size(), std::size_t(1)); // fusion_policy
+}
+
+void TestRlxJson::bareOpsAndMirWrappedLoadTheSame()
+{
+    const std::string wrapped = R"({"name":"t","nodes":[
+      {"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":{"dims":[{"Static":2}],"dtype":"F32"},"name":null},
+      {"id":1,"op":{"Mir":{"Activation":"Relu"}},"inputs":[0],"shape":{"dims":[{"Static":2}],"dtype":"F32"},"name":null}],
+      "outputs":[1]})";
+    std::string bare = wrapped;
+    bare.replace(bare.find(R"({"Mir":{"Activation":"Relu"}})"), 29, R"({"Activation":"Relu"})");
+    auto a = parseRlxJson(wrapped);
+    auto b = parseRlxJson(bare);
+    QVERIFY(a.ok());
+    QVERIFY2(b.ok(), b.ok() ? "" : b.error().message.c_str());
+    QVERIFY(*a == *b);
+    QCOMPARE(b->nodes[1].op.subOp(), std::string("Relu"));
+}
+
+void TestRlxJson::unknownOpsAndKeysSurvive()
+{
+    const std::string text = R"({"name":"u","nodes":[
+      {"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":{"dims":[{"Static":4}],"dtype":"F16"},"name":null,"origin":{"file":"a.py","line":3}},
+      {"id":1,"op":{"Mir":{"FancyNewOp":{"alpha":0.5,"mode":{"Nested":[1,2]}}}},"inputs":[0,0],"shape":{"dims":[{"Static":4}],"dtype":"F16"},"name":"fancy"},
+      {"id":2,"op":{"Mir":"SomethingBare"},"inputs":[1],"shape":{"dims":[{"Static":4}],"dtype":"F16"},"name":null}],
+      "outputs":[2],"fusion_policy":"Direct","future_key":[1,{"a":null}]})";
+    Diagnostics warnings;
+    auto g = parseRlxJson(text, &warnings);
+    QVERIFY(g.ok());
+    QCOMPARE(g->nodes[1].op.kind, OpKind::Unknown);
+    QCOMPARE(g->nodes[1].op.name, std::string("FancyNewOp"));
+    QCOMPARE(g->nodes[1].inputs, (std::vector<NodeId>{0, 0}));
+    QCOMPARE(warnings.size(), std::size_t(2));
+    QVERIFY(warnings[0].format("f").find("node 1 (fancy): warning: unknown op FancyNewOp") != std::string::npos);
+    const std::string out = writeRlxJson(*g);
+    QVERIFY(out.find(R"("FancyNewOp":{"alpha":0.5,"mode":{"Nested":[1,2]}})") != std::string::npos);
+    QVERIFY(out.find(R"("origin":{"file":"a.py","line":3})") != std::string::npos);
+    QVERIFY(out.find(R"("future_key":[1,{"a":null}])") != std::string::npos);
+    QVERIFY(out.find(R"({"Mir":"SomethingBare"})") != std::string::npos);
+    auto again = parseRlxJson(out);
+    QVERIFY(again.ok());
+    QVERIFY(*again == *g);
+}
+
+void TestRlxJson::symbolsRoundTrip()
+{
+    const std::string text = R"({"name":"s","nodes":[
+      {"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":{"dims":[{"Dynamic":0},{"Dynamic":1},{"Dynamic":7},{"Static":16}],"dtype":"F32"},"name":null}],
+      "outputs":[0]})";
+    auto g = parseRlxJson(text);
+    QVERIFY(g.ok());
+    QCOMPARE(g->nodes[0].shape.toString(), std::string("F32[batch,seq,s7,16]"));
+    QCOMPARE(g->symbols(), (std::vector<std::string>{"batch", "s7", "seq"}));
+    QVERIFY(!g->nodes[0].shape.bytes().has_value());
+    QCOMPARE(g->nodes[0].shape.bytes({{"batch", 2}, {"seq", 3}, {"s7", 5}}).value(), std::uint64_t(2 * 3 * 5 * 16 * 4));
+    Graph custom = *g;
+    custom.nodes[0].shape.dims[2] = Dim::named("heads");
+    auto back = parseRlxJson(writeRlxJson(custom));
+    QVERIFY(back.ok());
+    QCOMPARE(back->nodes[0].shape.toString(), std::string("F32[batch,seq,heads,16]"));
+}
+
+void TestRlxJson::constantDataIsRead()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    auto loaded = loadGraphFile(sharedPath("data/rlx/cnn.hir.json").toStdString());
+    QVERIFY(loaded.ok());
+    const Node* c = loaded->graph.find(22);
+    QVERIFY(c && c->op.kind == OpKind::Constant && c->data);
+    QCOMPARE(*c->data, (std::vector<std::uint8_t>{172, 197, 39, 55}));
+    float value = 0;
+    std::memcpy(&value, c->data->data(), 4);
+    QVERIFY(std::abs(value - 1e-5f) < 1e-9f);
+}
+
+QTEST_GUILESS_MAIN(TestRlxJson)
+#include "test_rlx_json.moc"
