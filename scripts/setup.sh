@@ -14,7 +14,7 @@ packages=(
   # engine
   libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools
   # layout reference, headless windows, report checks, packaging checks
-  libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file
+  libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file librsvg2-bin
 )
 
 missing=()
