@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "formats/onnx_scope.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace costscope::onnx_import {
 
 namespace {
@@ -28,18 +31,50 @@ bool isLeaf(const Node& n)
     return n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant || n.op.kind == OpKind::Input;
 }
 
-std::string inheritedScope(const Graph& g, const Node& n)
+std::string commonPrefix(const std::string& a, const std::string& b)
 {
-    for (bool leavesFirst : {true, false})
-        for (NodeId in : n.inputs)
-            if (const Node* p = g.find(in); p && !p->scope.empty() && (!leavesFirst || isLeaf(*p)))
-                return p->scope;
-    return {};
+    std::size_t end = 0;
+    for (std::size_t i = 0; i <= std::min(a.size(), b.size()); ++i) {
+        const bool aEnd = i == a.size() || a[i] == '/';
+        const bool bEnd = i == b.size() || b[i] == '/';
+        if (aEnd && bEnd)
+            end = i;
+        if (i == a.size() || i == b.size() || a[i] != b[i])
+            break;
+    }
+    return a.substr(0, end);
 }
+
+// A weight read by several nodes (exporters deduplicate equal tensors: every LayerNorm may share one "ones"
+// weight) says nothing about where a node belongs, so only leaves with a single reader lend their scope; a node
+// with its own unnamed weight (BERT's "val_37") starts an unnamed group instead of continuing its input's.
+std::string inheritedScope(const Graph& g, const Node& n, const std::vector<std::vector<std::size_t>>& readers)
+{
+    std::optional<std::string> shared;
+    for (NodeId in : n.inputs) {
+        const auto at = g.indexOf(in);
+        if (!at)
+            continue;
+        const Node& p = g.nodes[*at];
+        if (isLeaf(p)) {
+            if (readers[*at].size() != 1)
+                continue;
+            if (!p.scope.empty())
+                return p.scope;
+            if (p.op.kind == OpKind::Param)
+                return {};
+            continue;
+        }
+        shared = shared ? commonPrefix(*shared, p.scope) : p.scope;
+    }
+    return shared.value_or(std::string{});
+}
+
 } // namespace
 
 void assignScopes(Graph& g)
 {
+    const auto readers = g.consumers();
     for (Node& n : g.nodes) {
         const std::string name = n.displayName();
         if (!name.empty() && name.find('/') != std::string::npos)
@@ -47,7 +82,7 @@ void assignScopes(Graph& g)
         else if (isLeaf(n) && !name.empty())
             n.scope = scopeFromDotted(name);
         else
-            n.scope = inheritedScope(g, n);
+            n.scope = inheritedScope(g, n, readers);
     }
 }
 

@@ -10,8 +10,10 @@ namespace costscope::onnx_import {
 //    ("h.0/attn");
 //  - a leaf (Param/Constant/Input) with a dotted name ("transformer.h.0.ln_1.weight") → dots become '/' and the last
 //    part goes ("transformer/h/0/ln_1");
-//  - any other node → the scope of its first Param/Constant input that has one, else of its first input that has
-//    one (so Reshape/Transpose chains stay in the layer whose weights they follow), else none.
+//  - any other node → the scope of an input leaf that only this node reads (a weight shared by many nodes tells
+//    nothing; an unnamed own weight gives no scope), else the common '/'-prefix of all its non-leaf inputs' scopes
+//    (Reshape/Transpose chains stay in the layer whose weights they follow; an Add joining h/0/attn and h/0/mlp
+//    lands in h/0; an input without scope gives none).
 void assignScopes(Graph& g);
 
 } // namespace costscope::onnx_import
