@@ -32,8 +32,25 @@ int defaultDomainOpset(const onnx::ModelProto& m, Diagnostics* warnings)
     return assumed;
 }
 
+// Gives unnamed dynamic input dims the name the import shows them with, before inference, so that the dims derived
+// from them carry that name too instead of a fresh one per tensor.
+void nameUnknownInputDims(onnx::GraphProto& g)
+{
+    for (auto& input : *g.mutable_input()) {
+        if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape())
+            continue;
+        auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+        for (int axis = 0; axis < shape->dim_size(); ++axis) {
+            auto* d = shape->mutable_dim(axis);
+            if (!d->has_dim_value() && (!d->has_dim_param() || d->dim_param().empty()))
+                d->set_dim_param("unk_" + input.name() + "_" + std::to_string(axis));
+        }
+    }
+}
+
 void inferShapes(onnx::ModelProto& m, Diagnostics* warnings)
 {
+    nameUnknownInputDims(*m.mutable_graph());
     // Lenient mode: a node the inference cannot handle leaves its outputs without shape instead of failing
     // the whole model; data propagation resolves shapes computed by Shape/Gather/Concat chains.
     const onnx::ShapeInferenceOptions options(false, 0, true);

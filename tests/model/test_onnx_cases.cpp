@@ -59,6 +59,9 @@ private slots:
     void badFiles_data();
     void badFiles();
     void newerOpsetWarnsAndImports();
+    void dynamicDimsBecomeSymbols();
+    void failedShapeInferenceFallsBack();
+    void unknownOpsKeepAttributes();
 };
 
 void TestOnnxCases::nodeCasesImport()
@@ -243,6 +246,43 @@ void TestOnnxCases::newerOpsetWarnsAndImports()
         QCOMPARE(n.shape.toString(), std::string("F32[1,3,8,8]"));
     QCOMPARE(g.nodes[1].op.label(), std::string("Activation.Relu"));
     QCOMPARE(g.nodes[2].op.label(), std::string("Binary.Add"));
+}
+
+void TestOnnxCases::dynamicDimsBecomeSymbols()
+{
+    REQUIRE_ONNX();
+    auto loaded = loadGraphFile(testDataPath("bad/dynamic_dims.onnx").toStdString());
+    QVERIFY(loaded.ok());
+    const Graph& g = loaded->graph;
+    QCOMPARE(g.nodes[0].shape.toString(), std::string("F32[batch,3,unk_x_2]"));
+    QCOMPARE(g.nodes[0].shape.dims[0], Dim::named("batch"));
+    // Inference carries the input's symbols to the output.
+    QCOMPARE(g.find(g.outputs[0])->shape.toString(), std::string("F32[batch,3,unk_x_2]"));
+    QCOMPARE(g.symbols(), (std::vector<std::string>{"batch", "unk_x_2"}));
+}
+
+void TestOnnxCases::failedShapeInferenceFallsBack()
+{
+    REQUIRE_ONNX();
+    auto loaded = loadGraphFile(testDataPath("bad/wrong_output_shape.onnx").toStdString());
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded->warnings.size(), std::size_t(1));
+    const std::string& w = loaded->warnings[0].message;
+    QVERIFY2(w.rfind("ONNX shape inference failed (", 0) == 0, w.c_str());
+    QVERIFY2(w.find("using the shapes the file states") != std::string::npos, w.c_str());
+    QCOMPARE(loaded->graph.find(loaded->graph.outputs[0])->shape.toString(), std::string("F32[1,3,8,9]"));
+}
+
+void TestOnnxCases::unknownOpsKeepAttributes()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    REQUIRE_ONNX();
+    const Graph g = loadCase("test_strnorm_model_monday_casesensintive_lower").graph;
+    const Node& n = only(g, OpKind::Unknown);
+    QCOMPARE(n.op.name, std::string("StringNormalizer"));
+    QCOMPARE(n.op.attrs.stringOr("case_change_action", ""), std::string("LOWER"));
+    QCOMPARE(n.op.attrs.intOr("is_case_sensitive", 0), std::int64_t(1));
+    QVERIFY(n.op.unknownPayload.find("\"stopwords\":[\"monday\"]") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestOnnxCases)

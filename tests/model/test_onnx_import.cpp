@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace costscope;
@@ -52,6 +53,7 @@ class TestOnnxImport : public QObject {
 private slots:
     void sharedModels_data();
     void sharedModels();
+    void alexnetAttributes();
     void gpt2Structure();
     void bertStructure();
     void cliInfo();
@@ -118,6 +120,48 @@ void TestOnnxImport::sharedModels()
         shapes << QString::fromStdString(g.find(o)->shape.toString());
     QCOMPARE(shapes.join(' '), outputs);
     QCOMPARE(QString::fromStdString(extra(g, "onnx_opset")), opset);
+}
+
+void TestOnnxImport::alexnetAttributes()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    REQUIRE_ONNX();
+    auto loaded = loadGraphFile(sharedPath("data/onnx/light/light_bvlc_alexnet.onnx").toStdString());
+    QVERIFY(loaded.ok());
+    const Graph& g = loaded->graph;
+
+    const Node* conv2 = findByName(g, "n4");
+    QVERIFY(conv2);
+    QCOMPARE(conv2->op.attrs.intsOr("kernel_size", {}), (std::vector<std::int64_t>{5, 5}));
+    QCOMPARE(conv2->op.attrs.intsOr("padding", {}), (std::vector<std::int64_t>{2, 2}));
+    QCOMPARE(conv2->op.attrs.intOr("groups", 0), std::int64_t(2));
+    // The weight is a ConstantOfShape of a constant shape: its shape comes from shape inference.
+    const Node* w = g.find(conv2->inputs[1]);
+    QCOMPARE(w->op.kind, OpKind::ConstantOfShape);
+    QCOMPARE(w->shape.toString(), std::string("F32[256,48,5,5]"));
+    QCOMPARE(w->op.attrs.stringOr("dtype", ""), std::string("F32"));
+    QVERIFY(std::abs(w->op.attrs.doubleOr("value", 0) - 0.02) < 1e-7);
+
+    const Node* lrn = findByName(g, "n2");
+    QCOMPARE(lrn->op.kind, OpKind::Lrn);
+    QCOMPARE(lrn->op.attrs.intOr("size", 0), std::int64_t(5));
+    QVERIFY(std::abs(lrn->op.attrs.doubleOr("alpha", 0) - 1e-4) < 1e-9);
+    QCOMPARE(lrn->op.attrs.doubleOr("beta", 0), 0.75);
+    QCOMPARE(lrn->op.attrs.doubleOr("bias", 0), 1.0);
+
+    // pads [0,0,1,1]: asymmetric, so the end pads are given separately.
+    const Node* pool = findByName(g, "n14");
+    QCOMPARE(pool->op.attrs.stringOr("kind", ""), std::string("Max"));
+    QCOMPARE(pool->op.attrs.intsOr("padding", {}), (std::vector<std::int64_t>{0, 0}));
+    QCOMPARE(pool->op.attrs.intsOr("padding_end", {}), (std::vector<std::int64_t>{1, 1}));
+    QCOMPARE(pool->op.attrs.intsOr("stride", {}), (std::vector<std::int64_t>{2, 2}));
+
+    const Node* reshape = findByName(g, "n15");
+    QCOMPARE(reshape->inputs.size(), std::size_t(1));
+    QCOMPARE(reshape->op.attrs.intsOr("new_shape", {}), (std::vector<std::int64_t>{1, 9216}));
+    const Node* dropout = findByName(g, "n18");
+    QCOMPARE(dropout->op.attrs.doubleOr("ratio", 0), 0.5);
+    QCOMPARE(dropout->inputs.size(), std::size_t(1));
 }
 
 void TestOnnxImport::gpt2Structure()

@@ -55,6 +55,14 @@ def main():
                      outputs=[helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 8])]),
          "opset18_known_ops.onnx")
 
+    dyn = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3, None])
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "dynamic", [dyn],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), "dynamic_dims.onnx")
+    save(image_model([helper.make_node("Relu", ["x"], ["y"], name="relu")], 13,
+                     outputs=[helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 9])]),
+         "wrong_output_shape.onnx")
+
 
 if __name__ == "__main__":
     main()
