@@ -13,8 +13,8 @@ namespace {
 std::string nodeName(const onnx::NodeProto& n)
 {
     if (!n.name().empty())
-        return n.name();
-    return n.output_size() > 0 ? n.output(0) : std::string{};
+        return validUtf8(n.name());
+    return n.output_size() > 0 ? validUtf8(n.output(0)) : std::string{};
 }
 
 TensorData shareBytes(const ConstTensor& t)
@@ -93,7 +93,7 @@ Result<Graph> GraphBuilder::build()
     }
     if (auto e = addOutputs())
         return *e;
-    m_graph.name = m_proto.name();
+    m_graph.name = validUtf8(m_proto.name());
     assignScopes(m_graph);
     return std::move(m_graph);
 }
@@ -140,9 +140,9 @@ std::optional<Diagnostic> GraphBuilder::addGraphInputs()
         Node n;
         n.id = static_cast<NodeId>(m_graph.nodes.size());
         Attrs a;
-        a.set("name", v.name());
+        a.set("name", validUtf8(v.name()));
         n.op = Op::make(OpKind::Input, std::move(a));
-        n.name = v.name();
+        n.name = validUtf8(v.name());
         if (v.type().has_tensor_type())
             dtypeForTensor(v.type().tensor_type().elem_type(), v.name(), m_warnings);
         n.shape = outputShape(v.name(), n.id, v.name());
@@ -221,7 +221,9 @@ std::optional<Diagnostic> GraphBuilder::addMapped(const onnx::NodeProto& n, cons
         if (out >= n.output_size())
             return ctx.error("has no output " + std::to_string(out));
         const std::string& tensor = n.output(out);
-        node.name = ops.size() == 1 ? nodeName(n) : m.output ? tensor : nodeName(n) + "#" + std::to_string(k);
+        node.name = ops.size() == 1 ? nodeName(n)
+            : m.output              ? validUtf8(tensor)
+                                    : nodeName(n) + "#" + std::to_string(k);
         node.shape = outputShape(tensor, node.id, *node.name);
         node.op = std::move(m.op);
         ids.push_back(append(std::move(node)));
@@ -251,11 +253,12 @@ std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, con
     Attrs attrs;
     OJson payload = OJson::object();
     for (const auto& a : n.attribute()) {
-        attrs.set(a.name(), attrValue(a));
-        payload[a.name()] = attrToJson(*attrs.find(a.name()));
+        const std::string key = validUtf8(a.name());
+        attrs.set(key, attrValue(a));
+        payload[key] = attrToJson(*attrs.find(key));
     }
     node.id = static_cast<NodeId>(m_graph.nodes.size());
-    node.op = Op::unknown(n.op_type(), attrs.empty() ? std::string{} : payload.dump());
+    node.op = Op::unknown(validUtf8(n.op_type()), attrs.empty() ? std::string{} : payload.dump());
     node.op.attrs = std::move(attrs);
     node.name = nodeName(n);
     node.shape = outputShape(n.output_size() > 0 ? n.output(0) : std::string{}, node.id, *node.name);
@@ -302,12 +305,12 @@ Result<NodeId> GraphBuilder::producer(const std::string& tensor, const NodeConte
     const auto elements = c->second.shape.elements();
     if (named != m_constantNames.end() || (elements && *elements <= kConstantElements)) {
         n.op = Op::make(OpKind::Constant);
-        n.name = named != m_constantNames.end() ? named->second : tensor;
+        n.name = named != m_constantNames.end() ? named->second : validUtf8(tensor);
     } else {
         Attrs a;
-        a.set("name", tensor);
+        a.set("name", validUtf8(tensor));
         n.op = Op::make(OpKind::Param, std::move(a));
-        n.name = tensor;
+        n.name = validUtf8(tensor);
     }
     n.shape = c->second.shape;
     n.data = shareBytes(c->second);

@@ -2,12 +2,15 @@
 #include "formats/onnx_import.h"
 
 #include "formats/onnx_builder.h"
+#include "formats/onnx_tensors.h"
 #include "ir/validate.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <exception>
+
+#include <nlohmann/json.hpp>
 
 namespace costscope {
 
@@ -68,12 +71,8 @@ void recordModelInfo(Graph& g, const onnx::ModelProto& m, int opset)
     g.extras.emplace_back("onnx_opset", RawJson{std::to_string(opset)});
     g.extras.emplace_back("onnx_ir_version", RawJson{std::to_string(m.ir_version())});
     if (!m.producer_name().empty()) {
-        std::string producer = m.producer_name() + " " + m.producer_version();
-        std::string quoted = "\"";
-        for (char c : producer)
-            if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20)
-                quoted += c;
-        g.extras.emplace_back("onnx_producer", RawJson{quoted + "\""});
+        const std::string producer = onnx_import::validUtf8(m.producer_name() + " " + m.producer_version());
+        g.extras.emplace_back("onnx_producer", RawJson{nlohmann::json(producer).dump()});
     }
 }
 } // namespace

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "formats/onnx_tensors.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -189,16 +192,29 @@ std::optional<Shape> shapeFromType(const onnx::TypeProto& type, const std::strin
     return s;
 }
 
+std::string validUtf8(const std::string& text)
+{
+    if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return text;
+    const std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json::parse(quoted).get<std::string>();
+}
+
 AttrValue attrValue(const onnx::AttributeProto& a)
 {
     using A = onnx::AttributeProto;
     switch (a.type()) {
     case A::FLOAT: return double{a.f()};
     case A::INT: return std::int64_t{a.i()};
-    case A::STRING: return a.s();
+    case A::STRING: return validUtf8(a.s());
     case A::INTS: return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
     case A::FLOATS: return std::vector<double>(a.floats().begin(), a.floats().end());
-    case A::STRINGS: return std::vector<std::string>(a.strings().begin(), a.strings().end());
+    case A::STRINGS: {
+        std::vector<std::string> out;
+        for (const auto& str : a.strings())
+            out.push_back(validUtf8(str));
+        return out;
+    }
     case A::TENSOR: {
         auto t = readTensor(a.t(), nullptr);
         if (t)
@@ -206,7 +222,7 @@ AttrValue attrValue(const onnx::AttributeProto& a)
                 return *d;
         return std::string("<tensor>");
     }
-    case A::GRAPH: return std::string("<graph " + a.g().name() + ">");
+    case A::GRAPH: return std::string("<graph " + validUtf8(a.g().name()) + ">");
     default: return std::string("<" + A::AttributeType_Name(a.type()) + ">");
     }
 }

@@ -38,6 +38,10 @@ std::optional<std::vector<double>> constDoubles(const ConstTensor& t);
 // named "unk_<tensor>_<axis>".
 std::optional<Shape> shapeFromType(const onnx::TypeProto& type, const std::string& tensor, Diagnostics* warnings);
 
+// The text with invalid UTF-8 sequences replaced by U+FFFD: ONNX (proto2) does not check its strings, and names end
+// up in JSON files.
+std::string validUtf8(const std::string& text);
+
 // Any ONNX attribute as a typed attribute (tensors become their values, graphs their name).
 AttrValue attrValue(const onnx::AttributeProto& a);
 
