@@ -9,6 +9,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <exception>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -51,9 +52,25 @@ void nameUnknownInputDims(onnx::GraphProto& g)
     }
 }
 
+// libonnx's inference stops at the first node of a domain the model imports no opset for, leaving every later
+// tensor without a shape; declaring such domains lets it skip just those nodes.
+void declareNodeDomains(onnx::ModelProto& m)
+{
+    std::set<std::string> declared;
+    for (const auto& o : m.opset_import())
+        declared.insert(o.domain());
+    for (const auto& n : m.graph().node())
+        if (!n.domain().empty() && n.domain() != "ai.onnx" && declared.insert(n.domain()).second) {
+            auto* o = m.add_opset_import();
+            o->set_domain(n.domain());
+            o->set_version(1);
+        }
+}
+
 void inferShapes(onnx::ModelProto& m, Diagnostics* warnings)
 {
     nameUnknownInputDims(*m.mutable_graph());
+    declareNodeDomains(m);
     // Lenient mode: a node the inference cannot handle leaves its outputs without shape instead of failing
     // the whole model; data propagation resolves shapes computed by Shape/Gather/Concat chains.
     const onnx::ShapeInferenceOptions options(false, 0, true);

@@ -3,6 +3,7 @@
 // with a warning), attribute mapping on a few of them, and broken files (tests/data/bad, made by make_bad_onnx.py).
 #include "formats/graph_file.h"
 #include "formats/onnx_import.h"
+#include "formats/rlx_json.h"
 #include "test_paths.h"
 
 #include <QDirIterator>
@@ -62,6 +63,7 @@ private slots:
     void dynamicDimsBecomeSymbols();
     void failedShapeInferenceFallsBack();
     void unknownOpsKeepAttributes();
+    void invalidUtf8IsReplaced();
 };
 
 void TestOnnxCases::nodeCasesImport()
@@ -283,6 +285,24 @@ void TestOnnxCases::unknownOpsKeepAttributes()
     QCOMPARE(n.op.attrs.stringOr("case_change_action", ""), std::string("LOWER"));
     QCOMPARE(n.op.attrs.intOr("is_case_sensitive", 0), std::int64_t(1));
     QVERIFY(n.op.unknownPayload.find("\"stopwords\":[\"monday\"]") != std::string::npos);
+}
+
+void TestOnnxCases::invalidUtf8IsReplaced()
+{
+    REQUIRE_ONNX();
+    auto loaded = loadGraphFile(testDataPath("bad/invalid_utf8.onnx").toStdString());
+    QVERIFY(loaded.ok());
+    const Graph& g = loaded->graph;
+    QCOMPARE(g.nodes.size(), std::size_t(3));
+    QCOMPARE(*g.nodes[1].name, std::string("relu_\xEF\xBF\xBD\xEF\xBF\xBD"));
+    // An op of a domain the model declares no opset for does not stop shape inference for the rest.
+    QCOMPARE(g.nodes[1].shape.toString(), std::string("F32[1,3,8,8]"));
+    QCOMPARE(g.nodes[2].op.name, std::string("FancyOp"));
+    QCOMPARE(g.nodes[2].op.attrs.stringOr("mode", ""), std::string("\xEF\xBF\xBD("));
+    QCOMPARE(loaded->warnings.size(), std::size_t(2));
+    auto again = parseRlxJson(writeRlxJson(g));
+    QVERIFY(again.ok());
+    QCOMPARE(*again->nodes[1].name, *g.nodes[1].name);
 }
 
 QTEST_GUILESS_MAIN(TestOnnxCases)

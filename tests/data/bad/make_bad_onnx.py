@@ -63,6 +63,15 @@ def main():
                      outputs=[helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 9])]),
          "wrong_output_shape.onnx")
 
+    # Names and string attributes that are not UTF-8 (protobuf does not check them in ONNX's proto2 schema):
+    # placeholders of the same length are swapped for invalid bytes after serialising.
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu_@@"),
+             helper.make_node("FancyOp", ["r"], ["y"], name="fancy", domain="com.example", mode="##")]
+    data = image_model(nodes, 13).SerializeToString()
+    data = data.replace(b"relu_@@", b"relu_\xff\xfe").replace(b"##", b"\xc3(")
+    with open(os.path.join(HERE, "invalid_utf8.onnx"), "wb") as f:
+        f.write(data)
+
 
 if __name__ == "__main__":
     main()
