@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "formats/onnx_ops.h"
+#include "ir/graph.h"
+
+#include <map>
+#include <unordered_map>
+
+namespace costscope::onnx_import {
+
+// Builds the Costscope graph from a (shape-inferred) ONNX graph. Leaves for initializers and Constant nodes are
+// made when first used as a kept input, so constants folded into attributes (Reshape shapes, Slice bounds) and
+// unused initializers leave no node behind, and every node's inputs come before it: ids 0..N-1 are a topological
+// order.
+class GraphBuilder {
+public:
+    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings);
+    Result<Graph> build();
+
+private:
+    // Initializers at or under this many elements become Constant nodes, larger ones Params.
+    static constexpr std::uint64_t kConstantElements = 16;
+
+    std::optional<Diagnostic> collectShapes();
+    std::optional<Diagnostic> collectInitializers();
+    std::optional<Diagnostic> addGraphInputs();
+    std::optional<Diagnostic> addConstantNode(const onnx::NodeProto& n, int index);
+    std::optional<Diagnostic> addNode(const onnx::NodeProto& n, int index);
+    std::optional<Diagnostic> addMapped(const onnx::NodeProto& n, const NodeContext& ctx, std::vector<MappedOp> ops);
+    std::optional<Diagnostic> addUnknown(const onnx::NodeProto& n, const NodeContext& ctx);
+    std::optional<Diagnostic> addOutputs();
+    // The node standing for a tensor, making a constant's leaf on first use; an error says why there is none.
+    Result<NodeId> producer(const std::string& tensor, const NodeContext* user);
+    NodeId append(Node n);
+    Shape outputShape(const std::string& tensor, NodeId id, const std::string& nodeName);
+
+    const onnx::GraphProto& m_proto;
+    int m_opset;
+    Diagnostics* m_warnings;
+    Graph m_graph;
+    std::unordered_map<std::string, Shape> m_shapes;
+    std::unordered_map<std::string, DType> m_dtypes; // tensors whose type is known but not their shape
+    std::unordered_map<std::string, ConstTensor> m_constants;
+    std::unordered_map<std::string, std::string> m_constantNames; // tensor → Constant node name
+    std::unordered_map<std::string, NodeId> m_produced;
+    std::unordered_map<std::string, std::string> m_unsupportedOutputs; // tensor → why it cannot be used
+};
+
+} // namespace costscope::onnx_import

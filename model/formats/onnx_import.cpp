@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "formats/onnx_import.h"
+
+#include "formats/onnx_builder.h"
+#include "formats/onnx_tensors.h"
+#include "ir/validate.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <exception>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+namespace costscope {
+
+namespace {
+// The newest default-domain opset this build's libonnx has schemas for.
+int newestKnownOpset()
+{
+    const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    auto it = ranges.find(onnx::ONNX_DOMAIN);
+    return it == ranges.end() ? 0 : it->second.second;
+}
+
+int defaultDomainOpset(const onnx::ModelProto& m, Diagnostics* warnings)
+{
+    for (const auto& o : m.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx")
+            return static_cast<int>(o.version());
+    const int assumed = newestKnownOpset();
+    if (warnings)
+        warnings->push_back(Diagnostic::warning("the model names no opset for the default domain; assuming opset "
+                                                + std::to_string(assumed)));
+    return assumed;
+}
+
+// Gives unnamed dynamic input dims the name the import shows them with, before inference, so that the dims derived
+// from them carry that name too instead of a fresh one per tensor.
+void nameUnknownInputDims(onnx::GraphProto& g)
+{
+    for (auto& input : *g.mutable_input()) {
+        if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape())
+            continue;
+        auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+        for (int axis = 0; axis < shape->dim_size(); ++axis) {
+            auto* d = shape->mutable_dim(axis);
+            if (!d->has_dim_value() && (!d->has_dim_param() || d->dim_param().empty()))
+                d->set_dim_param("unk_" + input.name() + "_" + std::to_string(axis));
+        }
+    }
+}
+
+// libonnx's inference stops at the first node of a domain the model imports no opset for, leaving every later
+// tensor without a shape; declaring such domains lets it skip just those nodes.
+void declareNodeDomains(onnx::ModelProto& m)
+{
+    std::set<std::string> declared;
+    for (const auto& o : m.opset_import())
+        declared.insert(o.domain());
+    for (const auto& n : m.graph().node())
+        if (!n.domain().empty() && n.domain() != "ai.onnx" && declared.insert(n.domain()).second) {
+            auto* o = m.add_opset_import();
+            o->set_domain(n.domain());
+            o->set_version(1);
+        }
+}
+
+void inferShapes(onnx::ModelProto& m, Diagnostics* warnings)
+{
+    nameUnknownInputDims(*m.mutable_graph());
+    declareNodeDomains(m);
+    // Lenient mode: a node the inference cannot handle leaves its outputs without shape instead of failing
+    // the whole model; data propagation resolves shapes computed by Shape/Gather/Concat chains.
+    const onnx::ShapeInferenceOptions options(false, 0, true);
+    try {
+        onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& e) {
+        if (warnings)
+            warnings->push_back(Diagnostic::warning(std::string("ONNX shape inference failed (") + e.what()
+                                                    + "); using the shapes the file states"));
+    }
+}
+
+void recordModelInfo(Graph& g, const onnx::ModelProto& m, int opset)
+{
+    g.extras.emplace_back("onnx_opset", RawJson{std::to_string(opset)});
+    g.extras.emplace_back("onnx_ir_version", RawJson{std::to_string(m.ir_version())});
+    if (!m.producer_name().empty()) {
+        const std::string producer = onnx_import::validUtf8(m.producer_name() + " " + m.producer_version());
+        g.extras.emplace_back("onnx_producer", RawJson{nlohmann::json(producer).dump()});
+    }
+}
+} // namespace
+
+bool onnxImportAvailable()
+{
+    return true;
+}
+
+Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
+{
+    if (bytes.empty())
+        return Diagnostic::error("the file is empty: no ONNX model in it");
+    onnx::ModelProto model;
+    if (!model.ParseFromString(bytes))
+        return Diagnostic::error("not a valid ONNX model: the protobuf data is truncated or corrupt ("
+                                 + std::to_string(bytes.size()) + " bytes)");
+    if (!model.has_graph() || model.ir_version() <= 0)
+        return Diagnostic::error("not an ONNX model: no graph or IR version in the protobuf data");
+    const int opset = defaultDomainOpset(model, warnings);
+    const int newest = newestKnownOpset();
+    if (opset > newest && warnings)
+        warnings->push_back(Diagnostic::warning("the model uses opset " + std::to_string(opset)
+                                                + ", newer than the newest this build's libonnx knows ("
+                                                + std::to_string(newest)
+                                                + "); known ops are read with their opset "
+                                                + std::to_string(newest) + " meaning"));
+    inferShapes(model, warnings);
+    auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings).build();
+    if (!graph)
+        return graph.error();
+    recordModelInfo(*graph, model, opset);
+    Diagnostics problems = validateGraph(*graph);
+    for (const Diagnostic& d : problems)
+        if (d.isError())
+            return d;
+    return graph;
+}
+
+} // namespace costscope

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+#include "formats/onnx_tensors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace costscope::onnx_import {
+
+// Node::data is little-endian; copying host values verbatim is only right on a little-endian host.
+static_assert(std::endian::native == std::endian::little, "ONNX tensor decoding assumes a little-endian host");
+
+namespace {
+using TP = onnx::TensorProto;
+
+template <class T>
+void appendValue(std::vector<std::uint8_t>& out, T v, std::size_t width)
+{
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+    out.insert(out.end(), p, p + width);
+}
+
+template <class Field>
+std::vector<std::uint8_t> packField(const Field& values, std::size_t width)
+{
+    std::vector<std::uint8_t> out;
+    out.reserve(static_cast<std::size_t>(values.size()) * width);
+    for (auto v : values)
+        appendValue(out, v, width);
+    return out;
+}
+
+std::vector<std::uint8_t> typedFieldBytes(const TP& t, std::size_t width)
+{
+    switch (t.data_type()) {
+    case TP::FLOAT:
+    case TP::COMPLEX64: return packField(t.float_data(), 4);
+    case TP::DOUBLE:
+    case TP::COMPLEX128: return packField(t.double_data(), 8);
+    case TP::INT64: return packField(t.int64_data(), 8);
+    case TP::UINT32:
+    case TP::UINT64: return packField(t.uint64_data(), width);
+    default: return packField(t.int32_data(), width); // narrower ints, bool, float16 bit patterns
+    }
+}
+
+template <class T>
+std::vector<T> decode(const ConstTensor& t, std::size_t width, auto convert)
+{
+    std::vector<T> out;
+    const std::size_t n = width ? t.bytes.size() / width : 0;
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out.push_back(convert(t.bytes.data() + i * width));
+    return out;
+}
+
+template <class Raw>
+Raw load(const std::uint8_t* p)
+{
+    Raw v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+} // namespace
+
+std::optional<DType> dtypeFromOnnx(std::int32_t elemType)
+{
+    switch (elemType) {
+    case TP::FLOAT: return DType::F32;
+    case TP::UINT8: return DType::U8;
+    case TP::INT8: return DType::I8;
+    case TP::INT16: return DType::I16;
+    case TP::INT32: return DType::I32;
+    case TP::INT64: return DType::I64;
+    case TP::BOOL: return DType::Bool;
+    case TP::FLOAT16: return DType::F16;
+    case TP::DOUBLE: return DType::F64;
+    case TP::UINT32: return DType::U32;
+    case TP::COMPLEX64: return DType::C64;
+    case TP::COMPLEX128: return DType::C128;
+    case TP::BFLOAT16: return DType::BF16;
+    default: return std::nullopt;
+    }
+}
+
+std::string onnxTypeName(std::int32_t elemType)
+{
+    if (TP::DataType_IsValid(elemType))
+        return TP::DataType_Name(static_cast<TP::DataType>(elemType));
+    return "type " + std::to_string(elemType);
+}
+
+DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnostics* warnings)
+{
+    if (auto d = dtypeFromOnnx(elemType))
+        return *d;
+    DType stand = DType::U8;
+    if (elemType == TP::UINT16)
+        stand = DType::I16;
+    else if (elemType == TP::UINT64)
+        stand = DType::I64;
+    if (warnings)
+        warnings->push_back(Diagnostic::warning("tensor '" + tensor + "' has element type " + onnxTypeName(elemType)
+                                                + ", which Costscope has no type for; shown as "
+                                                + std::string(dtypeName(stand))));
+    return stand;
+}
+
+Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings)
+{
+    ConstTensor c;
+    c.shape.dtype = dtypeForTensor(t.data_type(), t.name(), warnings);
+    for (auto d : t.dims()) {
+        if (d < 0)
+            return Diagnostic::error("tensor '" + t.name() + "' has a negative dim (" + std::to_string(d) + ")");
+        c.shape.dims.push_back(Dim::fixed(d));
+    }
+    if (t.data_location() == TP::EXTERNAL) {
+        c.hasData = false;
+        if (warnings)
+            warnings->push_back(Diagnostic::warning("tensor '" + t.name()
+                                                    + "' keeps its values in an external file, which is not read"));
+        return c;
+    }
+    if (t.data_type() == TP::STRING) {
+        c.hasData = false;
+        return c;
+    }
+    const std::size_t width = byteSize(c.shape.dtype);
+    c.bytes = t.has_raw_data() ? std::vector<std::uint8_t>(t.raw_data().begin(), t.raw_data().end())
+                               : typedFieldBytes(t, width);
+    auto expected = c.shape.bytes();
+    if (!expected)
+        return Diagnostic::error("tensor '" + t.name() + "' is too large: " + c.shape.toString());
+    if (c.bytes.size() != *expected)
+        return Diagnostic::error("tensor '" + t.name() + "' " + c.shape.toString() + " should hold "
+                                 + std::to_string(*expected) + " bytes of data, has " + std::to_string(c.bytes.size()));
+    return c;
+}
+
+std::optional<std::vector<std::int64_t>> constInts(const ConstTensor& t)
+{
+    if (!t.hasData)
+        return std::nullopt;
+    switch (t.shape.dtype) {
+    case DType::I64: return decode<std::int64_t>(t, 8, [](auto p) { return load<std::int64_t>(p); });
+    case DType::I32: return decode<std::int64_t>(t, 4, [](auto p) { return std::int64_t{load<std::int32_t>(p)}; });
+    case DType::U32: return decode<std::int64_t>(t, 4, [](auto p) { return std::int64_t{load<std::uint32_t>(p)}; });
+    case DType::I16: return decode<std::int64_t>(t, 2, [](auto p) { return std::int64_t{load<std::int16_t>(p)}; });
+    case DType::I8: return decode<std::int64_t>(t, 1, [](auto p) { return std::int64_t{load<std::int8_t>(p)}; });
+    case DType::U8:
+    case DType::Bool: return decode<std::int64_t>(t, 1, [](auto p) { return std::int64_t{*p}; });
+    default: return std::nullopt;
+    }
+}
+
+std::optional<std::vector<double>> constDoubles(const ConstTensor& t)
+{
+    if (!t.hasData)
+        return std::nullopt;
+    if (t.shape.dtype == DType::F32)
+        return decode<double>(t, 4, [](auto p) { return double{load<float>(p)}; });
+    if (t.shape.dtype == DType::F64)
+        return decode<double>(t, 8, [](auto p) { return load<double>(p); });
+    auto ints = constInts(t);
+    if (!ints)
+        return std::nullopt; // F16/BF16 clip bounds and pad values are rare enough to leave as inputs
+    return std::vector<double>(ints->begin(), ints->end());
+}
+
+std::optional<Shape> shapeFromType(const onnx::TypeProto& type, const std::string& tensor, Diagnostics* warnings)
+{
+    if (!type.has_tensor_type())
+        return std::nullopt;
+    const auto& tt = type.tensor_type();
+    if (!tt.has_shape())
+        return std::nullopt;
+    Shape s;
+    s.dtype = dtypeForTensor(tt.elem_type(), tensor, warnings);
+    for (int axis = 0; axis < tt.shape().dim_size(); ++axis) {
+        const auto& d = tt.shape().dim(axis);
+        if (d.has_dim_value() && d.dim_value() >= 0)
+            s.dims.push_back(Dim::fixed(d.dim_value()));
+        else if (d.has_dim_param() && !d.dim_param().empty())
+            s.dims.push_back(Dim::named(d.dim_param()));
+        else
+            s.dims.push_back(Dim::named("unk_" + tensor + "_" + std::to_string(axis)));
+    }
+    return s;
+}
+
+std::string validUtf8(const std::string& text)
+{
+    if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return text;
+    const std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json::parse(quoted).get<std::string>();
+}
+
+AttrValue attrValue(const onnx::AttributeProto& a)
+{
+    using A = onnx::AttributeProto;
+    switch (a.type()) {
+    case A::FLOAT: return double{a.f()};
+    case A::INT: return std::int64_t{a.i()};
+    case A::STRING: return validUtf8(a.s());
+    case A::INTS: return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+    case A::FLOATS: return std::vector<double>(a.floats().begin(), a.floats().end());
+    case A::STRINGS: {
+        std::vector<std::string> out;
+        for (const auto& str : a.strings())
+            out.push_back(validUtf8(str));
+        return out;
+    }
+    case A::TENSOR: {
+        auto t = readTensor(a.t(), nullptr);
+        if (t)
+            if (auto d = constDoubles(*t))
+                return *d;
+        return std::string("<tensor>");
+    }
+    case A::GRAPH: return std::string("<graph " + validUtf8(a.g().name()) + ">");
+    default: return std::string("<" + A::AttributeType_Name(a.type()) + ">");
+    }
+}
+
+} // namespace costscope::onnx_import

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ir/attribute.h"
+#include "ir/diagnostic.h"
+#include "ir/shape.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace costscope::onnx_import {
+
+// A constant tensor of the file (initializer or Constant node) with its values as raw little-endian bytes.
+struct ConstTensor {
+    Shape shape;
+    std::vector<std::uint8_t> bytes; // empty when the file keeps the values elsewhere (external data)
+    bool hasData = true;
+};
+
+std::optional<DType> dtypeFromOnnx(std::int32_t elemType);
+std::string onnxTypeName(std::int32_t elemType);
+// The DType for a tensor's element type; types Costscope has no DType for (STRING, UINT16, UINT64, FLOAT8...) map
+// to one of the same byte size (STRING to U8) with a warning naming the tensor.
+DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnostics* warnings);
+
+// Reads a TensorProto's values from raw_data or the typed fields; an error names the tensor when sizes disagree.
+Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings);
+
+// Values of an integer or floating constant, converted; nullopt for other element types or missing data.
+std::optional<std::vector<std::int64_t>> constInts(const ConstTensor& t);
+std::optional<std::vector<double>> constDoubles(const ConstTensor& t);
+
+// Shape stated by a value's type; nullopt when it has no tensor type or no shape. Missing dims become symbols
+// named "unk_<tensor>_<axis>".
+std::optional<Shape> shapeFromType(const onnx::TypeProto& type, const std::string& tensor, Diagnostics* warnings);
+
+// The text with invalid UTF-8 sequences replaced by U+FFFD: ONNX (proto2) does not check its strings, and names end
+// up in JSON files.
+std::string validUtf8(const std::string& text);
+
+// Any ONNX attribute as a typed attribute (tensors become their values, graphs their name).
+AttrValue attrValue(const onnx::AttributeProto& a);
+
+} // namespace costscope::onnx_import
