@@ -73,12 +73,22 @@ Result<bool> readAppState(const OJson& root, CostscopeDocument& doc)
 
 Result<CostscopeDocument> parseCostscopeDocument(const std::string& text, Diagnostics* warnings)
 {
+    if (auto at = nestingTooDeepAt(text)) {
+        auto [line, col] = lineColumnOf(text, *at);
+        Diagnostic d = docError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        d.line = line;
+        d.column = col;
+        return d;
+    }
     OJson root;
     try {
         root = OJson::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         auto [line, col] = lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0);
-        Diagnostic d = docError(text.empty() ? "file is empty" : "invalid JSON");
+        std::string what = e.what();
+        if (auto p = what.find("syntax error"); p != std::string::npos)
+            what = what.substr(p);
+        Diagnostic d = docError(text.empty() ? "file is empty" : "invalid JSON: " + what);
         d.line = line;
         d.column = col;
         return d;

@@ -62,4 +62,27 @@ std::pair<int, int> lineColumnOf(const std::string& text, std::size_t byteOffset
     return {line, col};
 }
 
+std::optional<std::size_t> nestingTooDeepAt(const std::string& text, int maxDepth)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace costscope
