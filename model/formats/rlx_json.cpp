@@ -275,25 +275,13 @@ OJson writeShape(const Shape& s, RlxSymbolNumbers& numbers)
 
 Result<Graph> parseRlxJson(const std::string& text, Diagnostics* warnings)
 {
-    if (auto at = nestingTooDeepAt(text)) {
-        auto [line, col] = lineColumnOf(text, *at);
-        Diagnostic d = Diagnostic::error("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-        d.line = line;
-        d.column = col;
-        return d;
-    }
+    if (auto at = nestingTooDeepAt(text))
+        return jsonNestingError(text, *at);
     OJson root;
     try {
         root = OJson::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        auto [line, col] = lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        if (auto p = what.find("syntax error"); p != std::string::npos)
-            what = what.substr(p);
-        Diagnostic d = Diagnostic::error(text.empty() ? "file is empty" : "invalid JSON: " + what);
-        d.line = line;
-        d.column = col;
-        return d;
+    } catch (const nlohmann::json::exception& e) {
+        return jsonSyntaxError(text, e);
     }
     Graph g;
     try {
