@@ -73,17 +73,15 @@ Result<bool> readAppState(const OJson& root, CostscopeDocument& doc)
 
 Result<CostscopeDocument> parseCostscopeDocument(const std::string& text, Diagnostics* warnings)
 {
+    if (auto at = nestingTooDeepAt(text))
+        return jsonNestingError(text, *at);
     OJson root;
     try {
         root = OJson::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        auto [line, col] = lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0);
-        Diagnostic d = docError(text.empty() ? "file is empty" : "invalid JSON");
-        d.line = line;
-        d.column = col;
-        return d;
+    } catch (const nlohmann::json::exception& e) {
+        return jsonSyntaxError(text, e);
     }
-    if (!root.is_object() || root.value("format", std::string{}) != "costscope")
+    if (!root.is_object() || !root.contains("format") || root["format"] != "costscope")
         return docError("not a Costscope document (\"format\": \"costscope\" missing)");
     if (!root.contains("version") || !root["version"].is_number_integer())
         return docError("document has no integer \"version\"");

@@ -2,6 +2,7 @@
 #include "formats/json_attrs.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace costscope {
 
@@ -60,6 +61,58 @@ std::pair<int, int> lineColumnOf(const std::string& text, std::size_t byteOffset
         }
     }
     return {line, col};
+}
+
+std::optional<std::size_t> nestingTooDeepAt(const std::string& text, int maxDepth)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
+Diagnostic jsonSyntaxError(const std::string& text, const nlohmann::json::exception& e)
+{
+    std::string what = e.what();
+    std::size_t at = 0;
+    if (const auto* pe = dynamic_cast<const nlohmann::json::parse_error*>(&e)) {
+        at = pe->byte > 0 ? pe->byte - 1 : 0;
+        if (auto p = what.find("syntax error"); p != std::string::npos)
+            what = what.substr(p);
+    } else {
+        if (auto p = what.find("] "); p != std::string::npos)
+            what = what.substr(p + 2);
+        // "number overflow parsing '1e999'": point at the first place that literal appears.
+        if (auto q = what.find('\''); q != std::string::npos) {
+            const std::string literal = what.substr(q + 1, what.rfind('\'') - q - 1);
+            at = std::min(text.find(literal), text.size());
+        }
+    }
+    Diagnostic d = Diagnostic::error(text.empty() ? "file is empty" : "invalid JSON: " + what);
+    std::tie(d.line, d.column) = lineColumnOf(text, at);
+    return d;
+}
+
+Diagnostic jsonNestingError(const std::string& text, std::size_t at)
+{
+    Diagnostic d = Diagnostic::error("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    std::tie(d.line, d.column) = lineColumnOf(text, at);
+    return d;
 }
 
 } // namespace costscope

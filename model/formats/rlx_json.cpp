@@ -6,6 +6,8 @@
 #include "ir/shape_inference.h"
 #include "ir/validate.h"
 
+#include <charconv>
+
 namespace costscope {
 
 namespace {
@@ -35,6 +37,17 @@ std::string scopeFromParamName(const std::string& name)
         if (c == '.')
             c = '/';
     return scope;
+}
+
+// A "costscope_symbols" entry: decimal symbol number → name.
+std::int64_t symbolNumber(const std::string& key, const OJson& name)
+{
+    std::int64_t number = 0;
+    const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), number);
+    if (ec != std::errc{} || end != key.data() + key.size() || !name.is_string())
+        throw ParseFailure{Diagnostic::error("costscope_symbols entry \"" + key.substr(0, 40)
+                                             + "\" must map a symbol number to a name")};
+    return number;
 }
 
 Attrs structAttrs(const OJson& payload)
@@ -198,8 +211,7 @@ Graph readGraph(const OJson& root)
     std::map<std::int64_t, std::string> symbolNames;
     if (root.contains("costscope_symbols") && root["costscope_symbols"].is_object())
         for (auto it = root["costscope_symbols"].begin(); it != root["costscope_symbols"].end(); ++it)
-            if (it.value().is_string())
-                symbolNames[std::stoll(it.key())] = it.value().get<std::string>();
+            symbolNames[symbolNumber(it.key(), it.value())] = it.value().get<std::string>();
     Graph g;
     if (root.contains("name")) {
         if (!root["name"].is_string())
@@ -263,18 +275,13 @@ OJson writeShape(const Shape& s, RlxSymbolNumbers& numbers)
 
 Result<Graph> parseRlxJson(const std::string& text, Diagnostics* warnings)
 {
+    if (auto at = nestingTooDeepAt(text))
+        return jsonNestingError(text, *at);
     OJson root;
     try {
         root = OJson::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        auto [line, col] = lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        if (auto p = what.find("syntax error"); p != std::string::npos)
-            what = what.substr(p);
-        Diagnostic d = Diagnostic::error(text.empty() ? "file is empty" : "invalid JSON: " + what);
-        d.line = line;
-        d.column = col;
-        return d;
+    } catch (const nlohmann::json::exception& e) {
+        return jsonSyntaxError(text, e);
     }
     Graph g;
     try {
