@@ -91,8 +91,9 @@ NodeCost RlxCostModel::nodeCost(const Graph& g, const Node& n, const DeviceProfi
         const std::uint64_t seq = q.rank() >= 2 ? static_cast<std::uint64_t>(*q.dims[q.rank() - 2].resolve(b)) : 1;
         const auto heads = static_cast<std::uint64_t>(std::max<std::int64_t>(n.op.attrs.intOr("num_heads", 1), 0));
         const auto headDim = static_cast<std::uint64_t>(std::max<std::int64_t>(n.op.attrs.intOr("head_dim", 1), 0));
-        const std::uint64_t denom = seq * heads * headDim;
-        const std::uint64_t batch = denom ? *qElements / denom : 0;
+        const auto seqHeads = checkedMul(seq, heads);
+        const auto denom = seqHeads ? checkedMul(*seqHeads, headDim) : std::nullopt;
+        const std::uint64_t batch = denom && *denom ? *qElements / *denom : 0;
         c.flops = dbl(batch) * dbl(heads) * dbl(seq) * dbl(seq) * dbl(headDim) * 2;
         c.computeNs = c.flops / (p.rlxSgemmGflops(static_cast<std::int64_t>(seq), static_cast<std::int64_t>(headDim),
                                                   static_cast<std::int64_t>(seq))
