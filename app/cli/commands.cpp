@@ -8,6 +8,9 @@ const std::vector<Command>& commands()
     static const std::vector<Command> list = {
         {"info", "info FILE [--json]                 name, nodes, op histogram, inputs, outputs, symbols", cmdInfo},
         {"convert", "convert IN OUT                     convert between formats (by extension)", cmdConvert},
+        {"gate", "gate welch-peaks|fuse ...            RLX IO fusion gate: Welch peaks, or fusing a node set", cmdGate},
+        {"welch-peaks", "welch-peaks costs --device D --batch N  Welch-peaks strategy costs and pick", cmdWelchPeaks},
+        {"pick", "pick FILE [--allow/--deny/--prefer]   device report and pick (RLX policy and cost model)", cmdPick},
     };
     return list;
 }

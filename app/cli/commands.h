@@ -18,5 +18,8 @@ const std::vector<Command>& commands();
 
 int cmdInfo(const std::vector<std::string>& args);
 int cmdConvert(const std::vector<std::string>& args);
+int cmdGate(const std::vector<std::string>& args);
+int cmdWelchPeaks(const std::vector<std::string>& args);
+int cmdPick(const std::vector<std::string>& args);
 
 } // namespace costscope::cli

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "cli/analysis_options.h"
+
+#include "analysis/rlx_profiles.h"
+
+#include <charconv>
+
+namespace costscope::cli {
+
+namespace {
+std::optional<std::int64_t> parseInt(std::string_view s)
+{
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || ptr != s.data() + s.size() || s.empty())
+        return std::nullopt;
+    return v;
+}
+} // namespace
+
+std::optional<std::int64_t> positiveInt(const Args& a, const std::string& name, std::int64_t dflt, std::string* error)
+{
+    auto text = a.option(name);
+    if (!text)
+        return dflt;
+    auto v = parseInt(*text);
+    if (!v || *v < 1) {
+        *error = "--" + name + " must be a positive integer, found '" + *text + "'";
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<Device> deviceOption(const std::string& text, std::string* error)
+{
+    auto d = parseDevice(text);
+    if (!d)
+        *error = "unknown device '" + text + "'";
+    return d;
+}
+
+std::optional<Bindings> bindingsOption(const Args& a, std::string* error)
+{
+    Bindings b;
+    for (const std::string& text : a.options("bind")) {
+        const auto eq = text.find('=');
+        auto v = eq == std::string::npos ? std::nullopt : parseInt(std::string_view(text).substr(eq + 1));
+        if (!v || eq == 0 || *v < 0) {
+            *error = "--bind expects NAME=VALUE with a value >= 0, found '" + text + "'";
+            return std::nullopt;
+        }
+        b[text.substr(0, eq)] = *v;
+    }
+    return b;
+}
+
+std::optional<std::vector<DeviceProfile>> profileSetOption(const Args& a, std::string* setName, std::string* error)
+{
+    *setName = a.option("profiles").value_or("rlx-linux");
+    auto set = rlxProfileSet(*setName);
+    if (set.empty()) {
+        *error = "unknown profile set '" + *setName + "' (rlx-linux or rlx-apple)";
+        return std::nullopt;
+    }
+    return set;
+}
+
+std::optional<std::vector<std::int64_t>> idList(const std::string& text, std::string* error)
+{
+    std::vector<std::int64_t> ids;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = std::min(text.find(',', start), text.size());
+        auto v = parseInt(std::string_view(text).substr(start, comma - start));
+        if (!v) {
+            *error = "--nodes expects node ids like 3,4,5, found '" + text + "'";
+            return std::nullopt;
+        }
+        ids.push_back(*v);
+        start = comma + 1;
+    }
+    return ids;
+}
+
+} // namespace costscope::cli
