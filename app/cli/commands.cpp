@@ -8,6 +8,11 @@ const std::vector<Command>& commands()
     static const std::vector<Command> list = {
         {"info", "info FILE [--json]                 name, nodes, op histogram, inputs, outputs, symbols", cmdInfo},
         {"convert", "convert IN OUT                     convert between formats (by extension)", cmdConvert},
+        {"analyze", "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--json|--csv]  cost per device",
+         cmdAnalyze},
+        {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--json|--csv]  cost over a symbol",
+         cmdSweep},
+        {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
     };
     return list;
 }

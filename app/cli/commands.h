@@ -18,5 +18,8 @@ const std::vector<Command>& commands();
 
 int cmdInfo(const std::vector<std::string>& args);
 int cmdConvert(const std::vector<std::string>& args);
+int cmdAnalyze(const std::vector<std::string>& args);
+int cmdSweep(const std::vector<std::string>& args);
+int cmdProfiles(const std::vector<std::string>& args);
 
 } // namespace costscope::cli
