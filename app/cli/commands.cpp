@@ -11,6 +11,11 @@ const std::vector<Command>& commands()
         {"gate", "gate welch-peaks|fuse ...            RLX IO fusion gate: Welch peaks, or fusing a node set", cmdGate},
         {"welch-peaks", "welch-peaks costs --device D --batch N  Welch-peaks strategy costs and pick", cmdWelchPeaks},
         {"pick", "pick FILE [--allow/--deny/--prefer]   device report and pick (RLX policy and cost model)", cmdPick},
+        {"analyze", "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--json|--csv]  cost per device",
+         cmdAnalyze},
+        {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--json|--csv]  cost over a symbol",
+         cmdSweep},
+        {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
     };
     return list;
 }

@@ -21,5 +21,8 @@ int cmdConvert(const std::vector<std::string>& args);
 int cmdGate(const std::vector<std::string>& args);
 int cmdWelchPeaks(const std::vector<std::string>& args);
 int cmdPick(const std::vector<std::string>& args);
+int cmdAnalyze(const std::vector<std::string>& args);
+int cmdSweep(const std::vector<std::string>& args);
+int cmdProfiles(const std::vector<std::string>& args);
 
 } // namespace costscope::cli

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/cost_model.h"
+#include "cli/args.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace costscope::cli {
+
+// What analyze and sweep share: the cost model, the profiles to compare and the symbol bindings.
+struct AnalysisSetup {
+    std::unique_ptr<CostModel> model;
+    std::vector<DeviceProfile> profiles;
+    Bindings bindings;
+};
+
+// Options read: --model rlx|costscope (default rlx), --profile-set NAME (default rlx-linux), --device D...,
+// --profile NAME|FILE..., --bind SYM=N.... Without --device or --profile: Cpu, Cuda and Gpu from the set.
+// Errors are printed to stderr; nullopt then, with *exitCode set.
+std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode);
+inline const std::set<std::string> kAnalysisOptions = {"model", "profile-set", "device", "profile", "bind"};
+
+// A preset, user or RLX-cache profile by name, a profile of an RLX set ("rlx-linux/cuda"), or a JSON file.
+std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::string* error);
+
+} // namespace costscope::cli

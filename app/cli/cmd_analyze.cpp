@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#include "cli/analysis_setup.h"
+#include "cli/commands.h"
+#include "cli/load.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+
+namespace costscope::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json ioJson(const IoProfile& io)
+{
+    return {{"kernel_launches", io.kernelLaunches}, {"sync_points", io.syncPoints},
+            {"host_output_bytes", io.hostOutputBytes}, {"device_traffic_bytes", io.deviceTrafficBytes}};
+}
+
+Json costJson(const Graph& g, const GraphCost& c)
+{
+    Json nodes = Json::array();
+    for (std::size_t i = 0; i < c.nodes.size() && i < g.nodes.size(); ++i) {
+        const NodeCost& n = c.nodes[i];
+        const Node& node = g.nodes[i];
+        nodes.push_back({{"id", n.id}, {"name", node.displayName()}, {"op", node.op.label()}, {"cost_ns", n.totalNs},
+                         {"compute_ns", n.computeNs}, {"memory_ns", n.memoryNs}, {"dispatch_ns", n.dispatchNs},
+                         {"flops", n.flops}, {"bytes", n.bytes}});
+    }
+    return {{"device", std::string(deviceName(c.device))}, {"profile", c.profile}, {"total_ns", c.totalNs},
+            {"io", ioJson(c.io)}, {"nodes", nodes}};
+}
+
+void printCsv(const Graph& g, const std::vector<GraphCost>& costs)
+{
+    std::cout << "device,profile,node_id,name,op,cost_ns,compute_ns,memory_ns,dispatch_ns,flops,bytes\n";
+    std::cout << std::setprecision(17);
+    for (const GraphCost& c : costs)
+        for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+            const NodeCost& n = c.nodes[i];
+            std::string name = g.nodes[i].displayName();
+            std::replace(name.begin(), name.end(), ',', ';');
+            std::cout << deviceName(c.device) << ',' << c.profile << ',' << n.id << ',' << name << ','
+                      << g.nodes[i].op.label() << ',' << n.totalNs << ',' << n.computeNs << ',' << n.memoryNs << ','
+                      << n.dispatchNs << ',' << n.flops << ',' << n.bytes << '\n';
+        }
+}
+
+void printText(const std::vector<GraphCost>& costs, std::size_t pick)
+{
+    std::cout << std::fixed << std::setprecision(1);
+    for (const GraphCost& c : costs)
+        std::cout << std::left << std::setw(8) << deviceName(c.device) << std::setw(28) << c.profile << std::right
+                  << std::setw(14) << c.totalNs / 1000.0 << " us   launches " << c.io.kernelLaunches << ", syncs "
+                  << c.io.syncPoints << '\n';
+    if (!costs.empty())
+        std::cout << "pick: " << deviceName(costs[pick].device) << " (" << costs[pick].profile << ")\n";
+}
+
+} // namespace
+
+int cmdAnalyze(const std::vector<std::string>& argv)
+{
+    std::string err;
+    auto args = Args::parse(argv, {"json", "csv"}, kAnalysisOptions, &err);
+    if (!args || args->positional().size() != 1) {
+        std::cerr << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
+                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--json|--csv]"
+                  << (err.empty() ? "" : "\n" + err) << '\n';
+        return kUsage;
+    }
+    const std::string& path = args->positional()[0];
+    int code = kOk;
+    auto setup = analysisSetup(*args, &code);
+    if (!setup)
+        return code;
+    auto loaded = loadForCommand(path, args->flag("json") || args->flag("csv"));
+    if (!loaded)
+        return kBadInput;
+    const Graph& g = loaded->graph;
+
+    std::vector<GraphCost> costs;
+    for (const DeviceProfile& p : setup->profiles)
+        costs.push_back(setup->model->estimate(g, p, setup->bindings));
+    std::size_t pick = 0;
+    for (std::size_t i = 1; i < costs.size(); ++i)
+        if (costs[i].totalNs < costs[pick].totalNs)
+            pick = i;
+    if (!costs.empty() && !costs.front().skipped.empty())
+        std::cerr << path << ": " << costs.front().skipped.size()
+                  << " node(s) not costed: their shapes have unbound symbols (use --bind SYM=N)\n";
+
+    if (args->flag("csv")) {
+        printCsv(g, costs);
+        return kOk;
+    }
+    if (!args->flag("json")) {
+        printText(costs, pick);
+        return kOk;
+    }
+    Json j;
+    j["model"] = setup->model->name();
+    j["bindings"] = Json::object();
+    for (const auto& [sym, v] : setup->bindings)
+        j["bindings"][sym] = v;
+    j["devices"] = Json::array();
+    for (const GraphCost& c : costs)
+        j["devices"].push_back(costJson(g, c));
+    j["pick"] = costs.empty() ? Json() : Json(std::string(deviceName(costs[pick].device)));
+    std::cout << j.dump(2) << '\n';
+    return kOk;
+}
+
+} // namespace costscope::cli

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/costscope_cost_model.h"
+
+#include "analysis/gemm_rate.h"
+#include "analysis/op_cost.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+namespace costscope {
+
+namespace {
+
+constexpr std::size_t kClassCount = static_cast<std::size_t>(OpClass::Unknown) + 1;
+
+// Shapes of node inputs by id. Graph::find builds a shared lazy index, which is not safe to do from several
+// sweep threads at once; this lookup is private to one estimate and skips the map when ids are positions.
+class ShapeLookup {
+public:
+    explicit ShapeLookup(const Graph& g) : m_graph(g)
+    {
+        for (std::size_t i = 0; i < g.nodes.size() && m_dense; ++i)
+            m_dense = g.nodes[i].id == static_cast<NodeId>(i);
+        if (!m_dense)
+            for (std::size_t i = 0; i < g.nodes.size(); ++i)
+                m_index.emplace(g.nodes[i].id, i);
+    }
+    const Shape* shape(NodeId id) const
+    {
+        if (m_dense)
+            return id >= 0 && static_cast<std::size_t>(id) < m_graph.nodes.size()
+                     ? &m_graph.nodes[static_cast<std::size_t>(id)].shape
+                     : nullptr;
+        auto it = m_index.find(id);
+        return it == m_index.end() ? nullptr : &m_graph.nodes[it->second].shape;
+    }
+
+private:
+    const Graph& m_graph;
+    bool m_dense = true;
+    std::unordered_map<NodeId, std::size_t> m_index;
+};
+
+std::array<double, kClassCount> correctionFactors(const DeviceProfile& p)
+{
+    std::array<double, kClassCount> f{};
+    for (std::size_t c = 0; c < kClassCount; ++c) {
+        auto it = p.corrections.find(std::string(opClassName(static_cast<OpClass>(c))));
+        f[c] = it != p.corrections.end() && it->second > 0 ? it->second : 1.0;
+    }
+    return f;
+}
+
+bool usesGemmRate(const OpWork& w)
+{
+    return w.gemmM > 0 && w.gemmK > 0 && w.gemmN > 0;
+}
+
+} // namespace
+
+double CostscopeCostModel::classEfficiency(OpClass c)
+{
+    // Typical fractions of fp32 peak that tuned libraries reach for these kernels when they are compute-bound;
+    // they rarely are, so the memory term usually decides. Fitted corrections refine the result per device.
+    switch (c) {
+    case OpClass::ElementWise: return 0.5;
+    case OpClass::Norm:
+    case OpClass::Softmax:
+    case OpClass::Reduce:
+    case OpClass::Pool: return 0.3;
+    case OpClass::Spectral: return 0.2;
+    case OpClass::MatMul:
+    case OpClass::Conv:
+    case OpClass::Attention: return 0.7;
+    default: return 0.1;
+    }
+}
+
+GraphCost CostscopeCostModel::estimate(const Graph& g, const DeviceProfile& p, const Bindings& b) const
+{
+    GraphCost gc;
+    gc.model = name();
+    gc.profile = p.name;
+    gc.device = p.device;
+    gc.io = ioProfile(g, b);
+    gc.nodes.reserve(g.nodes.size());
+
+    const ShapeLookup lookup(g);
+    const GemmRate gemmRate(p);
+    const auto corrections = correctionFactors(p);
+    const double peak = p.peakGflops > 0 ? p.peakGflops : p.sgemmGflops;
+    const double memoryBw = p.memoryBw > 0 ? p.memoryBw : 1.0;
+    const double readbackBw = p.readbackBw() > 0 ? p.readbackBw() : 1.0;
+    std::array<double, kClassCount> classRate{};
+    for (std::size_t c = 0; c < kClassCount; ++c)
+        classRate[c] = std::max(peak * classEfficiency(static_cast<OpClass>(c)), 1e-9);
+
+    InputShapes inputs;
+    double total = p.roundtripNs;
+    for (const Node& node : g.nodes) {
+        NodeCost nc;
+        nc.id = node.id;
+        inputs.clear();
+        for (NodeId in : node.inputs)
+            inputs.push_back(lookup.shape(in));
+        OpWork w = opWork(node, inputs, b);
+        nc.flops = w.flops;
+        nc.bytes = w.bytes;
+        nc.note = std::move(w.note);
+        if (w.skipped) {
+            nc.skipped = true;
+            gc.skipped.push_back(node.id);
+            gc.nodes.push_back(std::move(nc));
+            continue;
+        }
+        const OpInfo& info = node.op.info();
+        if (!w.free) {
+            const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
+                                                : classRate[static_cast<std::size_t>(info.opClass)];
+            nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
+            nc.memoryNs = static_cast<double>(w.bytes) / memoryBw;
+            nc.dispatchNs = p.dispatchNs;
+            nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs)
+                       * corrections[static_cast<std::size_t>(info.opClass)];
+        }
+        if (info.hostSync)
+            nc.syncNs = p.roundtripNs;
+        if (!p.unifiedMemory && g.isOutput(node.id))
+            if (auto out = node.shape.bytes(b))
+                nc.readbackNs = static_cast<double>(*out) / readbackBw;
+        nc.totalNs += nc.syncNs + nc.readbackNs;
+        total += nc.totalNs;
+        gc.nodes.push_back(std::move(nc));
+    }
+    gc.totalNs = total;
+    return gc;
+}
+
+} // namespace costscope

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/cost_model.h"
+
+namespace costscope {
+
+// The calibrated Costscope model, a per-node roofline:
+//   node = (max(flops / rate, bytes / memory_bw) + dispatch) × corrections[op class]
+//          + roundtrip (host-sync ops) + output bytes / host_readback_bw (graph outputs, discrete memory only)
+//   graph = roundtrip + Σ node
+// rate: matmul-class ops use the profile's sgemm table (GemmRate); other ops peak × a class efficiency (below).
+// Views and leaves cost nothing and launch nothing. Nodes whose shapes have unbound symbols are listed in
+// GraphCost::skipped and contribute 0; everything else is still costed.
+class CostscopeCostModel : public CostModel {
+public:
+    std::string name() const override { return "costscope"; }
+    GraphCost estimate(const Graph& g, const DeviceProfile& p, const Bindings& b = {}) const override;
+
+    // Share of peak FLOP/s a non-GEMM kernel of this class reaches when compute-bound.
+    static double classEfficiency(OpClass c);
+};
+
+} // namespace costscope

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/device_profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace costscope {
+
+// Achievable sgemm rate (GFLOP/s) of a profile at a GEMM shape, for the Costscope model.
+// With a table: piecewise-linear in log(m·k·n) between the table's points, clamped to the end points outside
+// them. One axis (volume) is enough to capture the main effect, small shapes not filling the device; shapes of
+// equal volume but odd aspect get the same rate until the table is dense enough to tell them apart.
+// Without a table: RLX's rule (flat rate, or the small-shape rate under the threshold).
+class GemmRate {
+public:
+    explicit GemmRate(const DeviceProfile& p);
+    double at(std::int64_t m, std::int64_t k, std::int64_t n) const;
+
+private:
+    struct Point {
+        double logVolume;
+        double gflops;
+    };
+    const DeviceProfile& m_profile;
+    std::vector<Point> m_points; // sorted by logVolume
+};
+
+} // namespace costscope

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/op_cost.h"
+
+#include "analysis/op_cost_detail.h"
+
+namespace costscope {
+
+namespace opcost {
+
+std::optional<std::uint64_t> Ctx::inElements(std::size_t i) const
+{
+    const Shape* s = input(i);
+    return s ? s->elements(b) : std::nullopt;
+}
+
+std::optional<std::int64_t> Ctx::dim(const Shape* s, int i) const
+{
+    if (!s)
+        return std::nullopt;
+    const int rank = static_cast<int>(s->rank());
+    const int at = i < 0 ? rank + i : i;
+    if (at < 0 || at >= rank)
+        return std::nullopt;
+    auto v = s->dims[static_cast<std::size_t>(at)].resolve(b);
+    if (!v || *v < 0)
+        return std::nullopt;
+    return v;
+}
+
+OpWork skippedWork(std::string why)
+{
+    OpWork w;
+    w.skipped = true;
+    w.note = std::move(why);
+    return w;
+}
+
+bool addIoBytes(const Ctx& c, OpWork& w)
+{
+    std::uint64_t total = 0;
+    for (const Shape* s : c.in) {
+        if (!s)
+            continue;
+        auto bytes = s->bytes(c.b);
+        if (!bytes) {
+            w.skipped = true;
+            w.note = "unbound symbol in input shape " + s->toString();
+            return false;
+        }
+        total += *bytes;
+    }
+    auto out = c.node.shape.bytes(c.b);
+    if (!out) {
+        w.skipped = true;
+        w.note = "unbound symbol in output shape " + c.node.shape.toString();
+        return false;
+    }
+    w.bytes = total + *out;
+    return true;
+}
+
+} // namespace opcost
+
+OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b)
+{
+    const opcost::Ctx c{node, inputs, b};
+    switch (node.op.kind) {
+    case OpKind::Input:
+    case OpKind::Param:
+    case OpKind::Constant:
+        return OpWork{0, 0, true, false, 0, 0, 0, {}};
+    case OpKind::MatMul:
+    case OpKind::FusedMatMulBiasAct:
+        return opcost::matmul(c);
+    case OpKind::Gemm:
+        return opcost::gemm(c);
+    case OpKind::Conv:
+        return opcost::conv(c);
+    case OpKind::ConvTranspose:
+        return opcost::convTranspose(c);
+    case OpKind::Attention:
+        return opcost::attention(c);
+    case OpKind::Pool:
+    case OpKind::GlobalPool:
+        return opcost::pool(c);
+    case OpKind::LayerNorm:
+    case OpKind::RmsNorm:
+    case OpKind::BatchNorm:
+    case OpKind::InstanceNorm:
+    case OpKind::Lrn:
+        return opcost::norm(c);
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+        return opcost::softmax(c);
+    case OpKind::Reduce:
+        return opcost::reduce(c);
+    case OpKind::Fft:
+    case OpKind::LogMel:
+    case OpKind::WelchPeaks:
+        return opcost::spectral(c);
+    case OpKind::Gather:
+    case OpKind::GatherElements:
+        return opcost::gather(c);
+    case OpKind::Binary:
+    case OpKind::Activation:
+    case OpKind::Compare:
+    case OpKind::Cast:
+    case OpKind::Where:
+    case OpKind::Sum:
+    case OpKind::Clip:
+        return opcost::elementwise(c);
+    case OpKind::Reshape:
+    case OpKind::Transpose:
+    case OpKind::Narrow:
+    case OpKind::Slice:
+    case OpKind::Concat:
+    case OpKind::Expand:
+    case OpKind::Dropout:
+    case OpKind::Unsqueeze:
+    case OpKind::Squeeze:
+    case OpKind::Flatten:
+    case OpKind::ConstantOfShape:
+    case OpKind::Pad:
+    case OpKind::Tile:
+    case OpKind::Identity:
+        return opcost::layout(c);
+    case OpKind::Custom:
+    case OpKind::Unknown:
+        break;
+    }
+    OpWork w;
+    if (opcost::addIoBytes(c, w))
+        w.note = node.op.kind == OpKind::Custom ? "custom op: costed as memory-bound"
+                                                : "unknown op: costed as memory-bound";
+    return w;
+}
+
+} // namespace costscope

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ir/graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// Work one node does, independent of any device: what the Costscope cost model turns into time.
+struct OpWork {
+    double flops = 0;
+    std::uint64_t bytes = 0; // read inputs as stored + write the output
+    bool free = false;       // a view or a leaf: no kernel, no dispatch, no bytes
+    bool skipped = false;    // an unbound symbol (or an unusable shape) made the node uncostable
+    // Matmul-class ops (MatMul, Gemm, FusedMatMulBiasAct, Conv as implicit GEMM, Attention): the GEMM shape that
+    // sets the achievable rate; 0 for other ops.
+    std::int64_t gemmM = 0, gemmK = 0, gemmN = 0;
+    std::string note;
+};
+
+// Input shapes of a node in input order (null where an input names no node).
+using InputShapes = std::vector<const Shape*>;
+
+// FLOPs and bytes of one node given its input shapes and the symbol bindings. Conventions (why, not only what):
+// - bytes = Σ bytes of each input tensor as stored (a broadcast operand counts its own size, not the output's)
+//   + bytes of the output; the dtype of each tensor sets its size.
+// - Views cost nothing: Reshape, Narrow, Squeeze, Unsqueeze, Flatten, Identity, Dropout (inference) and the leaves.
+//   Transpose is NOT free here although RLX treats it as metadata: a consumer that needs a contiguous layout makes
+//   the backends copy, so Costscope charges one read and one write of the tensor.
+// - Copies (Concat, Slice, Pad, Tile, Expand, ConstantOfShape) move bytes and do no FLOPs; Slice reads only what
+//   it keeps, Tile/Expand read their source once (it stays in cache) and write the output.
+// - Element-wise: 1 FLOP per output element per operation; transcendentals are weighted by their usual polynomial
+//   cost (see elementwiseWeight in op_cost_elementwise.cpp).
+// - Unknown and Custom ops are memory-bound: bytes in + out, no FLOPs, with a note saying so.
+OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b);
+
+// Weight in FLOPs per element of an activation or binary sub-op ("Gelu", "Add").
+double elementwiseWeight(const std::string& subOp);
+
+} // namespace costscope

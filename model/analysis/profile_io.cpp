@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/profile_io.h"
+
+#include "formats/graph_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+
+namespace costscope {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Diagnostic keyError(const std::string& origin, const std::string& key, const std::string& what)
+{
+    return Diagnostic::error(origin + ": key '" + key + "': " + what);
+}
+
+// Reads optional typed keys, remembering the first problem so callers can return it.
+class Reader {
+public:
+    Reader(const Json& j, const std::string& origin) : m_j(j), m_origin(origin) {}
+
+    void number(const char* key, double& out)
+    {
+        if (const Json* v = get(key)) {
+            if (!v->is_number())
+                return fail(key, "expected a number");
+            out = v->get<double>();
+            if (out < 0)
+                fail(key, "must not be negative");
+        }
+    }
+    void integer(const char* key, std::int64_t& out)
+    {
+        if (const Json* v = get(key)) {
+            if (!v->is_number_integer())
+                return fail(key, "expected an integer");
+            out = v->get<std::int64_t>();
+        }
+    }
+    void boolean(const char* key, bool& out)
+    {
+        if (const Json* v = get(key)) {
+            if (!v->is_boolean())
+                return fail(key, "expected true or false");
+            out = v->get<bool>();
+        }
+    }
+    void text(const char* key, std::string& out)
+    {
+        if (const Json* v = get(key)) {
+            if (!v->is_string())
+                return fail(key, "expected a string");
+            out = v->get<std::string>();
+        }
+    }
+    const Json* get(const char* key) const
+    {
+        auto it = m_j.find(key);
+        return it == m_j.end() ? nullptr : &*it;
+    }
+    void fail(const std::string& key, const std::string& what)
+    {
+        if (!m_error)
+            m_error = keyError(m_origin, key, what);
+    }
+    const std::optional<Diagnostic>& error() const { return m_error; }
+
+private:
+    const Json& m_j;
+    const std::string& m_origin;
+    std::optional<Diagnostic> m_error;
+};
+
+void readTable(Reader& r, DeviceProfile& p)
+{
+    const Json* t = r.get("sgemm_table");
+    if (!t)
+        return;
+    if (!t->is_array())
+        return r.fail("sgemm_table", "expected an array of {m,k,n,gflops}");
+    for (std::size_t i = 0; i < t->size(); ++i) {
+        const Json& e = (*t)[i];
+        const std::string where = "sgemm_table[" + std::to_string(i) + "]";
+        if (!e.is_object())
+            return r.fail(where, "expected an object {m,k,n,gflops}");
+        SgemmPoint s;
+        for (auto [key, dst] : {std::pair{"m", &s.m}, std::pair{"k", &s.k}, std::pair{"n", &s.n}}) {
+            auto it = e.find(key);
+            if (it == e.end() || !it->is_number_integer() || it->get<std::int64_t>() <= 0)
+                return r.fail(where + "." + key, "expected a positive integer");
+            *dst = it->get<std::int64_t>();
+        }
+        auto g = e.find("gflops");
+        if (g == e.end() || !g->is_number() || g->get<double>() <= 0)
+            return r.fail(where + ".gflops", "expected a positive number");
+        s.gflops = g->get<double>();
+        p.sgemmTable.push_back(s);
+    }
+}
+
+void readCorrections(Reader& r, DeviceProfile& p)
+{
+    const Json* c = r.get("corrections");
+    if (!c)
+        return;
+    if (!c->is_object())
+        return r.fail("corrections", "expected an object {op class: factor}");
+    for (auto it = c->begin(); it != c->end(); ++it) {
+        if (!it.value().is_number() || it.value().get<double>() <= 0)
+            return r.fail("corrections." + it.key(), "expected a positive number");
+        p.corrections[it.key()] = it.value().get<double>();
+    }
+}
+
+const std::set<std::string>& knownKeys()
+{
+    static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
+        "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
+        "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "corrections",
+        "rlx_fallback"};
+    return k;
+}
+
+} // namespace
+
+std::string profileToJsonText(const DeviceProfile& p)
+{
+    Json j;
+    j["name"] = p.name;
+    j["device"] = std::string(deviceName(p.device));
+    j["description"] = p.description;
+    j["source"] = p.source;
+    j["sgemm_gflops"] = p.sgemmGflops;
+    j["small_sgemm_gflops"] = p.smallSgemmGflops;
+    j["small_sgemm_threshold"] = p.smallSgemmThreshold;
+    j["dispatch_ns"] = p.dispatchNs;
+    j["roundtrip_ns"] = p.roundtripNs;
+    j["memory_bw_gbps"] = p.memoryBw;
+    j["host_readback_bw_gbps"] = p.hostReadbackBw;
+    j["unified_memory"] = p.unifiedMemory;
+    j["num_threads"] = p.numThreads;
+    j["peak_gflops"] = p.peakGflops;
+    Json table = Json::array();
+    for (const SgemmPoint& s : p.sgemmTable)
+        table.push_back({{"m", s.m}, {"k", s.k}, {"n", s.n}, {"gflops", s.gflops}});
+    j["sgemm_table"] = table;
+    j["corrections"] = Json::object();
+    for (const auto& [cls, f] : p.corrections)
+        j["corrections"][cls] = f;
+    j["rlx_fallback"] = p.rlxFallback;
+    return j.dump(2) + "\n";
+}
+
+Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::string& origin)
+{
+    Json j = Json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        return Diagnostic::error(origin + ": not valid JSON");
+    if (!j.is_object())
+        return Diagnostic::error(origin + ": expected a JSON object");
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (!knownKeys().count(it.key()))
+            return keyError(origin, it.key(), "unknown key");
+    Reader r(j, origin);
+    DeviceProfile p;
+    if (!r.get("name"))
+        return keyError(origin, "name", "missing");
+    r.text("name", p.name);
+    if (!r.error() && p.name.empty())
+        r.fail("name", "must not be empty");
+    std::string device;
+    if (!r.get("device"))
+        return keyError(origin, "device", "missing");
+    r.text("device", device);
+    if (!r.error()) {
+        if (auto d = parseDevice(device))
+            p.device = *d;
+        else
+            r.fail("device", "unknown device '" + device + "'");
+    }
+    r.text("description", p.description);
+    r.text("source", p.source);
+    r.number("sgemm_gflops", p.sgemmGflops);
+    r.number("small_sgemm_gflops", p.smallSgemmGflops);
+    r.integer("small_sgemm_threshold", p.smallSgemmThreshold);
+    r.number("dispatch_ns", p.dispatchNs);
+    r.number("roundtrip_ns", p.roundtripNs);
+    r.number("memory_bw_gbps", p.memoryBw);
+    r.number("host_readback_bw_gbps", p.hostReadbackBw);
+    r.boolean("unified_memory", p.unifiedMemory);
+    std::int64_t threads = p.numThreads;
+    r.integer("num_threads", threads);
+    p.numThreads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, 4096));
+    r.number("peak_gflops", p.peakGflops);
+    readTable(r, p);
+    readCorrections(r, p);
+    r.boolean("rlx_fallback", p.rlxFallback);
+    if (r.error())
+        return *r.error();
+    return p;
+}
+
+Result<DeviceProfile> loadProfileFile(const std::string& path)
+{
+    auto bytes = readFileBytes(path);
+    if (!bytes)
+        return Diagnostic::error(path + ": " + bytes.error().message);
+    return profileFromJsonText(*bytes, path);
+}
+
+} // namespace costscope

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/device_profile.h"
+#include "ir/diagnostic.h"
+
+#include <string>
+
+namespace costscope {
+
+// Device profile JSON (one object per file; keys in this order on save, all but name and device optional):
+// {
+//   "name": "nvidia-h200",                 string, unique in a library
+//   "device": "Cuda",                      RLX device name (Cpu, Cuda, Gpu/wgpu, Metal, ...)
+//   "description": "...", "source": "...",  free text; source names the datasheet / calibration run
+//   "sgemm_gflops": 60000,                 flat sgemm rate, GFLOP/s
+//   "small_sgemm_gflops": 0, "small_sgemm_threshold": 0,   RLX Mlx small-shape rate under m·k·n threshold
+//   "dispatch_ns": 4000, "roundtrip_ns": 20000,            kernel launch and host round trip, ns
+//   "memory_bw_gbps": 4800, "host_readback_bw_gbps": 55,   GB/s (= bytes/ns); readback 0 = memory bw
+//   "unified_memory": false, "num_threads": 1,
+//   "peak_gflops": 67000,                  fp32 peak, GFLOP/s (0: sgemm_gflops)
+//   "sgemm_table": [{"m":..,"k":..,"n":..,"gflops":..}],   measured/estimated rates by shape
+//   "corrections": {"matmul": 1.1},        per op class (opClassName) time factors
+//   "rlx_fallback": false                  RLX's discrete-GPU fallback estimate for this device
+// }
+std::string profileToJsonText(const DeviceProfile& p);
+// `origin` (usually the file path) prefixes every error: "FILE: key 'sgemm_gflops': expected a number".
+Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::string& origin);
+Result<DeviceProfile> loadProfileFile(const std::string& path);
+
+// An RLX calibration cache (~/.cache/rlx/<backend>-calib-<slug>.json: device_name, sgemm_gflops,
+// roundtrip_overhead_ns, memory_bw_gbps) as a profile named "rlx-cache/<file stem>". RLX stores the rate in
+// FLOP/s under a GFLOP/s name: values above 1e6 are divided by 1e9 and the description says so.
+Result<DeviceProfile> loadRlxCalibrationCache(const std::string& path);
+
+} // namespace costscope

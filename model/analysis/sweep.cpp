@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace costscope {
+
+namespace {
+
+// Device names, or profile names where two profiles share a device.
+std::vector<std::string> profileLabels(const std::vector<DeviceProfile>& profiles)
+{
+    std::vector<std::string> labels;
+    for (const DeviceProfile& p : profiles) {
+        const auto sameDevice = std::count_if(profiles.begin(), profiles.end(),
+                                              [&](const DeviceProfile& q) { return q.device == p.device; });
+        labels.push_back(sameDevice > 1 ? p.name : std::string(deviceName(p.device)));
+    }
+    return labels;
+}
+
+// Where tFrom = tTo between x0 and x1, taking ln(tTo / tFrom) as linear in ln(x) (costs grow roughly as powers
+// of the swept size); linear in x when a value is 0 or a cost is not positive.
+double equalCostPoint(double x0, double x1, double from0, double to0, double from1, double to1)
+{
+    const bool logOk = x0 > 0 && x1 > 0 && from0 > 0 && to0 > 0 && from1 > 0 && to1 > 0;
+    const double f0 = logOk ? std::log(to0 / from0) : to0 - from0;
+    const double f1 = logOk ? std::log(to1 / from1) : to1 - from1;
+    const double t = f0 == f1 ? 1.0 : std::clamp(f0 / (f0 - f1), 0.0, 1.0);
+    return logOk ? std::exp(std::log(x0) + t * (std::log(x1) - std::log(x0))) : x0 + t * (x1 - x0);
+}
+
+} // namespace
+
+std::vector<Crossover> findCrossovers(const std::vector<std::int64_t>& values,
+                                      const std::vector<std::vector<double>>& totalNs,
+                                      const std::vector<std::size_t>& pick, const std::vector<std::string>& labels,
+                                      const std::string& symbol)
+{
+    std::vector<Crossover> out;
+    for (std::size_t i = 1; i < pick.size() && i < values.size(); ++i) {
+        if (pick[i] == pick[i - 1])
+            continue;
+        Crossover c;
+        c.from = pick[i - 1];
+        c.to = pick[i];
+        c.firstValue = values[i];
+        c.at = equalCostPoint(static_cast<double>(values[i - 1]), static_cast<double>(values[i]),
+                              totalNs[i - 1][c.from], totalNs[i - 1][c.to], totalNs[i][c.from], totalNs[i][c.to]);
+        const auto from = static_cast<std::int64_t>(std::ceil(c.at - 1e-9));
+        c.text = labels[c.to] + " beats " + labels[c.from] + " from " + symbol + " " + std::to_string(from)
+               + " (first swept value: " + std::to_string(c.firstValue) + ")";
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest& request,
+                     const std::atomic<bool>* cancel)
+{
+    SweepResult r;
+    r.values = request.values;
+    const std::size_t nv = request.values.size(), np = request.profiles.size(), ns = request.series.size();
+    r.totalNs.assign(nv, std::vector<double>(np, 0.0));
+    if (request.keepNodeCosts)
+        r.costs.assign(nv, std::vector<GraphCost>(np));
+    r.seriesValues.assign(ns, std::vector<double>(nv, 0.0));
+    r.skipped.assign(nv, {});
+    if (!g.nodes.empty())
+        g.indexOf(g.nodes.front().id); // build the graph's lazy index before threads read it
+
+    auto bindingsAt = [&](std::size_t v) {
+        Bindings b = request.base;
+        b[request.symbol] = request.values[v];
+        return b;
+    };
+    const std::size_t costTasks = nv * np, tasks = costTasks + ns * nv;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stopped{false};
+    auto worker = [&] {
+        for (;;) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                return;
+            }
+            const std::size_t t = next.fetch_add(1);
+            if (t >= tasks)
+                return;
+            if (t < costTasks) {
+                const std::size_t v = t / np, p = t % np;
+                GraphCost gc = model.estimate(g, request.profiles[p], bindingsAt(v));
+                r.totalNs[v][p] = gc.totalNs;
+                if (p == 0)
+                    r.skipped[v] = gc.skipped;
+                if (request.keepNodeCosts)
+                    r.costs[v][p] = std::move(gc);
+            } else {
+                const std::size_t s = (t - costTasks) / nv, v = (t - costTasks) % nv;
+                r.seriesValues[s][v] = request.series[s].evaluate(bindingsAt(v));
+            }
+        }
+    };
+    const std::size_t threads =
+        std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), tasks));
+    std::vector<std::thread> pool;
+    for (std::size_t i = 1; i < threads; ++i)
+        pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool)
+        t.join();
+    r.cancelled = stopped;
+    if (r.cancelled || np == 0)
+        return r;
+
+    for (std::size_t v = 0; v < nv; ++v) {
+        const auto& row = r.totalNs[v];
+        r.pick.push_back(static_cast<std::size_t>(std::min_element(row.begin(), row.end()) - row.begin()));
+    }
+    r.crossovers = findCrossovers(r.values, r.totalNs, r.pick, profileLabels(request.profiles), request.symbol);
+    return r;
+}
+
+} // namespace costscope

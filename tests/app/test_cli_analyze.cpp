@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli analyze / sweep / profiles: output shape, and numbers equal to the library's.
+#include "analysis/costscope_cost_model.h"
+#include "analysis/profile_library.h"
+#include "analysis/rlx_profiles.h"
+#include "formats/graph_file.h"
+#include "test_paths.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace costscope;
+using costscope::test::runCli;
+
+namespace {
+
+Node node(NodeId id, Op op, std::vector<NodeId> inputs, Shape shape, std::string name = {})
+{
+    Node n;
+    n.id = id;
+    n.op = std::move(op);
+    n.inputs = std::move(inputs);
+    n.shape = std::move(shape);
+    if (!name.empty())
+        n.name = name;
+    return n;
+}
+
+Shape batchBy(std::int64_t cols)
+{
+    Shape s = Shape::of({0, cols});
+    s.dims[0] = Dim::named("batch");
+    return s;
+}
+
+Graph mlp()
+{
+    Graph g;
+    g.name = "mlp";
+    Attrs x, w;
+    x.set("name", std::string("x"));
+    w.set("name", std::string("w"));
+    g.add(node(0, Op::make(OpKind::Input, x), {}, batchBy(128)));
+    g.add(node(1, Op::make(OpKind::Param, w), {}, Shape::of({128, 128})));
+    g.add(node(2, Op::make(OpKind::MatMul), {0, 1}, batchBy(128), "fc"));
+    Attrs relu;
+    relu.set("op", std::string("Relu"));
+    g.add(node(3, Op::make(OpKind::Activation, relu), {2}, batchBy(128), "act"));
+    g.outputs = {3};
+    return g;
+}
+
+QStringList keys(const QJsonObject& o)
+{
+    return o.keys(); // sorted; the CLI's order is checked on the raw text
+}
+
+} // namespace
+
+class TestCliAnalyze : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("COSTSCOPE_PROFILES_DIR", costscope::test::sourcePath("resources/profiles").toUtf8());
+        qputenv("XDG_DATA_HOME", m_dir.path().toUtf8()); // no user profiles shadowing the presets
+        m_file = m_dir.filePath("mlp.json");
+        QVERIFY(saveGraphFile(mlp(), m_file.toStdString()).ok());
+        auto loaded = loadGraphFile(m_file.toStdString());
+        QVERIFY(loaded.ok());
+        m_graph = loaded->graph;
+    }
+
+    void costscopeJsonEqualsLibrary()
+    {
+        QByteArray out, err;
+        const int rc = runCli({"analyze", m_file, "--model", "costscope", "--profile", "nvidia-h200", "--profile",
+                               "generic-x86-16core", "--bind", "batch=8", "--json"},
+                              &out, &err);
+        QVERIFY2(rc == 0, err.constData());
+        // Key order as documented.
+        const QString text = QString::fromUtf8(out);
+        QVERIFY(text.indexOf("\"model\"") < text.indexOf("\"bindings\""));
+        QVERIFY(text.indexOf("\"bindings\"") < text.indexOf("\"devices\""));
+        QVERIFY(text.indexOf("\"devices\"") < text.lastIndexOf("\"pick\""));
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(keys(j), (QStringList{"bindings", "devices", "model", "pick"}));
+        QCOMPARE(j["model"].toString(), QString("costscope"));
+        QCOMPARE(j["bindings"].toObject()["batch"].toInt(), 8);
+
+        ProfilePaths paths;
+        paths.presetDir = costscope::test::sourcePath("resources/profiles").toStdString();
+        const ProfileLibrary lib = ProfileLibrary::load(paths);
+        const CostscopeCostModel model;
+        const QJsonArray devices = j["devices"].toArray();
+        QCOMPARE(devices.size(), 2);
+        const char* names[] = {"nvidia-h200", "generic-x86-16core"};
+        double best = 1e300;
+        QString pick;
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject d = devices[i].toObject();
+            QCOMPARE(keys(d), (QStringList{"device", "io", "nodes", "profile", "total_ns"}));
+            const GraphCost c = model.estimate(m_graph, *lib.find(names[i]), {{"batch", 8}});
+            QCOMPARE(d["profile"].toString(), QString(names[i]));
+            QCOMPARE(d["device"].toString(), QString::fromUtf8(deviceName(c.device).data()));
+            QCOMPARE(d["total_ns"].toDouble(), c.totalNs);
+            const QJsonObject io = d["io"].toObject();
+            QCOMPARE(keys(io), (QStringList{"device_traffic_bytes", "host_output_bytes", "kernel_launches",
+                                            "sync_points"}));
+            QCOMPARE(io["kernel_launches"].toInteger(), qint64(c.io.kernelLaunches));
+            QCOMPARE(io["device_traffic_bytes"].toInteger(), qint64(c.io.deviceTrafficBytes));
+            const QJsonArray nodes = d["nodes"].toArray();
+            QCOMPARE(nodes.size(), qsizetype(c.nodes.size()));
+            for (int n = 0; n < nodes.size(); ++n) {
+                const QJsonObject o = nodes[n].toObject();
+                QCOMPARE(keys(o), (QStringList{"bytes", "compute_ns", "cost_ns", "dispatch_ns", "flops", "id",
+                                               "memory_ns", "name", "op"}));
+                QCOMPARE(o["id"].toInteger(), c.nodes[n].id);
+                QCOMPARE(o["cost_ns"].toDouble(), c.nodes[n].totalNs);
+                QCOMPARE(o["flops"].toDouble(), c.nodes[n].flops);
+                QCOMPARE(o["bytes"].toInteger(), qint64(c.nodes[n].bytes));
+            }
+            QCOMPARE(nodes[2].toObject()["flops"].toDouble(), 2.0 * 8 * 128 * 128);
+            QCOMPARE(nodes[2].toObject()["name"].toString(), QString("fc"));
+            QCOMPARE(nodes[3].toObject()["op"].toString(), QString("Activation.Relu"));
+            if (c.totalNs < best) {
+                best = c.totalNs;
+                pick = d["device"].toString();
+            }
+        }
+        QCOMPARE(j["pick"].toString(), pick);
+    }
+
+    void defaultsAreRlxLinuxCpuCudaGpu()
+    {
+        QByteArray out, err;
+        QVERIFY2(runCli({"analyze", m_file, "--bind", "batch=4", "--json"}, &out, &err) == 0, err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["model"].toString(), QString("rlx"));
+        const QJsonArray devices = j["devices"].toArray();
+        QCOMPARE(devices.size(), 3);
+        const auto rlx = makeCostModel("rlx");
+        const auto set = rlxProfileSet("rlx-linux");
+        const char* want[] = {"Cpu", "Cuda", "Gpu"};
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject d = devices[i].toObject();
+            QCOMPARE(d["device"].toString(), QString(want[i]));
+            auto p = std::find_if(set.begin(), set.end(), [&](const DeviceProfile& x) {
+                return deviceName(x.device) == want[i];
+            });
+            QVERIFY(p != set.end());
+            QCOMPARE(d["profile"].toString(), QString::fromStdString(p->name));
+            QCOMPARE(d["total_ns"].toDouble(), rlx->estimate(m_graph, *p, {{"batch", 4}}).totalNs);
+        }
+    }
+
+    void csvHasOneRowPerDeviceAndNode()
+    {
+        QByteArray out;
+        QCOMPARE(runCli({"analyze", m_file, "--device", "cpu", "--device", "cuda", "--bind", "batch=2", "--csv"}, &out),
+                 0);
+        const QStringList lines = QString::fromUtf8(out).trimmed().split('\n');
+        QCOMPARE(lines[0], QString("device,profile,node_id,name,op,cost_ns,compute_ns,memory_ns,dispatch_ns,flops,bytes"));
+        QCOMPARE(lines.size(), 1 + 2 * 4);
+        QVERIFY(lines[3].startsWith("Cpu,"));
+        QVERIFY(lines[3].contains(",fc,MatMul,"));
+    }
+
+    void unboundSymbolsAreReported()
+    {
+        QByteArray out, err;
+        QCOMPARE(runCli({"analyze", m_file, "--model", "costscope", "--json"}, &out, &err), 0);
+        QVERIFY(err.contains("not costed"));
+        QVERIFY(err.contains("--bind"));
+    }
+
+    void badArgumentsFail()
+    {
+        QByteArray out, err;
+        QCOMPARE(runCli({"analyze", m_file, "--profile", "nope"}, &out, &err), 3);
+        QVERIFY(err.contains("unknown profile 'nope'"));
+        QCOMPARE(runCli({"analyze", m_file, "--bind", "batch"}, &out, &err), 2);
+        QVERIFY(err.contains("bad --bind 'batch'"));
+        QCOMPARE(runCli({"analyze", m_file, "--model", "magic"}, &out, &err), 2);
+        QCOMPARE(runCli({"analyze", m_file, "--device", "toaster"}, &out, &err), 2);
+        QVERIFY(err.contains("unknown device 'toaster'"));
+        QCOMPARE(runCli({"analyze", m_dir.filePath("missing.json")}, &out, &err), 3);
+        QCOMPARE(runCli({"sweep", m_file, "--values", "1:x"}, &out, &err), 2);
+        QVERIFY(err.contains("a range is START:END"));
+    }
+
+    void sweepJsonEqualsEstimates()
+    {
+        QByteArray out, err;
+        QVERIFY2(runCli({"sweep", m_file, "--model", "costscope", "--profile", "nvidia-a100", "--profile",
+                         "generic-x86-16core", "--values", "1:4096:x4", "--json"},
+                        &out, &err)
+                     == 0,
+                 err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["symbol"].toString(), QString("batch"));
+        QCOMPARE(j["values"].toArray().size(), 7);
+        QCOMPARE(j["picks"].toArray().size(), 7);
+        ProfilePaths paths;
+        paths.presetDir = costscope::test::sourcePath("resources/profiles").toStdString();
+        const ProfileLibrary lib = ProfileLibrary::load(paths);
+        const QJsonArray totals = j["devices"].toArray()[0].toObject()["total_ns"].toArray();
+        QCOMPARE(totals[6].toDouble(),
+                 CostscopeCostModel().estimate(m_graph, *lib.find("nvidia-a100"), {{"batch", 4096}}).totalNs);
+        QVERIFY(j["crossovers"].isArray());
+    }
+
+    void profilesListAndShow()
+    {
+        QByteArray out, err;
+        QCOMPARE(runCli({"profiles"}, &out, &err), 0);
+        QVERIFY(out.contains("nvidia-h200"));
+        QVERIFY(out.contains("https://www.nvidia.com/en-us/data-center/h200/"));
+        QVERIFY(out.contains("rlx-linux/"));
+        QCOMPARE(runCli({"profiles", "show", "nvidia-h200"}, &out, &err), 0);
+        const QJsonObject p = QJsonDocument::fromJson(out).object();
+        QCOMPARE(p["memory_bw_gbps"].toDouble(), 4800.0);
+        QCOMPARE(p["device"].toString(), QString("Cuda"));
+        QCOMPARE(runCli({"profiles", "show", "nope"}, &out, &err), 3);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_file;
+    Graph m_graph;
+};
+
+QTEST_GUILESS_MAIN(TestCliAnalyze)
+#include "test_cli_analyze.moc"

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/costscope_cost_model.h"
+#include "analysis/gemm_rate.h"
+
+#include <QtTest>
+
+using namespace costscope;
+
+namespace {
+
+Node node(NodeId id, Op op, std::vector<NodeId> inputs, Shape shape)
+{
+    Node n;
+    n.id = id;
+    n.op = std::move(op);
+    n.inputs = std::move(inputs);
+    n.shape = std::move(shape);
+    return n;
+}
+
+// x [rows, 64] · w [64, 64] → y, with `rows` a number or the symbol "batch".
+Graph matmulGraph(std::optional<std::int64_t> rows = 64)
+{
+    Graph g;
+    Shape x = Shape::of({rows.value_or(0), 64});
+    if (!rows)
+        x.dims[0] = Dim::named("batch");
+    Shape y = x;
+    Attrs in;
+    in.set("name", std::string("x"));
+    g.add(node(0, Op::make(OpKind::Input, in), {}, x));
+    g.add(node(1, Op::make(OpKind::Param), {}, Shape::of({64, 64})));
+    g.add(node(2, Op::make(OpKind::MatMul), {0, 1}, y));
+    g.outputs = {2};
+    return g;
+}
+
+DeviceProfile flatProfile()
+{
+    DeviceProfile p;
+    p.name = "flat";
+    p.device = Device::Cuda;
+    p.sgemmGflops = 1000;
+    p.memoryBw = 10;
+    p.dispatchNs = 100;
+    p.roundtripNs = 1000;
+    p.unifiedMemory = true;
+    return p;
+}
+
+} // namespace
+
+class TestCostscopeCostModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rooflineTakesTheSlowerSide()
+    {
+        const Graph g = matmulGraph();
+        CostscopeCostModel m;
+        DeviceProfile p = flatProfile();
+        // flops 2·64³ = 524288 → 524.288 ns at 1000 GFLOP/s; bytes 3·4096·4 = 49152 → 4915.2 ns at 10 GB/s.
+        GraphCost memoryBound = m.estimate(g, p);
+        QCOMPARE(memoryBound.nodes[2].computeNs, 524.288);
+        QCOMPARE(memoryBound.nodes[2].memoryNs, 4915.2);
+        QCOMPARE(memoryBound.nodes[2].totalNs, 5015.2);
+        QCOMPARE(memoryBound.nodes[0].totalNs, 0.0); // leaves are free, no dispatch
+        QCOMPARE(memoryBound.nodes[0].dispatchNs, 0.0);
+        QCOMPARE(memoryBound.totalNs, 6015.2);
+        QCOMPARE(memoryBound.model, std::string("costscope"));
+        p.memoryBw = 1000;
+        GraphCost computeBound = m.estimate(g, p);
+        QCOMPARE(computeBound.nodes[2].totalNs, 624.288);
+    }
+
+    void tableInterpolatesInLogVolume()
+    {
+        DeviceProfile p = flatProfile();
+        p.sgemmTable = {{256, 256, 256, 4000}, {64, 64, 64, 1000}}; // unsorted on purpose
+        const GemmRate rate(p);
+        QCOMPARE(rate.at(128, 128, 128), 2500.0); // halfway in log(m·k·n)
+        QCOMPARE(rate.at(64, 128, 256), 2500.0);  // same volume, same rate
+        QCOMPARE(rate.at(8, 8, 8), 1000.0);       // clamped below
+        QCOMPARE(rate.at(1024, 1024, 1024), 4000.0);
+        // Without a table: RLX's flat rate, and the small-shape rate under the threshold.
+        DeviceProfile flat = flatProfile();
+        flat.smallSgemmGflops = 50;
+        flat.smallSgemmThreshold = 32768;
+        QCOMPARE(GemmRate(flat).at(16, 16, 16), 50.0);
+        QCOMPARE(GemmRate(flat).at(64, 64, 64), 1000.0);
+        // The model uses it: 64³ at 1000 from the table point, compute-bound with fast memory.
+        p.memoryBw = 1e6;
+        const GraphCost c = CostscopeCostModel().estimate(matmulGraph(), p);
+        QCOMPARE(c.nodes[2].computeNs, 524.288);
+    }
+
+    void correctionsScaleTheirClass()
+    {
+        const Graph g = matmulGraph();
+        DeviceProfile p = flatProfile();
+        const double plain = CostscopeCostModel().estimate(g, p).nodes[2].totalNs;
+        p.corrections["matmul"] = 2.0;
+        p.corrections["norm"] = 5.0; // another class: no effect here
+        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].totalNs, 2 * plain);
+    }
+
+    void readbackAndSyncPoints()
+    {
+        Graph g = matmulGraph();
+        Attrs custom;
+        custom.set("name", std::string("host_thing"));
+        g.add(node(3, Op::make(OpKind::Custom, custom), {2}, Shape::of({64, 64})));
+        g.outputs = {3};
+        DeviceProfile p = flatProfile();
+        p.unifiedMemory = false;
+        p.hostReadbackBw = 16;
+        const GraphCost c = CostscopeCostModel().estimate(g, p);
+        QCOMPARE(c.nodes[3].syncNs, 1000.0);
+        QCOMPARE(c.nodes[3].readbackNs, 1024.0); // 16384 bytes at 16 GB/s
+        QCOMPARE(c.nodes[2].readbackNs, 0.0);    // not an output
+        // Custom: 32768 bytes at 10 GB/s + dispatch, then sync and readback.
+        QCOMPARE(c.nodes[3].totalNs, 3276.8 + 100 + 1000 + 1024);
+        QCOMPARE(c.totalNs, 1000 + c.nodes[2].totalNs + c.nodes[3].totalNs);
+        QVERIFY(QString::fromStdString(c.nodes[3].note).contains("memory-bound"));
+    }
+
+    void unboundSymbolsAreSkipped()
+    {
+        Graph g = matmulGraph(std::nullopt);
+        g.add(node(3, Op::make(OpKind::Activation, {}), {1}, Shape::of({64, 64})));
+        const GraphCost c = CostscopeCostModel().estimate(g, flatProfile());
+        QCOMPARE(c.skipped, (std::vector<NodeId>{2})); // the input leaf costs nothing either way
+        QVERIFY(c.nodes[2].skipped);
+        QCOMPARE(c.nodes[2].totalNs, 0.0);
+        QVERIFY(c.nodes[3].totalNs > 0); // still costed
+        const GraphCost bound = CostscopeCostModel().estimate(g, flatProfile(), {{"batch", 64}});
+        QVERIFY(bound.skipped.empty());
+        QCOMPARE(bound.nodes[2].totalNs, 5015.2);
+    }
+
+    void freeLayoutOpsCostNothing()
+    {
+        Graph g = matmulGraph();
+        Attrs shape;
+        shape.set("new_shape", std::vector<std::int64_t>{4096});
+        g.add(node(3, Op::make(OpKind::Reshape, shape), {2}, Shape::of({4096})));
+        const GraphCost c = CostscopeCostModel().estimate(g, flatProfile());
+        QCOMPARE(c.nodes[3].totalNs, 0.0);
+        QCOMPARE(c.nodes[3].dispatchNs, 0.0);
+    }
+
+    void factoryMakesBothModels()
+    {
+        QCOMPARE(makeCostModel("costscope")->name(), std::string("costscope"));
+        QCOMPARE(makeCostModel("rlx")->name(), std::string("rlx"));
+        QVERIFY(makeCostModel("nonsense") == nullptr);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostscopeCostModel)
+#include "test_costscope_cost_model.moc"

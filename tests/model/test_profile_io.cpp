@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/profile_io.h"
+#include "analysis/profile_library.h"
+#include "test_paths.h"
+
+#include <QtTest>
+
+#include <fstream>
+
+using namespace costscope;
+
+namespace {
+
+void writeText(const QString& path, const std::string& text)
+{
+    std::ofstream(path.toStdString()) << text;
+}
+
+DeviceProfile sample()
+{
+    DeviceProfile p;
+    p.name = "lab-gpu";
+    p.device = Device::Vulkan;
+    p.description = "a test";
+    p.source = "bench run 3";
+    p.sgemmGflops = 1234.5;
+    p.smallSgemmGflops = 12;
+    p.smallSgemmThreshold = 4096;
+    p.dispatchNs = 4500;
+    p.roundtripNs = 30000;
+    p.memoryBw = 250;
+    p.hostReadbackBw = 12;
+    p.unifiedMemory = true;
+    p.numThreads = 3;
+    p.peakGflops = 2000;
+    p.sgemmTable = {{64, 64, 64, 100}, {512, 512, 512, 900.5}};
+    p.corrections = {{"matmul", 1.25}, {"elementwise", 0.8}};
+    p.rlxFallback = true;
+    return p;
+}
+
+} // namespace
+
+class TestProfileIo : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip()
+    {
+        const DeviceProfile p = sample();
+        auto back = profileFromJsonText(profileToJsonText(p), "mem");
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QCOMPARE(back->name, p.name);
+        QCOMPARE(back->device, p.device);
+        QCOMPARE(back->description, p.description);
+        QCOMPARE(back->source, p.source);
+        QCOMPARE(back->sgemmGflops, p.sgemmGflops);
+        QCOMPARE(back->smallSgemmGflops, p.smallSgemmGflops);
+        QCOMPARE(back->smallSgemmThreshold, p.smallSgemmThreshold);
+        QCOMPARE(back->dispatchNs, p.dispatchNs);
+        QCOMPARE(back->roundtripNs, p.roundtripNs);
+        QCOMPARE(back->memoryBw, p.memoryBw);
+        QCOMPARE(back->hostReadbackBw, p.hostReadbackBw);
+        QCOMPARE(back->unifiedMemory, p.unifiedMemory);
+        QCOMPARE(back->numThreads, p.numThreads);
+        QCOMPARE(back->peakGflops, p.peakGflops);
+        QCOMPARE(back->sgemmTable.size(), std::size_t(2));
+        QCOMPARE(back->sgemmTable[1].gflops, 900.5);
+        QCOMPARE(back->sgemmTable[1].k, std::int64_t(512));
+        QCOMPARE(back->corrections, p.corrections);
+        QCOMPARE(back->rlxFallback, true);
+        QCOMPARE(profileToJsonText(*back), profileToJsonText(p));
+    }
+
+    void badFilesNameFileAndKey_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("json") << "{\"name\": " << "f.json: not valid JSON";
+        QTest::newRow("no name") << R"({"device":"Cuda"})" << "f.json: key 'name': missing";
+        QTest::newRow("no device") << R"({"name":"a"})" << "f.json: key 'device': missing";
+        QTest::newRow("bad device") << R"({"name":"a","device":"Quantum"})" << "key 'device': unknown device 'Quantum'";
+        QTest::newRow("type") << R"({"name":"a","device":"Cpu","sgemm_gflops":"fast"})"
+                              << "f.json: key 'sgemm_gflops': expected a number";
+        QTest::newRow("negative") << R"({"name":"a","device":"Cpu","memory_bw_gbps":-1})"
+                                  << "key 'memory_bw_gbps': must not be negative";
+        QTest::newRow("unknown key") << R"({"name":"a","device":"Cpu","sgem_gflops":1})"
+                                     << "key 'sgem_gflops': unknown key";
+        QTest::newRow("table") << R"({"name":"a","device":"Cpu","sgemm_table":[{"m":1,"k":1,"n":1,"gflops":1},{"m":0}]})"
+                               << "key 'sgemm_table[1].m': expected a positive integer";
+        QTest::newRow("correction") << R"({"name":"a","device":"Cpu","corrections":{"matmul":"x"}})"
+                                    << "key 'corrections.matmul': expected a positive number";
+    }
+    void badFilesNameFileAndKey()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        auto r = profileFromJsonText(text.toStdString(), "f.json");
+        QVERIFY(!r.ok());
+        QVERIFY2(QString::fromStdString(r.error().message).contains(message), r.error().message.c_str());
+    }
+
+    void missingFileIsAnError()
+    {
+        auto r = loadProfileFile("/nonexistent/dir/p.json");
+        QVERIFY(!r.ok());
+        QVERIFY(QString::fromStdString(r.error().message).startsWith("/nonexistent/dir/p.json: "));
+    }
+
+    void rlxCacheConvertsFlopsPerSecond()
+    {
+        QTemporaryDir dir;
+        writeText(dir.filePath("cuda-calib-rtx3090.json"),
+                  R"({"device_name":"RTX 3090","sgemm_gflops":1.25e13,"roundtrip_overhead_ns":40000})");
+        auto p = loadRlxCalibrationCache(dir.filePath("cuda-calib-rtx3090.json").toStdString());
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().message.c_str());
+        QCOMPARE(p->name, std::string("rlx-cache/cuda-calib-rtx3090"));
+        QCOMPARE(p->device, Device::Cuda);
+        QCOMPARE(p->sgemmGflops, 12500.0);
+        QCOMPARE(p->roundtripNs, 40000.0);
+        QCOMPARE(p->memoryBw, 900.0); // RLX's Cuda default: the cache has none
+        QCOMPARE(p->dispatchNs, 3000.0);
+        QVERIFY(QString::fromStdString(p->description).contains("FLOP/s"));
+        QVERIFY(QString::fromStdString(p->description).contains("RTX 3090"));
+
+        writeText(dir.filePath("wgpu-calib-igpu.json"),
+                  R"({"device_name":"iGPU","sgemm_gflops":800,"roundtrip_overhead_ns":90000,"memory_bw_gbps":60})");
+        auto w = loadRlxCalibrationCache(dir.filePath("wgpu-calib-igpu.json").toStdString());
+        QVERIFY(w.ok());
+        QCOMPARE(w->device, Device::Gpu);
+        QCOMPARE(w->sgemmGflops, 800.0);
+        QCOMPARE(w->memoryBw, 60.0);
+        QVERIFY(!QString::fromStdString(w->description).contains("FLOP/s"));
+
+        writeText(dir.filePath("cuda-calib-broken.json"), R"({"device_name":"x"})");
+        auto bad = loadRlxCalibrationCache(dir.filePath("cuda-calib-broken.json").toStdString());
+        QVERIFY(!bad.ok());
+        QVERIFY(QString::fromStdString(bad.error().message).contains("'sgemm_gflops'"));
+    }
+
+    void shippedPresetsLoad()
+    {
+        ProfilePaths paths;
+        paths.presetDir = costscope::test::sourcePath("resources/profiles").toStdString();
+        const ProfileLibrary lib = ProfileLibrary::load(paths);
+        QVERIFY2(lib.problems().empty(), lib.problems().empty() ? "" : lib.problems()[0].message.c_str());
+        for (const char* name : {"nvidia-h200", "nvidia-h100", "nvidia-a100", "nvidia-rtx4090", "apple-m3-max",
+                                 "amd-mi300x", "generic-x86-16core", "rlx-metal", "rlx-mlx"}) {
+            const DeviceProfile* p = lib.find(name);
+            QVERIFY2(p, name);
+            QVERIFY2(!p->source.empty(), name);
+            QVERIFY2(p->sgemmGflops > 0 && p->memoryBw > 0, name);
+        }
+        QCOMPARE(lib.find("nvidia-h200")->memoryBw, 4800.0);
+        QCOMPARE(lib.find("nvidia-h200")->peakGflops, 67000.0);
+        QCOMPARE(lib.find("apple-m3-max")->unifiedMemory, true);
+        QVERIFY(QString::fromStdString(lib.find("rlx-metal")->description).contains("no uncalibrated"));
+    }
+
+    void userProfilesUnderXdgDataHome()
+    {
+        QTemporaryDir home;
+        const QByteArray old = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        ProfilePaths paths = ProfilePaths::defaults();
+        if (old.isEmpty())
+            qunsetenv("XDG_DATA_HOME");
+        else
+            qputenv("XDG_DATA_HOME", old);
+        QCOMPARE(QString::fromStdString(paths.userDir), home.path() + "/costscope/profiles");
+        paths.presetDir.clear();
+        paths.rlxCacheDir = home.path().toStdString(); // no caches there
+
+        ProfileLibrary lib = ProfileLibrary::load(paths);
+        QVERIFY(lib.entries().empty());
+        auto written = lib.saveUserProfile(sample());
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QCOMPARE(QString::fromStdString(*written), home.path() + "/costscope/profiles/lab-gpu.json");
+        const ProfileLibrary again = ProfileLibrary::load(paths);
+        QCOMPARE(again.entries().size(), std::size_t(1));
+        QCOMPARE(again.entries()[0].origin, ProfileLibrary::Origin::User);
+        QCOMPARE(again.find("lab-gpu")->sgemmGflops, 1234.5);
+    }
+
+    void badPresetDoesNotHideTheOthers()
+    {
+        QTemporaryDir dir;
+        writeText(dir.filePath("good.json"), R"({"name":"good","device":"Cpu"})");
+        writeText(dir.filePath("bad.json"), R"({"name":"bad","device":"Cpu","dispatch_ns":"slow"})");
+        ProfilePaths paths;
+        paths.presetDir = dir.path().toStdString();
+        const ProfileLibrary lib = ProfileLibrary::load(paths);
+        QVERIFY(lib.find("good"));
+        QVERIFY(!lib.find("bad"));
+        QCOMPARE(lib.problems().size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(lib.problems()[0].message).contains("bad.json: key 'dispatch_ns'"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileIo)
+#include "test_profile_io.moc"
