@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/rlx_profiles.h"
 
+#include "analysis/device_policy.h"
+
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -35,9 +36,9 @@ DeviceProfile row(Device d, double sgemm, double dispatch, double roundtrip, dou
 
 int hostWorkers()
 {
-    const char* env = std::getenv("RLX_WORKERS");
+    const auto env = envSetting(processEnvironment(), "WORKERS");
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    return env ? rlxCpuWorkers(cores, std::string_view(env)) : rlxCpuWorkers(cores, std::nullopt);
+    return env ? rlxCpuWorkers(cores, std::string_view(*env)) : rlxCpuWorkers(cores, std::nullopt);
 }
 
 DeviceProfile cpuRow(bool apple)

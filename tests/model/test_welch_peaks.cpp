@@ -115,6 +115,15 @@ void TestWelchPeaks::fusedEstimateByHand()
     // Metal fused(256) with scale ≥ 1: max(io · 7.5, io + 400000), io = 48000 + 6848512/800 + 1744896/50 + 8000.
     const double metalIo = 48000 + 6848512.0 / 800 + 1744896.0 / 50 + 8000;
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 256, 256, 16, 1), metalIo * 7.5);
+    // Gpu fused(256): 80000 + 4·5000 + 80000 + (524288 + 2·1048576 + 32768 + 6848512 + 1744896)/120; scale 2.2 ≥ 1
+    // and io · 2.2 = 602206.3 < io + 400000, so the floor term wins.
+    COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Gpu, 256, 256, 16, 1),
+                          180000 + 11247616.0 / 120 + 400000);
+    // Tpu: device factor 1.0, GPU-class floor: fallback io 48000 + 8560.64 + 34897.92 + 8000, + 400000.
+    COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Tpu, 256, 256, 16, 1), 99458.56 + 400000);
+    // Cpu: factor 1.0 and no floor: the plain estimate.
+    COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Cpu, 256, 256, 16, 1),
+                          rlxEstimate(welchFusedGraph(256, WelchParams::fast(256, 16)), *findProfile(rlxLinux(), Device::Cpu)));
     // compute_scale is clamped to 0.25: Metal 4096 at 0.1 → 7.5 · 0.25 = 1.875.
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 4096, 256, 16, 0.1), 751336.96 * 1.875);
 }
