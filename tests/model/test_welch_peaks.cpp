@@ -92,6 +92,10 @@ void TestWelchPeaks::hostEstimatesByHand()
     COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxLinux(), Device::Cpu, 32, WelchParams::fast(256, 16)), 40299.2);
     // ultra b=32: rows 32, launches 64, traffic 32768 + 65536 + 4096: 3000 + 19200 + 102400/30 + 29696/30.
     COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxLinux(), Device::Cpu, 32, WelchParams::ultraFast(256, 16)), 26603.2);
+    // rlx-apple swaps in the Apple CPU row (5000 roundtrip, 500 dispatch, 50 bytes/ns):
+    // fast b=32: 5000 + 96·500 + 200704/50 + 54272/50.
+    COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxProfileSet("rlx-apple"), Device::Cpu, 32, WelchParams::fast(256, 16)),
+                          58099.52);
     // fast b=1024 on Gpu: rows 2048, launches 3072, host 131072, traffic 6422528:
     // (3000 + 921600 + 6422528/30 + (131072 + 1605632)/30) · (1 + ln 2 · 0.12).
     COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxLinux(), Device::Gpu, 1024, WelchParams::fast(256, 16)),
