@@ -71,7 +71,8 @@ DeviceProfile profileFor(Device d, bool apple)
 
 DeviceProfile rlxDiscreteGpuFallback()
 {
-    DeviceProfile p = row(Device::Gpu, 800, 2000, 20000, 800, "RLX discrete-GPU fallback (no model without calibration)");
+    DeviceProfile p
+        = row(Device::Gpu, 800, 2000, 20000, 800, "RLX discrete-GPU fallback (no model without calibration)");
     p.hostReadbackBw = 50;
     p.unifiedMemory = false;
     p.rlxFallback = true;

@@ -107,8 +107,8 @@ void TestWelchPeaks::fusedEstimateByHand()
     // Metal is the discrete-GPU fallback under rlx-linux. fused(4096): launches 4, 1 sync, host 524288,
     // traffic 26752·4096 = 109576192: io_cost = 20000 + 8000 + 20000 + 109576192/800 + (524288 + 27394048)/50
     // = 743336.96, + 4 nodes (not Input/Param) × 2000 = 751336.96; × 7.5.
-    COSTSCOPE_COMPARE_REL(rlxEstimate(welchFusedGraph(4096, WelchParams::fast(256, 16)), *findProfile(rlxLinux(), Device::Metal)),
-                          751336.96);
+    const DeviceProfile& metal = *findProfile(rlxLinux(), Device::Metal);
+    COSTSCOPE_COMPARE_REL(rlxEstimate(welchFusedGraph(4096, WelchParams::fast(256, 16)), metal), 751336.96);
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 4096, 256, 16, 1), 5635027.2);
     // Cuda fused(4096): outputs Sub 2097152, Concat and Fft 4194304, peaks 131072 elements (× 4 / 900),
     // traffic 109576192 / 900, readback (524288 + 27394048) / 900, dispatch 4·3000, roundtrip and 1 sync 35000.
@@ -127,7 +127,8 @@ void TestWelchPeaks::fusedEstimateByHand()
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Tpu, 256, 256, 16, 1), 99458.56 + 400000);
     // Cpu: factor 1.0 and no floor: the plain estimate.
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Cpu, 256, 256, 16, 1),
-                          rlxEstimate(welchFusedGraph(256, WelchParams::fast(256, 16)), *findProfile(rlxLinux(), Device::Cpu)));
+                          rlxEstimate(welchFusedGraph(256, WelchParams::fast(256, 16)),
+                                      *findProfile(rlxLinux(), Device::Cpu)));
     // compute_scale is clamped to 0.25: Metal 4096 at 0.1 → 7.5 · 0.25 = 1.875.
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 4096, 256, 16, 0.1), 751336.96 * 1.875);
 }
