@@ -83,7 +83,8 @@ void printText(const std::string& setName, const std::vector<DeviceReportEntry>&
 int cmdPick(const std::vector<std::string>& argv)
 {
     std::string err, setName;
-    auto a = Args::parse(argv, {"json"}, {"allow", "deny", "prefer", "policy", "device-hint", "bind", "profiles"}, &err);
+    auto a = Args::parse(argv, {"json"}, {"allow", "deny", "prefer", "policy", "device-hint", "bind", "profiles"},
+                         &err);
     if (!a || a->positional().size() != 1)
         return usage(err);
     const Environment env = processEnvironment();

@@ -54,8 +54,8 @@ int cmdWelchPeaks(const std::vector<std::string>& argv)
     if (argv.empty() || argv[0] != "costs")
         return usage(argv.empty() ? "" : "unknown welch-peaks subcommand '" + argv[0] + "'");
     std::string err, setName;
-    auto a = Args::parse({argv.begin() + 1, argv.end()}, {"json"}, {"device", "batch", "n-fft", "k", "learned", "profiles"},
-                         &err);
+    auto a = Args::parse({argv.begin() + 1, argv.end()}, {"json"},
+                         {"device", "batch", "n-fft", "k", "learned", "profiles"}, &err);
     if (!a || !a->positional().empty() || !a->option("device") || !a->option("batch"))
         return usage(err.empty() ? "welch-peaks costs needs --device and --batch" : err);
     auto device = deviceOption(*a->option("device"), &err);

@@ -142,8 +142,8 @@ RlxEstimate RlxCostModel::estimateWithIo(const Graph& g, const DeviceProfile& p,
         if (n.op.info().rlxMetadata)
             continue;
         launches[i] = 1;
-        traffic[i] = dbl(nodeTrafficBytes(g, n, b));
         nodes[i].bytes = nodeTrafficBytes(g, n, b);
+        traffic[i] = dbl(nodes[i].bytes);
         syncs[i] = isRlxHostSync(n.op) ? 1 : 0;
         outputs[i] = g.isOutput(n.id) ? dbl(tensorBytes(n.shape, b)) : 0;
     }

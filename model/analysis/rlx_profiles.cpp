@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/rlx_profiles.h"
 
+#include "analysis/device_policy.h"
+
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -35,9 +36,9 @@ DeviceProfile row(Device d, double sgemm, double dispatch, double roundtrip, dou
 
 int hostWorkers()
 {
-    const char* env = std::getenv("RLX_WORKERS");
+    const auto env = envSetting(processEnvironment(), "WORKERS");
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    return env ? rlxCpuWorkers(cores, std::string_view(env)) : rlxCpuWorkers(cores, std::nullopt);
+    return env ? rlxCpuWorkers(cores, std::string_view(*env)) : rlxCpuWorkers(cores, std::nullopt);
 }
 
 DeviceProfile cpuRow(bool apple)
@@ -70,7 +71,8 @@ DeviceProfile profileFor(Device d, bool apple)
 
 DeviceProfile rlxDiscreteGpuFallback()
 {
-    DeviceProfile p = row(Device::Gpu, 800, 2000, 20000, 800, "RLX discrete-GPU fallback (no model without calibration)");
+    DeviceProfile p
+        = row(Device::Gpu, 800, 2000, 20000, 800, "RLX discrete-GPU fallback (no model without calibration)");
     p.hostReadbackBw = 50;
     p.unifiedMemory = false;
     p.rlxFallback = true;

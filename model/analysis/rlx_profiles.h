@@ -26,7 +26,7 @@ const DeviceProfile* findProfile(const std::vector<DeviceProfile>& set, Device d
 DeviceProfile rlxDiscreteGpuFallback();
 
 // RLX CPU workers: RLX_WORKERS when it is a positive integer, else half the cores clamped to 1..15
-// (0 or an unparsable value means auto).
+// (0 or an unparsable value means auto). The profile sets read it as COSTSCOPE_WORKERS or RLX_WORKERS.
 int rlxCpuWorkers(int cores, std::optional<std::string_view> rlxWorkersEnv);
 
 } // namespace costscope

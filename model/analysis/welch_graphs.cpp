@@ -73,7 +73,8 @@ IoProfile welchHostProfile(std::int64_t batch, const WelchParams& p)
 double welchUsefulBytes(std::int64_t batch, const WelchParams& p)
 {
     const auto b = static_cast<double>(batch);
-    return b * static_cast<double>(p.nSegments) * static_cast<double>(p.nFft) * 4 + b * static_cast<double>(p.k) * 2 * 4;
+    return b * static_cast<double>(p.nSegments) * static_cast<double>(p.nFft) * 4
+        + b * static_cast<double>(p.k) * 2 * 4;
 }
 
 double algorithmBandwidth(double usefulBytes, double ns)

@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTest>
 
 using namespace costscope::test;
@@ -32,6 +33,8 @@ private slots:
     void welchCosts();
     void fuseWhatIf();
     void pickReport();
+    void pickReadsEnvironment();
+    void textOutput();
     void badArgumentsAndFiles();
 };
 
@@ -132,6 +135,39 @@ void TestCliGate::pickReport()
     j = runJson({"pick", mnist, "--allow", "gpu,vulkan", "--device-hint", "vulkan", "--json"});
     QCOMPARE(j["pick"].toString(), QString("Vulkan"));
     QCOMPARE(j["reason"].toString(), QString("hint"));
+}
+
+void TestCliGate::pickReadsEnvironment()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    auto pickWith = [](const QStringList& vars) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString& v : vars)
+            env.insert(v.section('=', 0, 0), v.section('=', 1));
+        p.setProcessEnvironment(env);
+        p.start(cliPath(), {"pick", sharedPath("data/rlx/mnist.hir.json"), "--json"});
+        p.waitForFinished(60000);
+        return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    };
+    // COSTSCOPE_ wins over RLX_ when both are set.
+    QJsonObject j = pickWith({"RLX_DEVICE=cuda", "COSTSCOPE_DEVICE=vulkan"});
+    QCOMPARE(j["pick"].toString(), QString("Vulkan"));
+    QCOMPARE(j["reason"].toString(), QString("RLX_DEVICE"));
+    j = pickWith({"RLX_FORCE_DEVICE=rocm"});
+    QCOMPARE(j["pick"].toString(), QString("Rocm"));
+    j = pickWith({"RLX_DEVICE_CHAIN=gpu,cpu", "RLX_DENY_DEVICES=gpu"});
+    QCOMPARE(j["pick"].toString(), QString("Cpu"));
+}
+
+void TestCliGate::textOutput()
+{
+    QByteArray out, err;
+    QCOMPARE(runCli({"gate", "welch-peaks", "--device", "vulkan", "--batch", "1024"}, &out, &err), 0);
+    QVERIFY(out.contains("should fuse        no"));
+    QCOMPARE(runCli({"welch-peaks", "costs", "--device", "gpu", "--batch", "256"}, &out, &err), 0);
+    QVERIFY(out.contains("pick     fast"));
+    QVERIFY(out.contains("ultra    not open"));
 }
 
 void TestCliGate::badArgumentsAndFiles()

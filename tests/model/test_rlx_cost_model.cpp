@@ -168,7 +168,8 @@ void TestRlxCostModel::nodeCostAttention()
     const NodeCost c = RlxCostModel().nodeCost(g, *g.find(3), rlxLinux(Device::Cpu));
     QCOMPARE(c.flops, 16384.0);
     COSTSCOPE_COMPARE_REL(c.totalNs, 16384.0 / 201 + 300);
-    COSTSCOPE_COMPARE_REL(RlxCostModel().nodeCost(g, *g.find(3), rlxLinux(Device::Cuda)).totalNs, 16384.0 / 12001 + 3000);
+    COSTSCOPE_COMPARE_REL(RlxCostModel().nodeCost(g, *g.find(3), rlxLinux(Device::Cuda)).totalNs,
+                          16384.0 / 12001 + 3000);
 }
 
 void TestRlxCostModel::mnistWholeGraphOnCpu()

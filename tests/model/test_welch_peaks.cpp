@@ -92,6 +92,10 @@ void TestWelchPeaks::hostEstimatesByHand()
     COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxLinux(), Device::Cpu, 32, WelchParams::fast(256, 16)), 40299.2);
     // ultra b=32: rows 32, launches 64, traffic 32768 + 65536 + 4096: 3000 + 19200 + 102400/30 + 29696/30.
     COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxLinux(), Device::Cpu, 32, WelchParams::ultraFast(256, 16)), 26603.2);
+    // rlx-apple swaps in the Apple CPU row (5000 roundtrip, 500 dispatch, 50 bytes/ns):
+    // fast b=32: 5000 + 96·500 + 200704/50 + 54272/50.
+    COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxProfileSet("rlx-apple"), Device::Cpu, 32, WelchParams::fast(256, 16)),
+                          58099.52);
     // fast b=1024 on Gpu: rows 2048, launches 3072, host 131072, traffic 6422528:
     // (3000 + 921600 + 6422528/30 + (131072 + 1605632)/30) · (1 + ln 2 · 0.12).
     COSTSCOPE_COMPARE_REL(welchHostEstimate(rlxLinux(), Device::Gpu, 1024, WelchParams::fast(256, 16)),
@@ -103,8 +107,8 @@ void TestWelchPeaks::fusedEstimateByHand()
     // Metal is the discrete-GPU fallback under rlx-linux. fused(4096): launches 4, 1 sync, host 524288,
     // traffic 26752·4096 = 109576192: io_cost = 20000 + 8000 + 20000 + 109576192/800 + (524288 + 27394048)/50
     // = 743336.96, + 4 nodes (not Input/Param) × 2000 = 751336.96; × 7.5.
-    COSTSCOPE_COMPARE_REL(rlxEstimate(welchFusedGraph(4096, WelchParams::fast(256, 16)), *findProfile(rlxLinux(), Device::Metal)),
-                          751336.96);
+    const DeviceProfile& metal = *findProfile(rlxLinux(), Device::Metal);
+    COSTSCOPE_COMPARE_REL(rlxEstimate(welchFusedGraph(4096, WelchParams::fast(256, 16)), metal), 751336.96);
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 4096, 256, 16, 1), 5635027.2);
     // Cuda fused(4096): outputs Sub 2097152, Concat and Fft 4194304, peaks 131072 elements (× 4 / 900),
     // traffic 109576192 / 900, readback (524288 + 27394048) / 900, dispatch 4·3000, roundtrip and 1 sync 35000.
@@ -115,6 +119,16 @@ void TestWelchPeaks::fusedEstimateByHand()
     // Metal fused(256) with scale ≥ 1: max(io · 7.5, io + 400000), io = 48000 + 6848512/800 + 1744896/50 + 8000.
     const double metalIo = 48000 + 6848512.0 / 800 + 1744896.0 / 50 + 8000;
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 256, 256, 16, 1), metalIo * 7.5);
+    // Gpu fused(256): 80000 + 4·5000 + 80000 + (524288 + 2·1048576 + 32768 + 6848512 + 1744896)/120; scale 2.2 ≥ 1
+    // and io · 2.2 = 602206.3 < io + 400000, so the floor term wins.
+    COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Gpu, 256, 256, 16, 1),
+                          180000 + 11247616.0 / 120 + 400000);
+    // Tpu: device factor 1.0, GPU-class floor: fallback io 48000 + 8560.64 + 34897.92 + 8000, + 400000.
+    COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Tpu, 256, 256, 16, 1), 99458.56 + 400000);
+    // Cpu: factor 1.0 and no floor: the plain estimate.
+    COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Cpu, 256, 256, 16, 1),
+                          rlxEstimate(welchFusedGraph(256, WelchParams::fast(256, 16)),
+                                      *findProfile(rlxLinux(), Device::Cpu)));
     // compute_scale is clamped to 0.25: Metal 4096 at 0.1 → 7.5 · 0.25 = 1.875.
     COSTSCOPE_COMPARE_REL(welchFusedEstimate(rlxLinux(), Device::Metal, 4096, 256, 16, 0.1), 751336.96 * 1.875);
 }

@@ -9,8 +9,9 @@
 #define COSTSCOPE_COMPARE_REL(actual, expected)                                                                        \
     do {                                                                                                               \
         const double a_ = (actual), e_ = (expected);                                                                   \
-        const bool ok_ = (std::isinf(e_) || std::isinf(a_)) ? a_ == e_                                                \
-                                                            : std::abs(a_ - e_) <= 1e-9 * std::max(std::abs(e_), 1e-300); \
+        const bool ok_ = (std::isinf(e_) || std::isinf(a_))                                                           \
+            ? a_ == e_                                                                                                 \
+            : std::abs(a_ - e_) <= 1e-9 * std::max(std::abs(e_), 1e-300);                                              \
         QVERIFY2(ok_, qPrintable(QStringLiteral("%1 = %2, expected %3")                                               \
                                      .arg(QStringLiteral(#actual))                                                     \
                                      .arg(a_, 0, 'g', 17)                                                              \
