@@ -4,7 +4,6 @@
 #include "formats/json_attrs.h"
 #include "formats/onnx_scope.h"
 
-#include <cstring>
 #include <memory>
 
 namespace costscope::onnx_import {
@@ -22,53 +21,6 @@ TensorData shareBytes(const ConstTensor& t)
     if (!t.hasData)
         return nullptr;
     return std::make_shared<const std::vector<std::uint8_t>>(t.bytes);
-}
-
-ConstTensor listConstant(DType dtype, const std::vector<std::uint8_t>& bytes, std::size_t count, bool scalar)
-{
-    ConstTensor c;
-    c.shape.dtype = dtype;
-    if (!scalar)
-        c.shape.dims.push_back(Dim::fixed(static_cast<std::int64_t>(count)));
-    c.bytes = bytes;
-    return c;
-}
-
-template <class T, class Field>
-std::vector<std::uint8_t> bytesOf(const Field& values)
-{
-    std::vector<std::uint8_t> out(static_cast<std::size_t>(values.size()) * sizeof(T));
-    std::size_t at = 0;
-    for (auto v : values) {
-        const T typed = static_cast<T>(v);
-        std::memcpy(out.data() + at, &typed, sizeof(T));
-        at += sizeof(T);
-    }
-    return out;
-}
-
-// A Constant node's value, from whichever of its value_* attributes it has.
-std::optional<Result<ConstTensor>> constantValue(const onnx::AttributeProto& a, Diagnostics* warnings)
-{
-    const std::string& n = a.name();
-    if (n == "value")
-        return readTensor(a.t(), warnings);
-    if (n == "value_float")
-        return listConstant(DType::F32, bytesOf<float>(std::vector<float>{a.f()}), 1, true);
-    if (n == "value_floats")
-        return listConstant(DType::F32, bytesOf<float>(a.floats()), static_cast<std::size_t>(a.floats_size()), false);
-    if (n == "value_int")
-        return listConstant(DType::I64, bytesOf<std::int64_t>(std::vector<std::int64_t>{a.i()}), 1, true);
-    if (n == "value_ints")
-        return listConstant(DType::I64, bytesOf<std::int64_t>(a.ints()), static_cast<std::size_t>(a.ints_size()),
-                            false);
-    if (n == "value_string" || n == "value_strings" || n == "sparse_value") {
-        ConstTensor c;
-        c.shape.dtype = DType::U8;
-        c.hasData = false;
-        return c;
-    }
-    return std::nullopt;
 }
 } // namespace
 
@@ -157,7 +109,7 @@ std::optional<Diagnostic> GraphBuilder::addConstantNode(const onnx::NodeProto& n
     if (n.output_size() != 1 || n.output(0).empty())
         return ctx.error("Constant must have exactly one output");
     for (const auto& a : n.attribute()) {
-        auto value = constantValue(a, m_warnings);
+        auto value = constantNodeValue(a, m_warnings);
         if (!value)
             continue;
         if (!*value)

@@ -64,6 +64,28 @@ Raw load(const std::uint8_t* p)
     std::memcpy(&v, p, sizeof v);
     return v;
 }
+ConstTensor listConstant(DType dtype, const std::vector<std::uint8_t>& bytes, std::size_t count, bool scalar)
+{
+    ConstTensor c;
+    c.shape.dtype = dtype;
+    if (!scalar)
+        c.shape.dims.push_back(Dim::fixed(static_cast<std::int64_t>(count)));
+    c.bytes = bytes;
+    return c;
+}
+
+template <class T, class Field>
+std::vector<std::uint8_t> bytesOf(const Field& values)
+{
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(values.size()) * sizeof(T));
+    std::size_t at = 0;
+    for (auto v : values) {
+        const T typed = static_cast<T>(v);
+        std::memcpy(out.data() + at, &typed, sizeof(T));
+        at += sizeof(T);
+    }
+    return out;
+}
 } // namespace
 
 std::optional<DType> dtypeFromOnnx(std::int32_t elemType)
@@ -139,6 +161,29 @@ Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings
         return Diagnostic::error("tensor '" + t.name() + "' " + c.shape.toString() + " should hold "
                                  + std::to_string(*expected) + " bytes of data, has " + std::to_string(c.bytes.size()));
     return c;
+}
+
+std::optional<Result<ConstTensor>> constantNodeValue(const onnx::AttributeProto& a, Diagnostics* warnings)
+{
+    const std::string& n = a.name();
+    if (n == "value")
+        return readTensor(a.t(), warnings);
+    if (n == "value_float")
+        return listConstant(DType::F32, bytesOf<float>(std::vector<float>{a.f()}), 1, true);
+    if (n == "value_floats")
+        return listConstant(DType::F32, bytesOf<float>(a.floats()), static_cast<std::size_t>(a.floats_size()), false);
+    if (n == "value_int")
+        return listConstant(DType::I64, bytesOf<std::int64_t>(std::vector<std::int64_t>{a.i()}), 1, true);
+    if (n == "value_ints")
+        return listConstant(DType::I64, bytesOf<std::int64_t>(a.ints()), static_cast<std::size_t>(a.ints_size()),
+                            false);
+    if (n == "value_string" || n == "value_strings" || n == "sparse_value") {
+        ConstTensor c;
+        c.shape.dtype = DType::U8;
+        c.hasData = false;
+        return c;
+    }
+    return std::nullopt;
 }
 
 std::optional<std::vector<std::int64_t>> constInts(const ConstTensor& t)

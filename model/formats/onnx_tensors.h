@@ -30,6 +30,10 @@ DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnosti
 // Reads a TensorProto's values from raw_data or the typed fields; an error names the tensor when sizes disagree.
 Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings);
 
+// The value of an ONNX Constant node attribute (value, value_float(s), value_int(s)); string and sparse values give
+// a tensor without data; nullopt for attributes that hold no value.
+std::optional<Result<ConstTensor>> constantNodeValue(const onnx::AttributeProto& a, Diagnostics* warnings);
+
 // Values of an integer or floating constant, converted; nullopt for other element types or missing data.
 std::optional<std::vector<std::int64_t>> constInts(const ConstTensor& t);
 std::optional<std::vector<double>> constDoubles(const ConstTensor& t);
