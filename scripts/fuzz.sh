@@ -19,11 +19,12 @@ seeds_for() {
     fuzz_rlx_json) echo "$shared/data/rlx $root/tests/data/bad" ;;
     fuzz_costscope_document) echo "$root/tests/data/bad" ;;
     fuzz_onnx_import) echo "$shared/data/onnx $root/tests/data/bad" ;;
+    fuzz_shape_inference) ;;
   esac
 }
 
 status=0
-for target in fuzz_rlx_json fuzz_costscope_document fuzz_onnx_import; do
+for target in fuzz_rlx_json fuzz_costscope_document fuzz_shape_inference fuzz_onnx_import; do
   if ! cmake --build "$build" -j2 --target "$target" >"$build/$target.build.log" 2>&1; then
     if [ "$target" = fuzz_onnx_import ]; then
       echo "$target: not built (no ONNX in this build, or the importer is not linked yet; see $build/$target.build.log)"
@@ -44,7 +45,7 @@ for target in fuzz_rlx_json fuzz_costscope_document fuzz_onnx_import; do
   rm -rf "$seeddir" && mkdir -p "$seeddir"
   for f in "${seeds[@]}"; do ln -sf "$f" "$seeddir/$(echo "$f" | md5sum | cut -c1-16)_$(basename "$f")"; done
   "$build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -dict="$root/tests/fuzz/json.dict" -artifact_prefix="$findings/" "$corpus" "$seeddir" >"$build/$target.log" 2>&1
+    $([ "$target" = fuzz_shape_inference ] || echo "-dict=$root/tests/fuzz/json.dict") -artifact_prefix="$findings/" "$corpus" "$seeddir" >"$build/$target.log" 2>&1
   rc=$?
   runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$build/$target.log" | grep -Eo '[0-9]+$')
   crashes=$(find "$findings" -type f | wc -l)

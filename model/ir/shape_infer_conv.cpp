@@ -20,11 +20,6 @@ Checked c(std::int64_t v)
     return {v, false};
 }
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b)
-{
-    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
-}
-
 struct Window {
     std::vector<std::int64_t> kernel, stride, padBegin, padEnd, dilation, outputPadding;
     bool ceilMode = false;
@@ -90,10 +85,15 @@ Result<Dim> windowOutput(const InferInput& x, const Dim& in, const Window& w, st
             return x.fail("window of " + std::to_string(span.v + 1) + " exceeds the padded input ("
                           + std::to_string(in.value) + " + " + std::to_string(pads.v) + ") in spatial dim "
                           + std::to_string(i));
-        std::int64_t q = w.ceilMode ? floorDiv(room.v + w.stride[i] - 1, w.stride[i]) : floorDiv(room.v, w.stride[i]);
-        // A last window that would start entirely in the end padding is dropped (ONNX/PyTorch ceil_mode).
-        if (w.ceilMode && q * w.stride[i] >= in.value + w.padBegin[i])
-            --q;
+        std::int64_t q = room.v / w.stride[i];
+        if (w.ceilMode && room.v % w.stride[i] != 0) {
+            ++q;
+            // A last window that would start entirely in the end padding is dropped (ONNX/PyTorch ceil_mode).
+            const Checked lastStart = c(q) * c(w.stride[i]);
+            const Checked inputEnd = c(in.value) + c(w.padBegin[i]);
+            if (lastStart.overflow || inputEnd.overflow || lastStart.v >= inputEnd.v)
+                --q;
+        }
         out = c(q) + c(1);
     }
     if (out.overflow || out.v > kMaxDim)

@@ -109,11 +109,14 @@ Result<Shape> transpose(const InferInput& x)
     for (std::size_t i = 0; i < perm.size(); ++i)
         perm[i] = static_cast<std::int64_t>(perm.size() - 1 - i);
     perm = x.op.attrs.intsOr("perm", perm);
+    if (perm.size() != in.rank())
+        return x.fail("perm " + listText(perm) + " is not a permutation of the " + std::to_string(in.rank())
+                      + " dims of " + in.toString());
     std::vector<bool> used(in.rank(), false);
     Shape out{{}, in.dtype};
     for (std::int64_t p : perm) {
         auto a = normaliseAxis(p, in.rank());
-        if (!a || used[*a] || perm.size() != in.rank())
+        if (!a || used[*a])
             return x.fail("perm " + listText(perm) + " is not a permutation of the " + std::to_string(in.rank())
                           + " dims of " + in.toString());
         used[*a] = true;

@@ -8,12 +8,17 @@ namespace costscope {
 using namespace shape_rules;
 
 namespace {
+Diagnostic noRule(std::string msg)
+{
+    return Diagnostic::warning(std::move(msg));
+}
+
 Result<Shape> dispatch(const InferInput& x)
 {
     switch (x.op.info().opClass) {
-    case OpClass::Leaf: return x.unknowable("leaf");
+    case OpClass::Leaf: return noRule("leaf");
     case OpClass::Unknown:
-    case OpClass::Custom: return x.unknowable("no shape rule for op " + x.op.name);
+    case OpClass::Custom: return noRule("no shape rule for op " + x.op.name);
     case OpClass::MatMul:
     case OpClass::Attention: return inferLinear(x);
     case OpClass::Conv:
@@ -32,7 +37,7 @@ Result<Shape> dispatch(const InferInput& x)
     case OpClass::Softmax: return inferNormalise(x);
     case OpClass::Spectral: return inferSpectral(x);
     }
-    return x.unknowable("no shape rule for op " + x.op.name);
+    return noRule("no shape rule for op " + x.op.name);
 }
 
 std::string arityText(const OpInfo& info)

@@ -16,8 +16,10 @@ namespace costscope {
 Result<Shape> inferShape(const Op& op, const std::vector<Shape>& inputs,
                          const std::vector<const Node*>& inputNodes = {});
 
-// Infers every node of g in topological order and compares with the shape each node states. A mismatch is a
-// warning naming the node; an op whose shape cannot be inferred (unknown ops) is skipped silently.
+// Infers every node of g in topological order from its inputs' stated shapes and compares with the shape the node
+// states (dims and dtype). A mismatch ("stated shape F32[2,8] but inputs give F32[2,10]") or inputs that do not fit
+// the op are warnings naming the node; a node whose shape cannot be told (leaf, unknown or custom op, value input
+// without data) is skipped silently. A stated static dim against an inferred symbol is not a mismatch.
 Diagnostics checkStatedShapes(const Graph& g);
 
 } // namespace costscope
