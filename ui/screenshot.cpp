@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include "screenshot.h"
+#include "canvas/canvas_view.h"
+#include "main_window.h"
+#include <QEventLoop>
+#include <QPixmap>
+#include <QTimer>
+
+namespace costscope {
+
+int renderScreenshot(const QString& file, const QString& out, QSize size, QString* error)
+{
+    MainWindow window;
+    window.setErrorReporter([](const QString&, const QString&) {});
+    window.resize(size);
+    window.show();
+    QEventLoop loop;
+    QString failure;
+    bool timedOut = false;
+    QObject::connect(&window, &MainWindow::layoutReady, &loop, &QEventLoop::quit);
+    QObject::connect(&window, &MainWindow::loadFailed, &loop, [&](const QString& message) {
+        failure = message;
+        loop.quit();
+    });
+    QTimer::singleShot(300000, &loop, [&] {
+        timedOut = true;
+        loop.quit();
+    });
+    window.openFile(file);
+    loop.exec();
+    if (!failure.isEmpty() || timedOut) {
+        *error = timedOut ? QStringLiteral("%1: timed out loading and laying out the graph").arg(file) : failure;
+        return 3;
+    }
+    window.resize(size);
+    window.canvas()->fitAll();
+    if (!window.grab().save(out, "PNG")) {
+        *error = QStringLiteral("%1: cannot write the image").arg(out);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace costscope
