@@ -11,6 +11,7 @@
 #include "panels/property_panel.h"
 #include "panels/search_bar.h"
 #include "panels/summary_panel.h"
+#include "resources_init.h"
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -25,6 +26,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_scene(new GraphScene(this)), m_canvas(new CanvasView(m_scene, this)),
       m_tableModel(new NodeTableModel(this)), m_loader(new LoadJob(this))
 {
+    initResources();
     setWindowTitle(QStringLiteral("Costscope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/costscope.svg")));
     setAcceptDrops(true);

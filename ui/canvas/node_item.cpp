@@ -11,7 +11,7 @@ namespace {
 constexpr double kRadius = 6;
 constexpr double kStripe = 4;
 // Below this zoom the text is unreadable anyway: boxes and heat colours only (keeps 50k nodes smooth).
-constexpr double kTextLod = 0.45;
+constexpr double kTextLod = 0.32;
 
 QColor baseFill(NodeItem::Style s)
 {
@@ -67,7 +67,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QColor fill = m_heat.isValid() ? m_heat : baseFill(m_content.style);
     if (lod < kTextLod) {
-        painter->fillRect(m_rect, isSelected() ? QColor(0x1e, 0x6f, 0xd9) : fill);
+        painter->fillRect(m_rect, isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0x9a, 0xa3, 0xb3));
+        painter->fillRect(m_rect.adjusted(2, 2, -2, -2), m_heat.isValid() ? m_heat : fill.darker(104));
         painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)), m_content.accent);
         return;
     }
