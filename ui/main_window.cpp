@@ -83,6 +83,7 @@ void MainWindow::buildDocks()
     dock(m_table, tr("Nodes"), QStringLiteral("nodesDock"), Qt::BottomDockWidgetArea);
     resizeDocks({findChild<QDockWidget*>(QStringLiteral("nodesDock"))}, {220}, Qt::Vertical);
     resizeDocks({summary}, {340}, Qt::Horizontal);
+    summary->raise();
     connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
 }
 
@@ -140,7 +141,13 @@ void MainWindow::onTableSelection(int nodeIndex)
     m_syncingSelection = false;
 }
 
-void MainWindow::showNode(int nodeIndex) { m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost()); }
+void MainWindow::showNode(int nodeIndex)
+{
+    m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost());
+    if (nodeIndex >= 0)
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
+            dock->raise();
+}
 
 void MainWindow::setCostProvider(CostProvider provider)
 {

@@ -34,6 +34,13 @@ int renderScreenshot(const QString& file, const QString& out, QSize size, QStrin
     }
     window.resize(size);
     window.canvas()->fitAll();
+    // Past this the boxes lose their text; a readable top of the graph says more than an unreadable whole.
+    constexpr double kReadableZoom = 0.55;
+    if (window.canvas()->zoom() < kReadableZoom) {
+        window.canvas()->zoomBy(kReadableZoom / window.canvas()->zoom());
+        const QRectF all = window.canvas()->sceneRect();
+        window.canvas()->centerOn(all.center().x(), all.top());
+    }
     if (!window.grab().save(out, "PNG")) {
         *error = QStringLiteral("%1: cannot write the image").arg(out);
         return 1;

@@ -18,6 +18,8 @@ CanvasView::CanvasView(QGraphicsScene* scene, QWidget* parent) : QGraphicsView(s
     setFrameShape(QFrame::NoFrame);
     setFocusPolicy(Qt::StrongFocus);
     placeMinimap();
+    connect(this, &CanvasView::viewChanged, this, &CanvasView::updateMinimapVisibility);
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, &CanvasView::updateMinimapVisibility);
 }
 
 void CanvasView::zoomBy(double factor)
@@ -39,7 +41,18 @@ void CanvasView::fitAll()
     emit viewChanged();
 }
 
-void CanvasView::setMinimapVisible(bool visible) { m_minimap->setVisible(visible); }
+void CanvasView::setMinimapVisible(bool visible)
+{
+    m_minimapEnabled = visible;
+    updateMinimapVisibility();
+}
+
+void CanvasView::updateMinimapVisibility()
+{
+    // The minimap only helps when part of the graph is out of view.
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    m_minimap->setVisible(m_minimapEnabled && scene() && !visible.contains(scene()->sceneRect()));
+}
 
 void CanvasView::wheelEvent(QWheelEvent* event)
 {
@@ -66,6 +79,7 @@ void CanvasView::resizeEvent(QResizeEvent* event)
 {
     QGraphicsView::resizeEvent(event);
     placeMinimap();
+    updateMinimapVisibility();
 }
 
 void CanvasView::scrollContentsBy(int dx, int dy)

@@ -29,7 +29,9 @@ protected:
 
 private:
     void placeMinimap();
+    void updateMinimapVisibility();
     Minimap* m_minimap;
+    bool m_minimapEnabled = true;
 };
 
 } // namespace costscope

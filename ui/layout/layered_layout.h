@@ -29,7 +29,7 @@ struct LayoutInput {
     Direction direction = Direction::TopToBottom;
     double nodeGap = 24;  // between neighbours in one layer
     double layerGap = 48; // between layers
-    int maxSweeps = 12;   // crossing reduction down+up sweeps (stops early when nothing improves)
+    int maxSweeps = 24;   // crossing reduction down+up sweeps (stops early when nothing improves)
 };
 
 // What a previous layout knew, keyed by LayoutInput::Node::key; lets a relayout keep unchanged parts in place.

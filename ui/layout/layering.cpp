@@ -81,18 +81,22 @@ std::vector<int> assignLayers(int nodeCount, const std::vector<LayoutInput::Edge
         for (int w : succ[static_cast<std::size_t>(v)])
             layer[static_cast<std::size_t>(w)] = std::max(layer[static_cast<std::size_t>(w)], l + 1);
     }
-    // Sources (weights, inputs) sit right above their nearest consumer instead of all crowding layer 0.
+    // Longest path puts every weight and every weight-only chain (Param → Reshape) in the top layers, with long
+    // edges down to their consumers. Moving a node down shortens its out-edges and lengthens its in-edges, so
+    // in reverse topological order every node with at least as many out- as in-edges sinks to just above its
+    // nearest consumer (a greedy step towards the minimum total edge length that network simplex finds).
     std::vector<int> indegree(n, 0);
     for (const auto& e : edges)
         ++indegree[static_cast<std::size_t>(e.to)];
-    for (int v = 0; v < nodeCount; ++v) {
-        const auto& s = succ[static_cast<std::size_t>(v)];
-        if (indegree[static_cast<std::size_t>(v)] != 0 || s.empty())
+    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+        const auto v = static_cast<std::size_t>(*it);
+        const auto& s = succ[v];
+        if (s.empty() || s.size() < static_cast<std::size_t>(indegree[v]))
             continue;
         int lowest = std::numeric_limits<int>::max();
         for (int w : s)
             lowest = std::min(lowest, layer[static_cast<std::size_t>(w)]);
-        layer[static_cast<std::size_t>(v)] = std::max(layer[static_cast<std::size_t>(v)], lowest - 1);
+        layer[v] = std::max(layer[v], lowest - 1);
     }
     // Remove empty layers (a collapsed group leaves gaps in the hinted layering).
     const int maxLayer = layer.empty() ? 0 : *std::max_element(layer.begin(), layer.end());

@@ -29,12 +29,13 @@ struct AcyclicEdges {
 // Reverses the back edges of a DFS so the graph becomes acyclic (cycle-safe layering).
 AcyclicEdges breakCycles(int nodeCount, const std::vector<LayoutInput::Edge>& edges);
 
-// Longest-path layering, then sources pulled down next to their first consumer; `hintLayers` (-1: none) are
+// Longest-path layering, then nodes with no more inputs than outputs sunk next to their first consumer; `hintLayers` (-1: none) are
 // lower bounds so unchanged parts keep their layers. Empty layers are removed.
 std::vector<int> assignLayers(int nodeCount, const std::vector<LayoutInput::Edge>& edges,
                               const std::vector<int>& hintLayers);
 
-// Barycenter sweeps with transposition-free early stop; keeps the best order seen. Returns sweeps run.
+// Barycenter sweeps, each followed by adjacent transpositions; keeps the best order seen and stops after three
+// sweeps without improvement. Returns the sweeps run.
 int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int maxSweeps,
                     const std::atomic<bool>* cancel);
 

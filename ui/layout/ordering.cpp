@@ -14,9 +14,9 @@ void refreshPositions(LayeredGraph& g)
             g.pos[static_cast<std::size_t>(layerNodes[i])] = static_cast<int>(i);
 }
 
-// Orders one layer by the barycenter of its neighbours in the adjacent layer; nodes without neighbours keep
+// Orders one layer by the weighted median of its neighbours in the adjacent layer; nodes without neighbours keep
 // their relative place (scaled to the neighbour layer's width so the keys are comparable).
-void sortLayer(LayeredGraph& g, std::size_t l, bool useUp, std::vector<std::pair<double, int>>& scratch)
+void sortLayer(LayeredGraph& g, std::size_t l, bool useUp, bool flipTies, std::vector<std::pair<double, int>>& scratch)
 {
     auto& nodes = g.order[l];
     const std::size_t adjLayer = useUp ? l - 1 : l + 1;
@@ -24,22 +24,73 @@ void sortLayer(LayeredGraph& g, std::size_t l, bool useUp, std::vector<std::pair
                                        : static_cast<double>(g.order[adjLayer].size()) /
                                              static_cast<double>(nodes.size());
     scratch.clear();
+    std::vector<int> positions;
     for (int v : nodes) {
         const auto& nb = useUp ? g.up[static_cast<std::size_t>(v)] : g.down[static_cast<std::size_t>(v)];
         double key = g.pos[static_cast<std::size_t>(v)] * scale;
         if (!nb.empty()) {
-            double sum = 0;
+            // Weighted median (Gansner et al.): robust against one far neighbour dragging the node away.
+            positions.clear();
             for (int u : nb)
-                sum += g.pos[static_cast<std::size_t>(u)];
-            key = sum / static_cast<double>(nb.size());
+                positions.push_back(g.pos[static_cast<std::size_t>(u)]);
+            std::sort(positions.begin(), positions.end());
+            const std::size_t m = positions.size() / 2;
+            if (positions.size() % 2 == 1)
+                key = positions[m];
+            else if (positions.size() == 2)
+                key = (positions[0] + positions[1]) / 2.0;
+            else {
+                const double left = positions[m - 1] - positions.front();
+                const double right = positions.back() - positions[m];
+                key = left + right > 0 ? (positions[m - 1] * right + positions[m] * left) / (left + right)
+                                       : (positions[m - 1] + positions[m]) / 2.0;
+            }
         }
         scratch.emplace_back(key, v);
     }
+    // Ties keep their order on even sweeps and swap on odd ones (as dot does), which lets equal-keyed
+    // neighbours try both arrangements.
+    if (flipTies)
+        std::reverse(scratch.begin(), scratch.end());
     std::stable_sort(scratch.begin(), scratch.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         nodes[i] = scratch[i].second;
         g.pos[static_cast<std::size_t>(nodes[i])] = static_cast<int>(i);
+    }
+}
+
+// Crossings among the edges of u and v (to both adjacent layers) when u sits left of v.
+long long pairCrossings(const LayeredGraph& g, int u, int v)
+{
+    long long c = 0;
+    for (const auto* adj : {&g.up, &g.down})
+        for (int a : (*adj)[static_cast<std::size_t>(u)])
+            for (int b : (*adj)[static_cast<std::size_t>(v)])
+                c += g.pos[static_cast<std::size_t>(a)] > g.pos[static_cast<std::size_t>(b)];
+    return c;
+}
+
+// Gansner et al.'s transposition step: swap neighbours while that removes crossings. Bounded passes, because
+// a layer of thousands of nodes must not turn this quadratic.
+void transpose(LayeredGraph& g)
+{
+    constexpr int kPasses = 4;
+    for (int pass = 0; pass < kPasses; ++pass) {
+        bool improved = false;
+        for (auto& nodes : g.order)
+            for (std::size_t i = 0; i + 1 < nodes.size(); ++i) {
+                const int u = nodes[i];
+                const int v = nodes[i + 1];
+                if (pairCrossings(g, v, u) < pairCrossings(g, u, v)) {
+                    std::swap(nodes[i], nodes[i + 1]);
+                    g.pos[static_cast<std::size_t>(u)] = static_cast<int>(i + 1);
+                    g.pos[static_cast<std::size_t>(v)] = static_cast<int>(i);
+                    improved = true;
+                }
+            }
+        if (!improved)
+            return;
     }
 }
 
@@ -105,13 +156,14 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     int sweeps = 0;
     int sinceImprovement = 0;
     std::vector<std::pair<double, int>> scratch;
-    while (sweeps < maxSweeps && bestCrossings > 0 && sinceImprovement < 2) {
+    while (sweeps < maxSweeps && bestCrossings > 0 && sinceImprovement < 4) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             break;
         for (std::size_t l = 1; l < g.order.size(); ++l)
-            sortLayer(g, l, true, scratch);
+            sortLayer(g, l, true, sweeps % 2 == 1, scratch);
         for (std::size_t l = g.order.size() - 1; l-- > 0;)
-            sortLayer(g, l, false, scratch);
+            sortLayer(g, l, false, sweeps % 2 == 1, scratch);
+        transpose(g);
         ++sweeps;
         const long long c = countCrossings(g);
         if (c < bestCrossings) {

@@ -29,7 +29,8 @@ NodeTablePanel::NodeTablePanel(NodeTableModel* model, QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(20);
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->horizontalHeader()->setSectionResizeMode(NodeTableModel::Name, QHeaderView::Stretch);
     m_view->setWordWrap(false);
 
     auto* layout = new QVBoxLayout(this);
