@@ -41,6 +41,26 @@ inline Graph transformerLike(int blocks, int perBlock)
     return g;
 }
 
+// The same DAG as a Graph without scopes: nothing to group, every node is drawn.
+inline Graph ungrouped(const layout::LayoutInput& dag)
+{
+    Graph g;
+    g.name = "ungrouped";
+    for (std::size_t i = 0; i < dag.nodes.size(); ++i) {
+        Node n;
+        n.id = static_cast<NodeId>(i);
+        n.op = Op::make(i == 0 ? OpKind::Input : OpKind::Sum); // Sum takes the one or two inputs a node has
+        if (i == 0)
+            n.op.attrs.set("name", std::string("x"));
+        n.shape = Shape::of({64, 64});
+        g.add(std::move(n));
+    }
+    for (const auto& e : dag.edges)
+        g.nodes[static_cast<std::size_t>(e.to)].inputs.push_back(e.from);
+    g.outputs = {static_cast<NodeId>(dag.nodes.size() - 1)};
+    return g;
+}
+
 // A random layered-ish DAG with a spine and skip edges, as LayoutInput.
 inline layout::LayoutInput randomDag(int nodes, unsigned seed)
 {

@@ -162,5 +162,6 @@ int main(int argc, char** argv)
     QTemporaryDir dir;
     openToFirstPaint(bench::transformerLike(200, 10), dir.path(), "generated-4k");
     openToFirstPaint(bench::transformerLike(2500, 10), dir.path(), "generated-50k");
+    openToFirstPaint(bench::ungrouped(bench::randomDag(50000, 7)), dir.path(), "flat-50k");
     return 0;
 }
