@@ -8,10 +8,26 @@
 
 int main(int argc, char** argv)
 {
-    // The screenshot mode must work without a display; decide before QApplication picks a platform.
-    for (int i = 1; i < argc; ++i)
-        if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    // --version and the screenshot mode must work without a display; decide before QApplication picks a
+    // platform (without one, Qt aborts).
+    bool headless = false;
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0) {
+            std::printf("costscope %s\n", COSTSCOPE_VERSION);
+            return 0;
+        }
+        if (qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0)
+            headless = true;
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        if (headless)
             qputenv("QT_QPA_PLATFORM", "offscreen");
+        else if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+            std::fprintf(stderr, "costscope: no display (DISPLAY/WAYLAND_DISPLAY unset); use costscope-cli, or "
+                                 "costscope --screenshot OUT.png FILE\n");
+            return 1;
+        }
+    }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Costscope"));
@@ -21,7 +37,6 @@ int main(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Visual cost analysis of ML computation graphs"));
     parser.addHelpOption();
-    parser.addVersionOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window offscreen to OUT.png and exit."),
                                         QStringLiteral("OUT.png"));
