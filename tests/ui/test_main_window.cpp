@@ -13,6 +13,8 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -159,6 +161,49 @@ private slots:
         w.openFile(dir.filePath(QStringLiteral("missing.json")));
         QVERIFY(failed.wait(30000));
         QVERIFY(reported.contains(QStringLiteral("missing.json")));
+    }
+
+    void olderLoadResultIsDropped()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+        QSignalSpy ready(&w, &MainWindow::layoutReady);
+        const QString good = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        w.openFile(QStringLiteral("/nonexistent/first.json"));
+        w.openFile(good);
+        QVERIFY(ready.wait(30000));
+        QTest::qWait(50);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(w.currentFile(), good);
+    }
+
+    void dropOpensFileAndRecentAndGeometryPersist()
+    {
+        const QString file = test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"));
+        {
+            MainWindow w;
+            w.show();
+            QSignalSpy ready(&w, &MainWindow::layoutReady);
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(file)});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &drop);
+            QVERIFY(ready.wait(30000));
+            QCOMPARE(w.currentFile(), file);
+            w.resize(1234, 777);
+            w.close();
+        }
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).absoluteFilePath());
+        QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(1234, 777));
     }
 
     void costOverlayRecolours()
