@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The main window on real widgets (offscreen): open, table ↔ canvas selection, properties, groups, search,
 // load errors, cost overlay.
+#include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "main_window.h"
@@ -106,9 +107,14 @@ private slots:
         const int collapsed = w.scene()->visibleNodeItemCount();
         const auto members = static_cast<int>(w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes.size());
         QCOMPARE(collapsed, before - members + 1);
-        w.scene()->setGroupCollapsed(group, false);
+        // Double-clicking the collapsed group's box opens it again.
+        NodeItem* box = w.scene()->itemForNode(w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes.front());
+        QVERIFY(box && box->style() == NodeItem::Style::Group);
+        w.canvas()->centerOn(box);
+        QTest::mouseDClick(w.canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, w.canvas()->mapFromScene(box->pos()));
         QVERIFY(ready.wait(30000));
         QCOMPARE(w.scene()->visibleNodeItemCount(), before);
+        QVERIFY(!w.scene()->isGroupCollapsed(group));
 
         QSignalSpy again(&w, &MainWindow::layoutReady);
         w.scene()->setShowParams(false);
