@@ -124,8 +124,10 @@ double openToFirstPaint(const Graph& g, const QString& dir, const char* name)
     if (!ready.wait(120000))
         return -1;
     w.canvas()->fitAll();
-    const QPixmap all = w.grab();
+    const QPixmap expanded = w.grab();
     const double expandMs = msSince(t2);
+    if (expanded.isNull())
+        return -1;
     const auto t3 = Clock::now();
     w.canvas()->zoomBy(4);
     w.canvas()->viewport()->repaint();

@@ -133,7 +133,6 @@ void GraphScene::rebuildView()
     }
     for (const auto& e : m_view.edges)
         in.edges.push_back({e.from, e.to});
-    m_layoutPending = true;
     m_job->start(std::move(in), m_hint);
 }
 
@@ -144,7 +143,6 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     clear();
     m_items.clear();
     m_laidOut = m_view;
-    m_layout = result;
     m_hint = std::make_shared<const layout::LayoutHint>(result->hint());
     m_items.reserve(m_laidOut.units.size());
     for (std::size_t u = 0; u < m_laidOut.units.size(); ++u) {
@@ -170,7 +168,6 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     }
     setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120));
     refreshOverlay();
-    m_layoutPending = false;
     blockSignals(false);
     if (previouslySelected >= 0)
         selectNode(static_cast<std::size_t>(previouslySelected));

@@ -37,8 +37,6 @@ public:
     void setDirection(layout::Direction d);
     layout::Direction direction() const { return m_direction; }
 
-    bool layoutPending() const { return m_layoutPending; }
-    const layout::LayoutResult* lastLayout() const { return m_layout.get(); }
     int visibleNodeItemCount() const { return static_cast<int>(m_items.size()); }
     NodeItem* itemForUnit(int unit) const;
     NodeItem* itemForNode(std::size_t nodeIndex) const; // the node's box, or its collapsed group's
@@ -69,11 +67,9 @@ private:
     layout::Direction m_direction = layout::Direction::TopToBottom;
     const OverlayModel* m_overlay = nullptr;
     LayoutJob* m_job;
-    std::shared_ptr<const layout::LayoutResult> m_layout;
     std::shared_ptr<const layout::LayoutHint> m_hint;
     std::vector<NodeItem*> m_items; // per unit of m_view, once laid out
     ViewGraph m_laidOut;            // the view m_items were built for
-    bool m_layoutPending = false;
 };
 
 } // namespace costscope

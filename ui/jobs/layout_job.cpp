@@ -19,8 +19,6 @@ void LayoutJob::cancel()
         m_current.cancel->store(true);
 }
 
-bool LayoutJob::running() const { return m_current.watcher && m_current.watcher->isRunning(); }
-
 void LayoutJob::start(layout::LayoutInput input, std::shared_ptr<const layout::LayoutHint> hint)
 {
     cancel();

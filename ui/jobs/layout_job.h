@@ -17,7 +17,6 @@ public:
     ~LayoutJob() override;
     void start(layout::LayoutInput input, std::shared_ptr<const layout::LayoutHint> hint);
     void cancel();
-    bool running() const;
 
 signals:
     void finished(std::shared_ptr<const costscope::layout::LayoutResult> result);

@@ -32,13 +32,11 @@ LoadJob::~LoadJob()
 void LoadJob::start(const QString& path)
 {
     const quint64 generation = ++m_generation;
-    ++m_pending;
     auto* watcher = new QFutureWatcher<Outcome>(this);
     m_watchers.append(watcher);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
         m_watchers.removeOne(watcher);
         watcher->deleteLater();
-        --m_pending;
         if (generation != m_generation)
             return;
         Outcome out = watcher->result();

@@ -15,7 +15,6 @@ public:
     explicit LoadJob(QObject* parent = nullptr);
     ~LoadJob() override;
     void start(const QString& path);
-    bool running() const { return m_pending > 0; }
 
 signals:
     void loaded(const QString& path, std::shared_ptr<const costscope::Graph> graph);
@@ -23,7 +22,6 @@ signals:
 
 private:
     quint64 m_generation = 0;
-    int m_pending = 0;
     QList<QFutureWatcherBase*> m_watchers;
 };
 
