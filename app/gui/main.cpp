@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep] FILE | costscope --version
+#include "main_window.h"
+#include "screenshot.h"
+#include <QApplication>
+#include <QCommandLineParser>
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    // --version and the screenshot mode must work without a display; decide before QApplication picks a
+    // platform (without one, Qt aborts).
+    bool headless = false;
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0) {
+            std::printf("costscope %s\n", COSTSCOPE_VERSION);
+            return 0;
+        }
+        if (qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0)
+            headless = true;
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        if (headless)
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        else if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+            std::fprintf(stderr, "costscope: no display (DISPLAY/WAYLAND_DISPLAY unset); use costscope-cli, or "
+                                 "costscope --screenshot OUT.png FILE\n");
+            return 1;
+        }
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Costscope"));
+    QApplication::setApplicationName(QStringLiteral("costscope"));
+    QApplication::setApplicationVersion(QStringLiteral(COSTSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Visual cost analysis of ML computation graphs"));
+    parser.addHelpOption();
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the window offscreen to OUT.png and exit."),
+                                        QStringLiteral("OUT.png"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("What the screenshot shows: canvas."),
+                                  QStringLiteral("canvas|sweep"), QStringLiteral("canvas"));
+    parser.addOption(screenshot);
+    parser.addOption(view);
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph to open (RLX HIR JSON, ONNX, .costscope)."));
+    parser.process(app);
+
+    const QStringList files = parser.positionalArguments();
+    if (parser.isSet(screenshot)) {
+        if (files.size() != 1) {
+            std::fprintf(stderr, "costscope: --screenshot needs exactly one FILE\n");
+            return 2;
+        }
+        if (parser.value(view) != QLatin1String("canvas")) {
+            std::fprintf(stderr, "costscope: --view %s: only the canvas view exists in this build\n",
+                         qPrintable(parser.value(view)));
+            return 2;
+        }
+        QString error;
+        const int rc = costscope::renderScreenshot(files.front(), parser.value(screenshot), QSize(1600, 1000), &error);
+        if (rc != 0)
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+        return rc;
+    }
+
+    costscope::MainWindow window;
+    window.show();
+    if (!files.isEmpty())
+        window.openFile(files.front());
+    return QApplication::exec();
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// The layered layout, headless: geometry on the shared graphs, cycles, cancellation, relayout hints, speed.
+#include "canvas/group_tree.h"
+#include "formats/graph_file.h"
+#include "layout/layered_layout.h"
+#include "layout_checks.h"
+#include "test_paths.h"
+#include <QElapsedTimer>
+#include <QtTest>
+#include <random>
+
+using namespace costscope;
+using namespace costscope::layout;
+
+namespace {
+
+LayoutInput inputFor(const Graph& g, Direction d = Direction::TopToBottom)
+{
+    const GroupTree tree = GroupTree::build(g);
+    const ViewGraph v = ViewGraph::build(g, tree, std::vector<bool>(tree.groups.size(), false), true);
+    LayoutInput in;
+    in.direction = d;
+    for (std::size_t u = 0; u < v.units.size(); ++u)
+        in.nodes.push_back({100.0 + 10.0 * static_cast<double>(u % 5), 40.0 + 4.0 * static_cast<double>(u % 3), v.units[u].key});
+    for (const auto& e : v.edges)
+        in.edges.push_back({e.from, e.to});
+    return in;
+}
+
+// A transformer-like random DAG: a long residual spine with blocks of branches and skip connections.
+LayoutInput generated(int nodes, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    LayoutInput in;
+    for (int i = 0; i < nodes; ++i)
+        in.nodes.push_back({110, 44, std::to_string(i)});
+    for (int i = 1; i < nodes; ++i) {
+        in.edges.push_back({i - 1, i});
+        if (i > 8 && rng() % 3 == 0)
+            in.edges.push_back({i - 2 - static_cast<int>(rng() % 6), i});
+    }
+    return in;
+}
+
+} // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void sharedGraphs_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("leftToRight");
+        for (const char* f : {"data/rlx/cnn.hir.json", "data/rlx/mnist.hir.json", "data/rlx/options_bundle_only.hir.json"}) {
+            QTest::newRow(f) << test::sharedPath(QString::fromLatin1(f)) << false;
+            QTest::newRow((std::string(f) + " LR").c_str()) << test::sharedPath(QString::fromLatin1(f)) << true;
+        }
+        QTest::newRow("tiny_transformer") << test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json")) << false;
+    }
+
+    void sharedGraphs()
+    {
+        COSTSCOPE_REQUIRE_SHARED();
+        QFETCH(QString, path);
+        QFETCH(bool, leftToRight);
+        auto loaded = loadGraphFile(path.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
+        const LayoutInput in = inputFor(loaded->graph, leftToRight ? Direction::LeftToRight : Direction::TopToBottom);
+        QVERIFY(in.nodes.size() == loaded->graph.nodes.size());
+        const LayoutResult r = layeredLayout(in);
+        QCOMPARE(r.centers.size(), in.nodes.size());
+        QCOMPARE(r.routes.size(), in.edges.size());
+        QVERIFY2(test::layerOverlap(in, r).isEmpty(), qPrintable(test::layerOverlap(in, r)));
+        QVERIFY2(test::edgeDirectionProblem(in, r).isEmpty(), qPrintable(test::edgeDirectionProblem(in, r)));
+        QVERIFY(r.layerCount > 1);
+        QVERIFY(r.width > 0 && r.height > 0);
+    }
+
+    void cycleIsLaidOutWithoutHanging()
+    {
+        LayoutInput in;
+        for (int i = 0; i < 4; ++i)
+            in.nodes.push_back({80, 30, std::to_string(i)});
+        in.edges = {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 3}};
+        const LayoutResult r = layeredLayout(in);
+        QCOMPARE(r.centers.size(), std::size_t(4));
+        QVERIFY(test::layerOverlap(in, r).isEmpty());
+        QCOMPARE(r.routes[2].size() >= 2, true); // the reversed edge still has a route from 2 to 0
+        QVERIFY(r.routes[2].front().y > r.routes[2].back().y);
+    }
+
+    void barycenterRemovesAvoidableCrossings()
+    {
+        // Two parallel chains whose initial order crosses: the sweeps must untangle them.
+        LayoutInput in;
+        for (int i = 0; i < 6; ++i)
+            in.nodes.push_back({60, 30, std::to_string(i)});
+        in.edges = {{0, 3}, {1, 2}, {2, 5}, {3, 4}};
+        const LayoutResult r = layeredLayout(in);
+        QCOMPARE(r.crossings, 0LL);
+        QCOMPARE(countRouteCrossings(r.routes), 0LL);
+    }
+
+    void cancelStopsEarly()
+    {
+        const LayoutInput in = generated(2000, 1);
+        std::atomic<bool> cancel{true};
+        const LayoutResult r = layeredLayout(in, nullptr, &cancel);
+        QVERIFY(r.cancelled);
+        QCOMPARE(r.sweeps, 0);
+    }
+
+    void hintKeepsLayersOfUnchangedNodes()
+    {
+        LayoutInput in = generated(300, 2);
+        const LayoutResult first = layeredLayout(in);
+        const LayoutHint hint = first.hint();
+        // A new node inserted at the top pushes nothing up: every old node keeps at least its old layer.
+        in.nodes.push_back({110, 44, "new"});
+        in.edges.push_back({static_cast<int>(in.nodes.size()) - 1, 5});
+        const LayoutResult second = layeredLayout(in, &hint);
+        for (std::size_t i = 0; i < first.layers.size(); ++i)
+            QVERIFY(second.layers[i] >= first.layers[i]);
+        QVERIFY(second.sweeps <= first.sweeps + 1);
+    }
+
+    void groupsChunkAndCollapse()
+    {
+        Graph g;
+        for (int i = 0; i < 900; ++i) {
+            Node n;
+            n.id = i;
+            n.op = Op::make(OpKind::Activation);
+            n.scope = "blk";
+            if (i > 0)
+                n.inputs = {i - 1};
+            n.shape = Shape::of({4});
+            g.add(std::move(n));
+        }
+        const GroupTree tree = GroupTree::build(g, 400);
+        const int blk = tree.find("blk");
+        QVERIFY(blk > 0);
+        QCOMPARE(tree.groups[static_cast<std::size_t>(blk)].children.size(), std::size_t(3)); // 400 + 400 + 100
+        QCOMPARE(tree.groups[static_cast<std::size_t>(blk)].allNodes.size(), std::size_t(900));
+        std::vector<bool> collapsed(tree.groups.size(), false);
+        QCOMPARE(ViewGraph::build(g, tree, collapsed, true).units.size(), std::size_t(900));
+        collapsed[static_cast<std::size_t>(blk)] = true;
+        const ViewGraph v = ViewGraph::build(g, tree, collapsed, true);
+        QCOMPARE(v.units.size(), std::size_t(1));
+        QVERIFY(v.edges.empty());
+        // Budget 100: collapsing the three chunks is enough; budget 2: only the whole group is.
+        QCOMPARE(ViewGraph::build(g, tree, initialCollapse(tree, g.nodes.size(), 100), true).units.size(), std::size_t(3));
+        QCOMPARE(ViewGraph::build(g, tree, initialCollapse(tree, g.nodes.size(), 2), true).units.size(), std::size_t(1));
+    }
+
+    void fiftyThousandNodesWellUnderFiveSeconds()
+    {
+        const LayoutInput in = generated(50000, 3);
+        QElapsedTimer t;
+        t.start();
+        const LayoutResult r = layeredLayout(in);
+        const qint64 ms = t.elapsed();
+        qInfo("50 000 nodes, %zu edges: %lld ms, %d layers, %lld crossings, %d sweeps", in.edges.size(), ms,
+              r.layerCount, r.crossings, r.sweeps);
+        QVERIFY2(ms < 5000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
+        QVERIFY(test::layerOverlap(in, r).isEmpty());
+        QVERIFY(test::edgeDirectionProblem(in, r).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayout)
+#include "test_layout.moc"

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// The main window on real widgets (offscreen): open, table ↔ canvas selection, properties, groups, search,
+// load errors, cost overlay.
+#include "canvas/canvas_view.h"
+#include "canvas/graph_scene.h"
+#include "canvas/node_item.h"
+#include "main_window.h"
+#include "panels/node_table_model.h"
+#include "panels/node_table_panel.h"
+#include "panels/property_panel.h"
+#include "panels/search_bar.h"
+#include "test_paths.h"
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace costscope;
+
+namespace {
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    QSignalSpy ready(&w, &MainWindow::layoutReady);
+    w.openFile(path);
+    return ready.wait(60000);
+}
+
+int firstNodeWithOp(const Graph& g, OpKind kind)
+{
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].op.kind == kind)
+            return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void opensSharedGraphAndListsAllNodes()
+    {
+        COSTSCOPE_REQUIRE_SHARED();
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sharedPath(QStringLiteral("data/rlx/cnn.hir.json"))));
+        QVERIFY(w.graph());
+        const int nodes = static_cast<int>(w.graph()->nodes.size());
+        QCOMPARE(w.nodeTableModel()->rowCount(), nodes);
+        QCOMPARE(w.scene()->visibleNodeItemCount(), nodes);
+        QAbstractItemModelTester tester(w.nodeTableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(w.nodeTable()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.nodeTable()->filter()->setText(QStringLiteral("Conv"));
+        QCOMPARE(w.nodeTable()->proxy()->rowCount(), 2);
+    }
+
+    void canvasAndTableSelectEachOther()
+    {
+        COSTSCOPE_REQUIRE_SHARED();
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sharedPath(QStringLiteral("data/rlx/cnn.hir.json"))));
+        const int conv = firstNodeWithOp(*w.graph(), OpKind::Conv);
+        QVERIFY(conv >= 0);
+        NodeItem* item = w.scene()->itemForNode(static_cast<std::size_t>(conv));
+        QVERIFY(item);
+        item->setSelected(true); // as a click on the canvas does
+        QCOMPARE(w.nodeTable()->selectedNode(), conv);
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Node"), QStringLiteral("op")), QStringLiteral("Conv"));
+        const auto& attrs = w.graph()->nodes[static_cast<std::size_t>(conv)].op.attrs;
+        QVERIFY(attrs.find("kernel_size"));
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Attributes"), QStringLiteral("kernel_size")),
+                 QString::fromStdString(attrToString(*attrs.find("kernel_size"))));
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Output"), QStringLiteral("shape")),
+                 QString::fromStdString(w.graph()->nodes[static_cast<std::size_t>(conv)].shape.toString()));
+
+        const int other = static_cast<int>(w.graph()->nodes.size()) - 1;
+        const QModelIndex row = w.nodeTable()->proxy()->mapFromSource(w.nodeTableModel()->index(other, 0));
+        w.nodeTable()->view()->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect |
+                                                                          QItemSelectionModel::Rows);
+        QCOMPARE(w.scene()->selectedNode(), other);
+        QVERIFY(!item->isSelected());
+    }
+
+    void collapseAndExpandChangesVisibleItems()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        const int before = w.scene()->visibleNodeItemCount();
+        const int group = w.scene()->groups().find("h/0");
+        QVERIFY(group > 0);
+        QSignalSpy ready(&w, &MainWindow::layoutReady);
+        w.scene()->setGroupCollapsed(group, true);
+        QVERIFY(ready.wait(30000));
+        const int collapsed = w.scene()->visibleNodeItemCount();
+        const auto members = static_cast<int>(w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes.size());
+        QCOMPARE(collapsed, before - members + 1);
+        // Double-clicking the collapsed group's box opens it again.
+        NodeItem* box = w.scene()->itemForNode(w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes.front());
+        QVERIFY(box && box->style() == NodeItem::Style::Group);
+        w.canvas()->centerOn(box);
+        QTest::mouseDClick(w.canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, w.canvas()->mapFromScene(box->pos()));
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(w.scene()->visibleNodeItemCount(), before);
+        QVERIFY(!w.scene()->isGroupCollapsed(group));
+
+        QSignalSpy again(&w, &MainWindow::layoutReady);
+        w.scene()->setShowParams(false);
+        QVERIFY(again.wait(30000));
+        QVERIFY(w.scene()->visibleNodeItemCount() < before);
+    }
+
+    void searchFindsAndSelects()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        w.searchBar()->setQuery(QStringLiteral("Attention"), SearchBar::Mode::Op);
+        QCOMPARE(w.searchBar()->matches().size(), std::size_t(2));
+        w.searchBar()->next();
+        const int first = w.scene()->selectedNode();
+        QVERIFY(first >= 0);
+        QCOMPARE(w.graph()->nodes[static_cast<std::size_t>(first)].op.kind, OpKind::Attention);
+        QCOMPARE(w.nodeTable()->selectedNode(), first);
+        w.searchBar()->next();
+        const int second = w.scene()->selectedNode();
+        QVERIFY(second != first);
+        w.searchBar()->previous();
+        QCOMPARE(w.scene()->selectedNode(), first);
+        w.searchBar()->setQuery(QStringLiteral("^h\\.1\\.mlp\\.fc[12]\\.weight$"), SearchBar::Mode::Regex);
+        QCOMPARE(w.searchBar()->matches().size(), std::size_t(2));
+    }
+
+    void loadErrorShowsTheMessage()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"name\": \"x\", \"nodes\": [");
+        f.close();
+        MainWindow w;
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.openFile(bad);
+        QVERIFY(failed.wait(30000));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("loadErrorBox"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        QVERIFY2(box->text().startsWith(bad), qPrintable(box->text()));
+        box->close();
+
+        QString reported;
+        w.setErrorReporter([&](const QString&, const QString& message) { reported = message; });
+        w.openFile(dir.filePath(QStringLiteral("missing.json")));
+        QVERIFY(failed.wait(30000));
+        QVERIFY(reported.contains(QStringLiteral("missing.json")));
+    }
+
+    void olderLoadResultIsDropped()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        QSignalSpy loaded(&w, &MainWindow::graphLoaded);
+        QSignalSpy ready(&w, &MainWindow::layoutReady);
+        const QString good = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        w.openFile(QStringLiteral("/nonexistent/first.json"));
+        w.openFile(good);
+        QVERIFY(ready.wait(30000));
+        QTest::qWait(50);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(w.currentFile(), good);
+    }
+
+    void dropOpensFileAndRecentAndGeometryPersist()
+    {
+        const QString file = test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"));
+        {
+            MainWindow w;
+            w.show();
+            QSignalSpy ready(&w, &MainWindow::layoutReady);
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(file)});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &drop);
+            QVERIFY(ready.wait(30000));
+            QCOMPARE(w.currentFile(), file);
+            w.resize(1234, 777);
+            w.close();
+        }
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).absoluteFilePath());
+        QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(1234, 777));
+    }
+
+    void costOverlayRecolours()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        // The real cost models live on other branches; a hand-made provider exercises the wiring.
+        w.setCostProvider([](const Graph& g, const CostRequest& r) {
+            auto cost = std::make_shared<GraphCost>();
+            cost->model = r.model;
+            cost->profile = r.device;
+            for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+                NodeCost c;
+                c.id = g.nodes[i].id;
+                const double rank = r.device == "Cuda" ? static_cast<double>(g.nodes.size() - i) : static_cast<double>(i + 1);
+                c.computeNs = 100 * rank * static_cast<double>(r.bindings.at("batch"));
+                c.totalNs = c.computeNs;
+                c.bytes = 64;
+                cost->totalNs += c.totalNs;
+                cost->nodes.push_back(c);
+            }
+            return std::shared_ptr<const GraphCost>(std::move(cost));
+        });
+        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QVERIFY(costs.wait(30000));
+        NodeItem* last = w.scene()->itemForNode(w.graph()->nodes.size() - 1);
+        QVERIFY(last && last->heat().isValid());
+        const QColor onCpu = last->heat();
+        w.deviceSelector()->setCurrentText(QStringLiteral("Cuda"));
+        QVERIFY(costs.wait(30000));
+        QVERIFY(last->heat() != onCpu);
+        QCOMPARE(w.nodeTableModel()->index(0, NodeTableModel::Cost).data(NodeTableModel::SortRole).toDouble(),
+                 100.0 * static_cast<double>(w.graph()->nodes.size()));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// OverlayModel on a hand-made GraphCost: log colour scale, modes, dominant term, sync badges, aggregates.
+#include "canvas/overlay_model.h"
+#include <QtTest>
+
+using namespace costscope;
+
+namespace {
+
+std::shared_ptr<const Graph> chain(int n)
+{
+    auto g = std::make_shared<Graph>();
+    for (int i = 0; i < n; ++i) {
+        Node node;
+        node.id = i;
+        node.op = i == 0 ? Op::make(OpKind::Input) : Op::make(OpKind::MatMul);
+        node.inputs = i == 0 ? std::vector<NodeId>{} : std::vector<NodeId>{i - 1, i - 1};
+        g->add(std::move(node));
+    }
+    return g;
+}
+
+std::shared_ptr<const GraphCost> costs()
+{
+    auto c = std::make_shared<GraphCost>();
+    const double totals[] = {10, 100, 1000, 100000};
+    for (int i = 0; i < 4; ++i) {
+        NodeCost n;
+        n.id = i;
+        n.totalNs = totals[i];
+        n.computeNs = i == 1 ? totals[i] : 0;
+        n.memoryNs = i == 2 ? totals[i] : 0;
+        n.syncNs = i == 3 ? totals[i] : 0;
+        n.dispatchNs = i == 0 ? totals[i] : 0;
+        n.bytes = static_cast<std::uint64_t>(i) * 1000;
+        c->nodes.push_back(n);
+    }
+    c->totalNs = 101110;
+    return c;
+}
+
+double darkness(const QColor& c) { return 1.0 - c.lightnessF(); }
+
+} // namespace
+
+class TestOverlayModel : public QObject {
+    Q_OBJECT
+private slots:
+    void inactiveWithoutCost()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        QVERIFY(!m.active());
+        QVERIFY(!m.colour(0).isValid());
+        QVERIFY(m.badge(3).isEmpty());
+    }
+
+    void logScaleOrdersColours()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setCost(costs());
+        m.setMode(OverlayMode::Cost);
+        QVERIFY(m.active());
+        QCOMPARE(m.minValue(), 10.0);
+        QCOMPARE(m.maxValue(), 100000.0);
+        QVERIFY(darkness(m.colour(0)) < darkness(m.colour(1)));
+        QVERIFY(darkness(m.colour(1)) < darkness(m.colour(2)));
+        QVERIFY(darkness(m.colour(2)) < darkness(m.colour(3)));
+        // Log scale: 10 → 100 → 1000 are equal steps, so the middle colour sits between the ends evenly.
+        QCOMPARE(m.colourForValue(1000), m.colour(2));
+        QCOMPARE(m.colour(3), OverlayModel::heat(1.0));
+    }
+
+    void ioBytesModeUsesBytes()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setCost(costs());
+        m.setMode(OverlayMode::IoBytes);
+        QCOMPARE(*m.value(2), 2000.0);
+        QCOMPARE(m.minValue(), 1000.0);
+        QCOMPARE(m.maxValue(), 3000.0);
+    }
+
+    void dominantTermAndSync()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setCost(costs());
+        m.setMode(OverlayMode::Dominant);
+        QCOMPARE(*m.dominantTerm(0), OverlayModel::Term::Dispatch);
+        QCOMPARE(*m.dominantTerm(1), OverlayModel::Term::Compute);
+        QCOMPARE(*m.dominantTerm(2), OverlayModel::Term::Memory);
+        QCOMPARE(m.colour(3), OverlayModel::termColour(OverlayModel::Term::Sync));
+        QCOMPARE(m.badge(3), QStringLiteral("SYNC"));
+        QVERIFY(m.badge(1).isEmpty());
+        m.setMode(OverlayMode::SyncPoints);
+        QCOMPARE(m.colour(3), OverlayModel::termColour(OverlayModel::Term::Sync));
+        QVERIFY(m.colour(1) != m.colour(3));
+    }
+
+    void aggregateSumsMembers()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setCost(costs());
+        const GroupAggregate a = m.aggregate({1, 2, 3});
+        QCOMPARE(a.nodes, std::size_t(3));
+        QVERIFY(a.hasCost);
+        QCOMPARE(a.costNs, 101100.0);
+        QCOMPARE(a.ioBytes, std::uint64_t(6000));
+        QCOMPARE(a.syncPoints, 1);
+    }
+
+    void skippedNodesHaveNoColour()
+    {
+        auto c = std::make_shared<GraphCost>(*costs());
+        c->nodes[1].skipped = true;
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setCost(c);
+        QVERIFY(!m.value(1));
+        QVERIFY(!m.colour(1).isValid());
+    }
+
+    void formatting()
+    {
+        QCOMPARE(formatNs(1500), QStringLiteral("1.5 µs"));
+        QCOMPARE(formatNs(2.5e6), QStringLiteral("2.50 ms"));
+        QCOMPARE(formatBytes(512), QStringLiteral("512 B"));
+        QCOMPARE(formatBytes(3 * 1024 * 1024), QStringLiteral("3.0 MiB"));
+    }
+};
+
+QTEST_MAIN(TestOverlayModel)
+#include "test_overlay_model.moc"

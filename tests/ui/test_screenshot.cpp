@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// `costscope --screenshot`: a PNG of the expected size for the bundled CNN; exit 3 with the reason on a bad file.
+#include "test_paths.h"
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestScreenshot : public QObject {
+    Q_OBJECT
+private slots:
+    void writesPng()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("cnn.png"));
+        QProcess p;
+        p.start(costscope::test::binaryPath(QStringLiteral("app/costscope")),
+                {QStringLiteral("--screenshot"), out, costscope::test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(out);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        // Not a blank window: the canvas has drawn boxes in more than a couple of colours.
+        QSet<QRgb> colours;
+        for (int y = 100; y < 600; y += 7)
+            for (int x = 50; x < 1100; x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 5);
+    }
+
+    void badFileExitsThree()
+    {
+        QTemporaryDir dir;
+        QProcess p;
+        const QString missing = dir.filePath(QStringLiteral("nope.json"));
+        p.start(costscope::test::binaryPath(QStringLiteral("app/costscope")),
+                {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), missing});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 3);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(missing));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScreenshot)
+#include "test_screenshot.moc"

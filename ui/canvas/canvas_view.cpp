@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/canvas_view.h"
+#include "canvas/minimap.h"
+#include <QKeyEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <algorithm>
+
+namespace costscope {
+
+CanvasView::CanvasView(QGraphicsScene* scene, QWidget* parent) : QGraphicsView(scene, parent), m_minimap(new Minimap(this))
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    placeMinimap();
+    connect(this, &CanvasView::viewChanged, this, &CanvasView::updateMinimapVisibility);
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, &CanvasView::updateMinimapVisibility);
+}
+
+void CanvasView::zoomBy(double factor)
+{
+    const double current = zoom();
+    const double target = std::clamp(current * factor, 0.005, 6.0);
+    scale(target / current, target / current);
+    emit viewChanged();
+}
+
+void CanvasView::fitAll()
+{
+    if (!scene())
+        return;
+    fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    // A tiny graph should not be blown up past a comfortable reading size.
+    if (zoom() > 1.2)
+        zoomBy(1.2 / zoom());
+    emit viewChanged();
+}
+
+void CanvasView::setMinimapVisible(bool visible)
+{
+    m_minimapEnabled = visible;
+    updateMinimapVisibility();
+}
+
+void CanvasView::updateMinimapVisibility()
+{
+    // The minimap only helps when part of the graph is out of view.
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    m_minimap->setVisible(m_minimapEnabled && scene() && !visible.contains(scene()->sceneRect()));
+}
+
+void CanvasView::wheelEvent(QWheelEvent* event)
+{
+    if (event->angleDelta().y() == 0) {
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    zoomBy(std::pow(1.0015, event->angleDelta().y()));
+    event->accept();
+}
+
+void CanvasView::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(1.25); return;
+    case Qt::Key_Minus: zoomBy(0.8); return;
+    case Qt::Key_0: fitAll(); return;
+    default: QGraphicsView::keyPressEvent(event);
+    }
+}
+
+void CanvasView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    placeMinimap();
+    updateMinimapVisibility();
+}
+
+void CanvasView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    emit viewChanged();
+}
+
+void CanvasView::placeMinimap()
+{
+    const QSize size(220, 160);
+    m_minimap->setGeometry(viewport()->width() - size.width() - 12, viewport()->height() - size.height() - 12,
+                           size.width(), size.height());
+}
+
+} // namespace costscope

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <QGraphicsView>
+
+namespace costscope {
+
+class Minimap;
+
+// The main view on the graph: wheel zoom around the cursor, +/-/0 keys, drag to pan, fit, and a minimap in
+// the bottom-right corner.
+class CanvasView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit CanvasView(QGraphicsScene* scene, QWidget* parent = nullptr);
+    void zoomBy(double factor);
+    void fitAll();
+    double zoom() const { return transform().m11(); }
+    void setMinimapVisible(bool visible);
+    Minimap* minimap() const { return m_minimap; }
+
+signals:
+    void viewChanged();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void placeMinimap();
+    void updateMinimapVisibility();
+    Minimap* m_minimap;
+    bool m_minimapEnabled = true;
+};
+
+} // namespace costscope

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/graph_scene.h"
+#include "canvas/edge_item.h"
+#include "canvas/node_content.h"
+#include "canvas/node_item.h"
+#include "jobs/layout_job.h"
+#include <QGraphicsSceneContextMenuEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QMenu>
+
+namespace costscope {
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_job(new LayoutJob(this))
+{
+    setBackgroundBrush(QColor(0xf5, 0xf6, 0xf8));
+    connect(m_job, &LayoutJob::finished, this, &GraphScene::applyLayout);
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+GraphScene::~GraphScene()
+{
+    // Items first: their selection changes must not reach a half-destroyed scene.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, nullptr);
+    clear();
+}
+
+void GraphScene::setGraph(std::shared_ptr<const Graph> graph)
+{
+    m_graph = std::move(graph);
+    m_tree = m_graph ? GroupTree::build(*m_graph) : GroupTree{};
+    m_collapsed = m_graph ? initialCollapse(m_tree, m_graph->nodes.size()) : std::vector<bool>{};
+    m_hint.reset();
+    rebuildView();
+}
+
+void GraphScene::setOverlay(const OverlayModel* overlay)
+{
+    m_overlay = overlay;
+    refreshOverlay();
+}
+
+void GraphScene::refreshOverlay()
+{
+    if (!m_graph)
+        return;
+    for (std::size_t u = 0; u < m_items.size(); ++u) {
+        const auto& unit = m_laidOut.units[u];
+        NodeItem* item = m_items[u];
+        if (unit.isGroup) {
+            const auto& grp = m_tree.groups[static_cast<std::size_t>(unit.group)];
+            const GroupAggregate a = m_overlay ? m_overlay->aggregate(grp.allNodes) : GroupAggregate{grp.allNodes.size()};
+            item->setDetail(aggregateLine(a));
+            const bool on = m_overlay && m_overlay->active() && a.hasCost && m_overlay->mode() != OverlayMode::Dominant;
+            item->setHeat(on ? m_overlay->colourForValue(m_overlay->mode() == OverlayMode::IoBytes
+                                                             ? static_cast<double>(a.ioBytes)
+                                                             : a.costNs)
+                             : QColor(),
+                          a.syncPoints > 0 ? QStringLiteral("%1 SYNC").arg(a.syncPoints) : QString());
+            continue;
+        }
+        item->setHeat(m_overlay ? m_overlay->colour(unit.node) : QColor(),
+                      m_overlay ? m_overlay->badge(unit.node) : QString());
+    }
+}
+
+void GraphScene::setGroupCollapsed(int group, bool collapsed)
+{
+    if (group <= 0 || static_cast<std::size_t>(group) >= m_collapsed.size() || m_collapsed[group] == collapsed)
+        return;
+    m_collapsed[static_cast<std::size_t>(group)] = collapsed;
+    if (!collapsed) // opening a group shows its members; their own subgroups open one level at a time
+        for (int child : m_tree.groups[static_cast<std::size_t>(group)].children)
+            if (m_tree.groups[static_cast<std::size_t>(child)].allNodes.size() > 400)
+                m_collapsed[static_cast<std::size_t>(child)] = true;
+    rebuildView();
+}
+
+bool GraphScene::isGroupCollapsed(int group) const
+{
+    return group > 0 && static_cast<std::size_t>(group) < m_collapsed.size() && m_collapsed[static_cast<std::size_t>(group)];
+}
+
+void GraphScene::toggleGroup(int group) { setGroupCollapsed(group, !isGroupCollapsed(group)); }
+
+void GraphScene::collapseAll()
+{
+    for (std::size_t g = 1; g < m_tree.groups.size(); ++g)
+        m_collapsed[g] = m_tree.groups[g].depth == 1;
+    rebuildView();
+}
+
+void GraphScene::expandAll()
+{
+    std::fill(m_collapsed.begin(), m_collapsed.end(), false);
+    rebuildView();
+}
+
+void GraphScene::setShowParams(bool show)
+{
+    if (show == m_showParams)
+        return;
+    m_showParams = show;
+    rebuildView();
+}
+
+void GraphScene::setDirection(layout::Direction d)
+{
+    if (d == m_direction)
+        return;
+    m_direction = d;
+    m_hint.reset(); // layers stay, but positions across them mean something else now
+    rebuildView();
+}
+
+void GraphScene::rebuildView()
+{
+    if (!m_graph) {
+        clear();
+        m_items.clear();
+        return;
+    }
+    m_view = ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
+    layout::LayoutInput in;
+    in.direction = m_direction;
+    in.nodes.reserve(m_view.units.size());
+    for (const auto& unit : m_view.units) {
+        const auto content = unit.isGroup
+                                 ? groupContent(m_tree.groups[static_cast<std::size_t>(unit.group)],
+                                                GroupAggregate{m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes.size()})
+                                 : nodeContent(*m_graph, unit.node);
+        const QSizeF size = NodeItem::preferredSize(content);
+        in.nodes.push_back({size.width(), unit.isGroup ? size.height() + 6 : size.height(), unit.key});
+    }
+    for (const auto& e : m_view.edges)
+        in.edges.push_back({e.from, e.to});
+    m_job->start(std::move(in), m_hint);
+}
+
+void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
+{
+    const int previouslySelected = selectedNode();
+    blockSignals(true);
+    clear();
+    m_items.clear();
+    m_laidOut = m_view;
+    m_hint = std::make_shared<const layout::LayoutHint>(result->hint());
+    m_items.reserve(m_laidOut.units.size());
+    for (std::size_t u = 0; u < m_laidOut.units.size(); ++u) {
+        const auto& unit = m_laidOut.units[u];
+        const auto& grp = m_tree.groups[static_cast<std::size_t>(std::max(unit.group, 0))];
+        auto content = unit.isGroup ? groupContent(grp, GroupAggregate{grp.allNodes.size()}) : nodeContent(*m_graph, unit.node);
+        QSizeF size = NodeItem::preferredSize(content);
+        auto* item = new NodeItem(static_cast<int>(u), std::move(content), size);
+        item->setPos(result->centers[u].x, result->centers[u].y);
+        item->setToolTip(unit.isGroup ? QString::fromStdString(grp.path)
+                                      : QString::fromStdString(m_graph->nodes[unit.node].op.label()));
+        addItem(item);
+        m_items.push_back(item);
+    }
+    for (std::size_t e = 0; e < m_laidOut.edges.size(); ++e) {
+        const auto& edge = m_laidOut.edges[e];
+        QPolygonF route;
+        for (const auto& p : result->routes[e])
+            route << QPointF(p.x, p.y);
+        auto* item = new EdgeItem(route, edge.from, edge.to);
+        item->setToolTip(edgeTooltip(*m_graph, edge.sourceNode, edge.multiplicity));
+        addItem(item);
+    }
+    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120));
+    refreshOverlay();
+    blockSignals(false);
+    if (previouslySelected >= 0)
+        selectNode(static_cast<std::size_t>(previouslySelected));
+    emit layoutFinished();
+}
+
+NodeItem* GraphScene::itemForUnit(int unit) const
+{
+    return unit >= 0 && static_cast<std::size_t>(unit) < m_items.size() ? m_items[static_cast<std::size_t>(unit)] : nullptr;
+}
+
+NodeItem* GraphScene::itemForNode(std::size_t nodeIndex) const
+{
+    if (nodeIndex >= m_laidOut.unitOfNode.size())
+        return nullptr;
+    return itemForUnit(m_laidOut.unitOfNode[nodeIndex]);
+}
+
+bool GraphScene::selectNode(std::size_t nodeIndex)
+{
+    NodeItem* item = itemForNode(nodeIndex);
+    if (!item)
+        return false;
+    if (item->isSelected() && selectedItems().size() == 1)
+        return true;
+    blockSignals(true);
+    clearSelection();
+    blockSignals(false);
+    item->setSelected(true);
+    return true;
+}
+
+int GraphScene::selectedNode() const
+{
+    for (QGraphicsItem* it : selectedItems())
+        if (it->type() == NodeItem::Type) {
+            const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+            return unit.isGroup ? -1 : static_cast<int>(unit.node);
+        }
+    return -1;
+}
+
+void GraphScene::onSelectionChanged()
+{
+    for (QGraphicsItem* it : selectedItems())
+        if (it->type() == NodeItem::Type) {
+            const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+            if (unit.isGroup) {
+                emit groupSelected(unit.group);
+                emit nodeSelected(-1);
+            } else {
+                emit nodeSelected(static_cast<int>(unit.node));
+            }
+            return;
+        }
+    emit nodeSelected(-1);
+}
+
+int GraphScene::innermostGroupOf(const NodeItem* item) const
+{
+    const auto& unit = m_laidOut.units[static_cast<std::size_t>(item->unit())];
+    return unit.isGroup ? unit.group : m_tree.groupOfNode[unit.node];
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
+{
+    QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    if (it && it->type() == NodeItem::Type) {
+        const int group = innermostGroupOf(static_cast<NodeItem*>(it));
+        if (group > 0) {
+            toggleGroup(group);
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
+{
+    QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    if (!it || it->type() != NodeItem::Type)
+        return;
+    QMenu menu;
+    const int group = innermostGroupOf(static_cast<NodeItem*>(it));
+    if (isGroupCollapsed(group))
+        menu.addAction(tr("Expand group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path)),
+                       this, [this, group] { setGroupCollapsed(group, false); });
+    for (int g = isGroupCollapsed(group) ? m_tree.groups[static_cast<std::size_t>(group)].parent : group; g > 0;
+         g = m_tree.groups[static_cast<std::size_t>(g)].parent)
+        menu.addAction(tr("Collapse group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(g)].path)),
+                       this, [this, g] { setGroupCollapsed(g, true); });
+    if (!menu.isEmpty())
+        menu.exec(event->screenPos());
+}
+
+} // namespace costscope

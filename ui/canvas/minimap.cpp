@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/minimap.h"
+#include "canvas/canvas_view.h"
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace costscope {
+
+Minimap::Minimap(CanvasView* main) : QGraphicsView(main), m_main(main)
+{
+    setScene(main->scene());
+    setInteractive(false);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setFrameShape(QFrame::Box);
+    setStyleSheet(QStringLiteral("border: 1px solid #b9c0cc; background: #f5f6f8;"));
+    setCacheMode(QGraphicsView::CacheBackground);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
+    connect(main, &CanvasView::viewChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(main->scene(), &QGraphicsScene::sceneRectChanged, this, &Minimap::refit);
+}
+
+void Minimap::refit()
+{
+    if (scene())
+        fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+}
+
+void Minimap::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    refit();
+}
+
+void Minimap::drawForeground(QPainter* painter, const QRectF&)
+{
+    const QRectF visible = m_main->mapToScene(m_main->viewport()->rect()).boundingRect();
+    painter->setPen(QPen(QColor(0x1e, 0x6f, 0xd9), 0));
+    painter->setBrush(QColor(0x1e, 0x6f, 0xd9, 40));
+    painter->drawRect(visible);
+}
+
+void Minimap::centreMainOn(const QPoint& pos)
+{
+    m_main->centerOn(mapToScene(pos));
+    viewport()->update();
+}
+
+void Minimap::mousePressEvent(QMouseEvent* event) { centreMainOn(event->position().toPoint()); }
+
+void Minimap::mouseMoveEvent(QMouseEvent* event)
+{
+    if (event->buttons() & Qt::LeftButton)
+        centreMainOn(event->position().toPoint());
+}
+
+} // namespace costscope

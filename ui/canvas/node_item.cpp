@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/node_item.h"
+#include <QFont>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <algorithm>
+
+namespace costscope {
+namespace {
+
+constexpr double kRadius = 6;
+constexpr double kStripe = 4;
+// Below this zoom the text is unreadable anyway: boxes and heat colours only (keeps 50k nodes smooth).
+constexpr double kTextLod = 0.32;
+
+QColor baseFill(NodeItem::Style s)
+{
+    switch (s) {
+    case NodeItem::Style::Input: return QColor(0xe3, 0xf4, 0xe6);
+    case NodeItem::Style::Param: return QColor(0xf1, 0xf2, 0xf5);
+    case NodeItem::Style::Constant: return QColor(0xf1, 0xf2, 0xf5);
+    case NodeItem::Style::Unknown: return QColor(0xfd, 0xec, 0xea);
+    case NodeItem::Style::Group: return QColor(0xe8, 0xee, 0xf8);
+    case NodeItem::Style::Op: break;
+    }
+    return QColor(0xff, 0xff, 0xff);
+}
+
+QColor textOn(const QColor& fill) { return fill.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(0x1f, 0x26, 0x33); }
+
+} // namespace
+
+NodeItem::NodeItem(int unit, Content content, QSizeF size)
+    : m_unit(unit), m_content(std::move(content)), m_rect(-size.width() / 2, -size.height() / 2, size.width(),
+                                                          size.height())
+{
+    setFlags(ItemIsSelectable);
+    setAcceptHoverEvents(false);
+}
+
+QSizeF NodeItem::preferredSize(const Content& c)
+{
+    const auto chars = std::max({c.title.size(), c.detail.size(), c.shape.size()});
+    const double width = std::clamp(7.0 * static_cast<double>(chars) + 24, 96.0, 280.0);
+    const int lines = 1 + (c.detail.isEmpty() ? 0 : 1) + (c.shape.isEmpty() ? 0 : 1);
+    const double height = (c.style == Style::Param || c.style == Style::Constant) ? 16.0 * lines + 8 : 17.0 * lines + 14;
+    return {width, height};
+}
+
+void NodeItem::setHeat(QColor fill, QString badge)
+{
+    m_heat = std::move(fill);
+    m_badge = std::move(badge);
+    update();
+}
+
+void NodeItem::setDetail(QString detail)
+{
+    m_content.detail = std::move(detail);
+    update();
+}
+
+QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-3, -9, 6, 3); }
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const QColor fill = m_heat.isValid() ? m_heat : baseFill(m_content.style);
+    if (lod < kTextLod) {
+        painter->fillRect(m_rect, isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0x9a, 0xa3, 0xb3));
+        painter->fillRect(m_rect.adjusted(2, 2, -2, -2), m_heat.isValid() ? m_heat : fill.darker(104));
+        painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)), m_content.accent);
+        return;
+    }
+    QPen border(isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0xa7, 0xae, 0xbb), isSelected() ? 2.5 : 1.0);
+    if (m_content.style == Style::Unknown) {
+        border.setColor(isSelected() ? border.color() : QColor(0xd0, 0x3a, 0x2f));
+        border.setStyle(Qt::DashLine);
+    }
+    if (m_content.style == Style::Group)
+        border.setWidthF(isSelected() ? 2.5 : 1.6);
+    painter->setPen(border);
+    painter->setBrush(fill);
+    if (m_content.style == Style::Group) // a box behind the box reads as "a stack of nodes"
+        painter->drawRoundedRect(m_rect.translated(4, -4), kRadius, kRadius);
+    painter->drawRoundedRect(m_rect, kRadius, kRadius);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(m_content.accent);
+    painter->drawRoundedRect(QRectF(m_rect.left() + 1, m_rect.top() + 1, kStripe, m_rect.height() - 2), 2, 2);
+
+    const QColor ink = textOn(fill);
+    QFont font = painter->font();
+    font.setPointSizeF(8.5);
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(ink);
+    const QRectF text = m_rect.adjusted(kStripe + 8, 5, -8, -4);
+    const double lineHeight = m_content.style == Style::Param || m_content.style == Style::Constant ? 16 : 17;
+    QRectF line(text.left(), text.top(), text.width(), lineHeight);
+    painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, m_content.title);
+    font.setBold(false);
+    font.setPointSizeF(7.5);
+    painter->setFont(font);
+    QColor soft = ink;
+    soft.setAlphaF(0.72f);
+    painter->setPen(soft);
+    for (const QString* s : {&m_content.detail, &m_content.shape}) {
+        if (s->isEmpty())
+            continue;
+        line.translate(0, lineHeight);
+        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                          painter->fontMetrics().elidedText(*s, Qt::ElideRight, static_cast<int>(line.width())));
+    }
+    if (m_content.style == Style::Unknown || !m_badge.isEmpty()) {
+        const QString mark = m_content.style == Style::Unknown ? QStringLiteral("?") : m_badge;
+        font.setBold(true);
+        font.setPointSizeF(6.5);
+        painter->setFont(font);
+        const double w = painter->fontMetrics().horizontalAdvance(mark) + 10;
+        const QRectF pill(m_rect.right() - w - 4, m_rect.top() - 7, w, 14);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(QColor(0xd0, 0x3a, 0x2f));
+        painter->drawRoundedRect(pill, 7, 7);
+        painter->setPen(Qt::white);
+        painter->drawText(pill, Qt::AlignCenter, mark);
+    }
+}
+
+} // namespace costscope

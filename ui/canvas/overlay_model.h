@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "analysis/cost_model.h"
+#include "ir/graph.h"
+#include <QColor>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace costscope {
+
+enum class OverlayMode { None, Cost, IoBytes, SyncPoints, Dominant };
+
+// What a collapsed group shows about the nodes inside it.
+struct GroupAggregate {
+    std::size_t nodes = 0;
+    bool hasCost = false;
+    double costNs = 0;
+    std::uint64_t ioBytes = 0;
+    int syncPoints = 0;
+};
+
+// Turns a GraphCost into per-node colours and badges for the canvas (log colour scale for magnitudes,
+// categorical colours for "what dominates").
+class OverlayModel {
+public:
+    enum class Term { Compute, Memory, Dispatch, Sync };
+
+    void setGraph(std::shared_ptr<const Graph> graph);
+    void setCost(std::shared_ptr<const GraphCost> cost);
+    void setMode(OverlayMode mode);
+    OverlayMode mode() const { return m_mode; }
+    const GraphCost* cost() const { return m_cost.get(); }
+    bool active() const { return m_mode != OverlayMode::None && m_cost && m_graph; }
+
+    // The magnitude the mode shows for a node (ns, bytes or 0/1); nullopt when the node has none.
+    std::optional<double> value(std::size_t nodeIndex) const;
+    // Invalid QColor when the overlay is off or the node has no value.
+    QColor colour(std::size_t nodeIndex) const;
+    QColor colourForValue(double v) const;
+    QString badge(std::size_t nodeIndex) const; // "SYNC" on sync points
+    bool isSyncPoint(std::size_t nodeIndex) const;
+    std::optional<Term> dominantTerm(std::size_t nodeIndex) const;
+    GroupAggregate aggregate(const std::vector<std::size_t>& nodeIndices) const;
+    double minValue() const { return m_min; }
+    double maxValue() const { return m_max; }
+
+    static QColor heat(double t); // 0..1 on the heat ramp
+    static QColor termColour(Term t);
+    static QString termName(Term t);
+
+private:
+    const NodeCost* nodeCost(std::size_t nodeIndex) const;
+    void rescale();
+
+    std::shared_ptr<const Graph> m_graph;
+    std::shared_ptr<const GraphCost> m_cost;
+    OverlayMode m_mode = OverlayMode::Cost;
+    double m_min = 0;
+    double m_max = 0;
+};
+
+QString formatNs(double ns);
+QString formatBytes(double bytes);
+
+} // namespace costscope

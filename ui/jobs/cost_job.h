@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "analysis/cost_model.h"
+#include <QStringList>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace costscope {
+
+// What the toolbar asks the cost overlay for.
+struct CostRequest {
+    std::string model = "rlx"; // "rlx" or "costscope"
+    std::string device = "Cpu";
+    Bindings bindings;
+};
+
+// Computes a graph's cost on a worker thread; must be thread-safe. Tests inject their own.
+using CostProvider = std::function<std::shared_ptr<const GraphCost>(const Graph&, const CostRequest&)>;
+
+// The one place where the GUI asks the analysis library for costs (makeCostModel + a device profile).
+CostProvider makeCostProvider();
+
+QStringList costModelNames();
+QStringList costDeviceNames();
+
+} // namespace costscope

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "formats/graph_file.h"
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <memory>
+
+namespace costscope {
+
+// Loads a graph file on a worker thread; a result for an older request than the latest is dropped.
+class LoadJob : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadJob(QObject* parent = nullptr);
+    ~LoadJob() override;
+    void start(const QString& path);
+
+signals:
+    void loaded(const QString& path, std::shared_ptr<const costscope::Graph> graph);
+    void failed(const QString& path, const QString& message);
+
+private:
+    quint64 m_generation = 0;
+    QList<QFutureWatcherBase*> m_watchers;
+};
+
+} // namespace costscope

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Qt-free on purpose: the layout is unit-tested and benchmarked headless, and runs on worker threads.
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace costscope::layout {
+
+enum class Direction { TopToBottom, LeftToRight };
+
+struct Point {
+    double x = 0;
+    double y = 0;
+};
+
+struct LayoutInput {
+    struct Node {
+        double width = 120;
+        double height = 40;
+        std::string key; // stable identity across relayouts (node id or group path)
+    };
+    struct Edge {
+        int from = 0;
+        int to = 0;
+    };
+    std::vector<Node> nodes;
+    std::vector<Edge> edges;
+    Direction direction = Direction::TopToBottom;
+    double nodeGap = 24;  // between neighbours in one layer
+    double layerGap = 48; // between layers
+    int maxSweeps = 24;   // crossing reduction down+up sweeps (stops early when nothing improves)
+};
+
+// What a previous layout knew, keyed by LayoutInput::Node::key; lets a relayout keep unchanged parts in place.
+struct LayoutHint {
+    std::vector<std::string> keys;
+    std::vector<int> layers;
+    std::vector<double> orderKeys; // position within the layer, normalised to [0,1]
+};
+
+struct LayoutResult {
+    std::vector<Point> centers;             // per input node
+    std::vector<int> layers;                // per input node
+    std::vector<std::vector<Point>> routes; // per input edge, from source border to target border
+    double width = 0;
+    double height = 0;
+    int layerCount = 0;
+    long long crossings = 0; // between adjacent layers, dummies included
+    int sweeps = 0;          // crossing-reduction sweeps actually run
+    bool cancelled = false;
+    LayoutHint hint() const;
+    std::vector<std::string> keys;
+};
+
+// Layered (Sugiyama) layout; see layered_layout.cpp for the steps. `cancel` may be null.
+LayoutResult layeredLayout(const LayoutInput& in, const LayoutHint* hint = nullptr,
+                           const std::atomic<bool>* cancel = nullptr);
+
+// Crossings between straight segments of routed polylines (used to compare with other layout engines).
+long long countRouteCrossings(const std::vector<std::vector<Point>>& routes);
+
+} // namespace costscope::layout

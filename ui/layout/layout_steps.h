@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The steps of layeredLayout, exposed for the layout's own translation units only.
+#include "layout/layered_layout.h"
+#include <atomic>
+#include <vector>
+
+namespace costscope::layout::detail {
+
+// The proper layered graph: real nodes first, then dummy nodes; every edge spans exactly one layer.
+struct LayeredGraph {
+    int realCount = 0;
+    std::vector<int> layer;
+    std::vector<std::vector<int>> down; // successors (layer + 1)
+    std::vector<std::vector<int>> up;   // predecessors (layer - 1)
+    std::vector<double> minor;          // size across the layer direction (width for top-to-bottom)
+    std::vector<double> major;          // size along it
+    std::vector<std::vector<int>> order; // nodes per layer, left to right
+    std::vector<int> pos;                // index of each node in its layer
+    bool isDummy(int v) const { return v >= realCount; }
+};
+
+struct AcyclicEdges {
+    std::vector<LayoutInput::Edge> edges; // self loops dropped; back edges reversed
+    std::vector<bool> reversed;           // per input edge
+    std::vector<bool> dropped;            // self loops
+};
+
+// Reverses the back edges of a DFS so the graph becomes acyclic (cycle-safe layering).
+AcyclicEdges breakCycles(int nodeCount, const std::vector<LayoutInput::Edge>& edges);
+
+// Longest-path layering, then nodes with no more inputs than outputs sunk next to their first consumer; `hintLayers` (-1: none) are
+// lower bounds so unchanged parts keep their layers. Empty layers are removed.
+std::vector<int> assignLayers(int nodeCount, const std::vector<LayoutInput::Edge>& edges,
+                              const std::vector<int>& hintLayers);
+
+// Barycenter sweeps, each followed by adjacent transpositions; keeps the best order seen and stops after three
+// sweeps without improvement. Returns the sweeps run.
+int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int maxSweeps,
+                    const std::atomic<bool>* cancel);
+
+long long countCrossings(const LayeredGraph& g);
+long long countLayerCrossings(const LayeredGraph& g, int upperLayer);
+
+// Positions across the layer direction (centres), by iterated weighted least squares per layer.
+std::vector<double> assignCoordinates(const LayeredGraph& g, double nodeGap, const std::atomic<bool>* cancel);
+
+} // namespace costscope::layout::detail

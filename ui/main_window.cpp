@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include "main_window.h"
+#include "canvas/canvas_view.h"
+#include "canvas/graph_scene.h"
+#include "canvas/legend_widget.h"
+#include "canvas/minimap.h"
+#include "canvas/node_item.h"
+#include "jobs/load_job.h"
+#include "panels/node_table_model.h"
+#include "panels/node_table_panel.h"
+#include "panels/property_panel.h"
+#include "panels/search_bar.h"
+#include "panels/summary_panel.h"
+#include "resources_init.h"
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace costscope {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_scene(new GraphScene(this)), m_canvas(new CanvasView(m_scene, this)),
+      m_tableModel(new NodeTableModel(this)), m_loader(new LoadJob(this))
+{
+    initResources();
+    setWindowTitle(QStringLiteral("Costscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/costscope.svg")));
+    setAcceptDrops(true);
+    setCentralWidget(m_canvas);
+    m_scene->setOverlay(&m_overlay);
+    m_reportError = [this](const QString& title, const QString& message) {
+        auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("loadErrorBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open(); // window-modal but non-blocking: the event loop (and tests) keep running
+    };
+
+    buildDocks();
+    buildToolBar();
+    buildMenus();
+    statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
+
+    connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &LoadJob::failed, this, &MainWindow::onLoadFailed);
+    connect(m_scene, &GraphScene::nodeSelected, this, &MainWindow::onCanvasSelection);
+    connect(m_scene, &GraphScene::layoutFinished, this, [this] {
+        if (m_fitOnLayout) {
+            m_canvas->fitAll();
+            m_fitOnLayout = false;
+        }
+        m_canvas->minimap()->refit();
+        statusBar()->showMessage(tr("%1 nodes, %2 boxes shown").arg(m_graph ? m_graph->nodes.size() : 0)
+                                     .arg(m_scene->visibleNodeItemCount()));
+        emit layoutReady();
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks()
+{
+    m_table = new NodeTablePanel(m_tableModel, this);
+    m_properties = new PropertyPanel(this);
+    m_summary = new SummaryPanel(this);
+    auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock(m_properties, tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
+    auto* summary = dock(m_summary, tr("Summary"), QStringLiteral("summaryDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(summary, findChild<QDockWidget*>(QStringLiteral("propertiesDock")));
+    dock(m_table, tr("Nodes"), QStringLiteral("nodesDock"), Qt::BottomDockWidgetArea);
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("nodesDock"))}, {220}, Qt::Vertical);
+    resizeDocks({summary}, {340}, Qt::Horizontal);
+    summary->raise();
+    connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
+}
+
+void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)
+{
+    m_graph = std::move(graph);
+    m_file = path;
+    setWindowTitle(QStringLiteral("%1 — Costscope").arg(QFileInfo(path).fileName()));
+    m_overlay.setGraph(m_graph);
+    m_overlay.setCost(nullptr);
+    m_tableModel->setGraph(m_graph);
+    m_search->setGraph(m_graph.get());
+    m_properties->showNode(nullptr, -1, nullptr);
+    m_summary->showSummary(m_graph.get(), nullptr);
+    m_fitOnLayout = true;
+    m_scene->setGraph(m_graph);
+    m_legend->update();
+    addRecent(path);
+    emit graphLoaded(path);
+    requestCosts();
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& message)
+{
+    statusBar()->showMessage(tr("Could not open %1").arg(path));
+    m_reportError(tr("Could not open %1").arg(QFileInfo(path).fileName()), message);
+    emit loadFailed(message);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    statusBar()->showMessage(tr("Loading %1 …").arg(path));
+    m_loader->start(path);
+}
+
+void MainWindow::onCanvasSelection(int nodeIndex)
+{
+    if (m_syncingSelection)
+        return;
+    m_syncingSelection = true;
+    m_table->selectNode(nodeIndex);
+    showNode(nodeIndex);
+    m_syncingSelection = false;
+}
+
+void MainWindow::onTableSelection(int nodeIndex)
+{
+    if (m_syncingSelection)
+        return;
+    m_syncingSelection = true;
+    if (m_scene->selectNode(static_cast<std::size_t>(nodeIndex)))
+        if (auto* item = m_scene->itemForNode(static_cast<std::size_t>(nodeIndex)))
+            m_canvas->centerOn(item);
+    showNode(nodeIndex);
+    m_syncingSelection = false;
+}
+
+void MainWindow::showNode(int nodeIndex)
+{
+    m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost());
+    if (nodeIndex >= 0)
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
+            dock->raise();
+}
+
+void MainWindow::setCostProvider(CostProvider provider)
+{
+    m_costProvider = std::move(provider);
+    requestCosts();
+}
+
+void MainWindow::applyCosts(std::shared_ptr<const GraphCost> cost)
+{
+    m_overlay.setCost(cost);
+    m_tableModel->setCost(cost);
+    m_scene->refreshOverlay();
+    m_legend->update();
+    m_summary->showSummary(m_graph.get(), cost.get());
+    showNode(m_scene->selectedNode());
+    emit costsUpdated();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace costscope

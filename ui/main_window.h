@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "canvas/overlay_model.h"
+#include "jobs/cost_job.h"
+#include <QMainWindow>
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QMenu;
+class QSpinBox;
+
+namespace costscope {
+
+class CanvasView;
+class GraphScene;
+class LegendWidget;
+class LoadJob;
+class NodeTableModel;
+class NodeTablePanel;
+class PropertyPanel;
+class SearchBar;
+class SummaryPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // Shows a load error to the user; the default opens a (non-blocking) QMessageBox.
+    using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const QString& path);
+    void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
+    // Without a provider the canvas shows no cost overlay.
+    void setCostProvider(CostProvider provider);
+
+    std::shared_ptr<const Graph> graph() const { return m_graph; }
+    QString currentFile() const { return m_file; }
+    GraphScene* scene() const { return m_scene; }
+    CanvasView* canvas() const { return m_canvas; }
+    NodeTablePanel* nodeTable() const { return m_table; }
+    NodeTableModel* nodeTableModel() const { return m_tableModel; }
+    PropertyPanel* propertyPanel() const { return m_properties; }
+    SummaryPanel* summaryPanel() const { return m_summary; }
+    SearchBar* searchBar() const { return m_search; }
+    const OverlayModel& overlay() const { return m_overlay; }
+    QComboBox* deviceSelector() const { return m_device; }
+    QComboBox* modelSelector() const { return m_model; }
+    QComboBox* overlaySelector() const { return m_overlayMode; }
+    QSpinBox* batchSpin() const { return m_batch; }
+
+signals:
+    void graphLoaded(const QString& path);
+    void loadFailed(const QString& message);
+    void layoutReady();
+    void costsUpdated();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildToolBar();
+    void buildDocks();
+    void onLoaded(const QString& path, std::shared_ptr<const Graph> graph);
+    void onLoadFailed(const QString& path, const QString& message);
+    void onCanvasSelection(int nodeIndex);
+    void onTableSelection(int nodeIndex);
+    void showNode(int nodeIndex);
+    void requestCosts();
+    void applyCosts(std::shared_ptr<const GraphCost> cost);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void chooseFile();
+
+    std::shared_ptr<const Graph> m_graph;
+    QString m_file;
+    GraphScene* m_scene;
+    CanvasView* m_canvas;
+    OverlayModel m_overlay;
+    LegendWidget* m_legend = nullptr;
+    NodeTableModel* m_tableModel;
+    NodeTablePanel* m_table = nullptr;
+    PropertyPanel* m_properties = nullptr;
+    SummaryPanel* m_summary = nullptr;
+    SearchBar* m_search = nullptr;
+    LoadJob* m_loader;
+    QMenu* m_recentMenu = nullptr;
+    QComboBox* m_model = nullptr;
+    QComboBox* m_device = nullptr;
+    QComboBox* m_overlayMode = nullptr;
+    QSpinBox* m_batch = nullptr;
+    ErrorReporter m_reportError;
+    CostProvider m_costProvider;
+    quint64 m_costGeneration = 0;
+    bool m_fitOnLayout = false;
+    bool m_syncingSelection = false;
+};
+
+} // namespace costscope

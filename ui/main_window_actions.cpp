@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// The main window's menus, toolbar, recent files, drag and drop and the cost request.
+#include "canvas/canvas_view.h"
+#include "canvas/graph_scene.h"
+#include "canvas/legend_widget.h"
+#include "main_window.h"
+#include "panels/node_table_model.h"
+#include "panels/search_bar.h"
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QFutureWatcher>
+
+namespace costscope {
+namespace {
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+} // namespace
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* params = view->addAction(tr("Show &Parameters"));
+    params->setCheckable(true);
+    params->setChecked(m_scene->showParams());
+    params->setObjectName(QStringLiteral("actionShowParams"));
+    connect(params, &QAction::toggled, m_scene, &GraphScene::setShowParams);
+    QAction* lr = view->addAction(tr("&Left to Right"));
+    lr->setCheckable(true);
+    connect(lr, &QAction::toggled, this, [this](bool on) {
+        m_fitOnLayout = true;
+        m_scene->setDirection(on ? layout::Direction::LeftToRight : layout::Direction::TopToBottom);
+    });
+    view->addSeparator();
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { m_canvas->zoomBy(1.25); });
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { m_canvas->zoomBy(0.8); });
+    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_canvas, &CanvasView::fitAll);
+    QAction* minimap = view->addAction(tr("&Minimap"));
+    minimap->setCheckable(true);
+    minimap->setChecked(true);
+    connect(minimap, &QAction::toggled, m_canvas, &CanvasView::setMinimapVisible);
+    view->addSeparator();
+    view->addAction(tr("&Collapse All Groups"), m_scene, &GraphScene::collapseAll);
+    view->addAction(tr("&Expand All Groups"), m_scene, &GraphScene::expandAll);
+    view->addAction(tr("Find &Next"), QKeySequence::FindNext, m_search, &SearchBar::next);
+    view->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, m_search, &SearchBar::previous);
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Costscope"), this, [this] {
+        QMessageBox::about(this, tr("About Costscope"),
+                           tr("<b>Costscope %1</b><p>Visual cost analysis of ML computation graphs.</p>")
+                               .arg(QStringLiteral(COSTSCOPE_VERSION)));
+    });
+}
+
+void MainWindow::buildToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Analysis"));
+    bar->setObjectName(QStringLiteral("analysisToolBar"));
+    bar->setMovable(false);
+    m_model = new QComboBox(bar);
+    m_model->addItems(costModelNames());
+    m_model->setToolTip(tr("Cost model"));
+    m_device = new QComboBox(bar);
+    m_device->addItems(costDeviceNames());
+    m_device->setToolTip(tr("Device"));
+    m_batch = new QSpinBox(bar);
+    m_batch->setRange(1, 65536);
+    m_batch->setValue(1);
+    m_batch->setPrefix(tr("batch "));
+    m_batch->setToolTip(tr("Value of the symbol 'batch'"));
+    m_overlayMode = new QComboBox(bar);
+    m_overlayMode->addItem(tr("Cost"), static_cast<int>(OverlayMode::Cost));
+    m_overlayMode->addItem(tr("IO bytes"), static_cast<int>(OverlayMode::IoBytes));
+    m_overlayMode->addItem(tr("Sync points"), static_cast<int>(OverlayMode::SyncPoints));
+    m_overlayMode->addItem(tr("Dominant term"), static_cast<int>(OverlayMode::Dominant));
+    m_overlayMode->addItem(tr("No overlay"), static_cast<int>(OverlayMode::None));
+    m_legend = new LegendWidget(bar);
+    m_legend->setOverlay(&m_overlay);
+    m_search = new SearchBar(bar);
+
+    bar->addWidget(new QLabel(tr(" Model "), bar));
+    bar->addWidget(m_model);
+    bar->addWidget(new QLabel(tr(" Device "), bar));
+    bar->addWidget(m_device);
+    bar->addWidget(m_batch);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Overlay "), bar));
+    bar->addWidget(m_overlayMode);
+    bar->addWidget(m_legend);
+    bar->addSeparator();
+    bar->addWidget(m_search);
+
+    connect(m_model, &QComboBox::currentIndexChanged, this, &MainWindow::requestCosts);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &MainWindow::requestCosts);
+    connect(m_batch, &QSpinBox::valueChanged, this, &MainWindow::requestCosts);
+    connect(m_overlayMode, &QComboBox::currentIndexChanged, this, [this] {
+        m_overlay.setMode(static_cast<OverlayMode>(m_overlayMode->currentData().toInt()));
+        m_scene->refreshOverlay();
+        m_legend->update();
+    });
+    connect(m_search, &SearchBar::nodeFound, this, [this](int node) {
+        onTableSelection(node);
+        onCanvasSelection(node);
+    });
+}
+
+void MainWindow::requestCosts()
+{
+    if (!m_graph || !m_costProvider)
+        return;
+    CostRequest request;
+    request.model = m_model->currentText().toStdString();
+    request.device = m_device->currentText().toStdString();
+    request.bindings["batch"] = m_batch->value();
+    const quint64 generation = ++m_costGeneration;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const GraphCost>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_costGeneration) // the toolbar moved on: this answer is stale
+            applyCosts(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([graph = m_graph, provider = m_costProvider, request] {
+        return provider(*graph, request);
+    }));
+}
+
+void MainWindow::chooseFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open graph"), QFileInfo(m_file).absolutePath(),
+        tr("Graphs (*.json *.onnx *.costscope);;RLX HIR JSON (*.json);;ONNX (*.onnx);;Costscope (*.costscope);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) {
+        openFile(urls.front().toLocalFile());
+        event->acceptProposedAction();
+    }
+}
+
+} // namespace costscope

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "ir/graph.h"
+#include <QWidget>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace costscope {
+
+// Finds nodes by name, op or regular expression; next/previous step through the matches in graph order.
+class SearchBar : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mode { Name, Op, Regex };
+    explicit SearchBar(QWidget* parent = nullptr);
+    void setGraph(const Graph* graph); // not owned
+    void setQuery(const QString& text, Mode mode);
+    const std::vector<std::size_t>& matches() const { return m_matches; }
+    QLineEdit* edit() const { return m_edit; }
+
+public slots:
+    void next();
+    void previous();
+
+signals:
+    void nodeFound(int nodeIndex);
+
+private:
+    void update();
+    void step(int delta);
+    const Graph* m_graph = nullptr;
+    QLineEdit* m_edit;
+    QComboBox* m_mode;
+    QLabel* m_status;
+    std::vector<std::size_t> m_matches;
+    int m_current = -1;
+};
+
+} // namespace costscope

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "screenshot.h"
+#include "canvas/canvas_view.h"
+#include "main_window.h"
+#include <QEventLoop>
+#include <QPixmap>
+#include <QTimer>
+
+namespace costscope {
+
+int renderScreenshot(const QString& file, const QString& out, QSize size, QString* error)
+{
+    MainWindow window;
+    window.setErrorReporter([](const QString&, const QString&) {});
+    window.resize(size);
+    window.show();
+    QEventLoop loop;
+    QString failure;
+    bool timedOut = false;
+    QObject::connect(&window, &MainWindow::layoutReady, &loop, &QEventLoop::quit);
+    QObject::connect(&window, &MainWindow::loadFailed, &loop, [&](const QString& message) {
+        failure = message;
+        loop.quit();
+    });
+    QTimer::singleShot(300000, &loop, [&] {
+        timedOut = true;
+        loop.quit();
+    });
+    window.openFile(file);
+    loop.exec();
+    if (!failure.isEmpty() || timedOut) {
+        *error = timedOut ? QStringLiteral("%1: timed out loading and laying out the graph").arg(file) : failure;
+        return 3;
+    }
+    window.resize(size);
+    window.canvas()->fitAll();
+    // Past this the boxes lose their text; a readable top of the graph says more than an unreadable whole.
+    constexpr double kReadableZoom = 0.55;
+    if (window.canvas()->zoom() < kReadableZoom) {
+        window.canvas()->zoomBy(kReadableZoom / window.canvas()->zoom());
+        const QRectF all = window.canvas()->sceneRect();
+        window.canvas()->centerOn(all.center().x(), all.top());
+    }
+    if (!window.grab().save(out, "PNG")) {
+        *error = QStringLiteral("%1: cannot write the image").arg(out);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace costscope
