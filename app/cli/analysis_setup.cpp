@@ -74,7 +74,8 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
             std::cerr << "bad --bind '" << b << "': expected SYMBOL=N with N >= 0\n";
             return std::nullopt;
         }
-    const std::string set = a.option("profile-set").value_or("rlx-linux");
+    // --profiles is the spelling the RLX commands (gate, pick) use for the same choice.
+    const std::string set = a.option("profile-set").value_or(a.option("profiles").value_or("rlx-linux"));
     if (rlxProfileSet(set).empty()) {
         std::cerr << "unknown profile set '" << set << "' (rlx-linux or rlx-apple)\n";
         return std::nullopt;

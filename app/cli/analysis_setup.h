@@ -18,11 +18,13 @@ struct AnalysisSetup {
     Bindings bindings;
 };
 
-// Options read: --model rlx|costscope (default rlx), --profile-set NAME (default rlx-linux), --device D...,
-// --profile NAME|FILE..., --bind SYM=N.... Without --device or --profile: Cpu, Cuda and Gpu from the set.
+// Options read: --model rlx|costscope (default rlx), --profile-set (or --profiles) NAME (default rlx-linux),
+// --device D..., --profile NAME|FILE..., --bind SYM=N.... Without --device or --profile: Cpu, Cuda and Gpu from
+// the set.
 // Errors are printed to stderr; nullopt then, with *exitCode set.
 std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode);
-inline const std::set<std::string> kAnalysisOptions = {"model", "profile-set", "device", "profile", "bind"};
+inline const std::set<std::string> kAnalysisOptions = {"model", "profile-set", "profiles", "device", "profile",
+                                                       "bind"};
 
 // A preset, user or RLX-cache profile by name, a profile of an RLX set ("rlx-linux/cuda"), or a JSON file.
 std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::string* error);

@@ -14,11 +14,11 @@ namespace {
 
 constexpr std::size_t kClassCount = static_cast<std::size_t>(OpClass::Unknown) + 1;
 
-// Shapes of node inputs by id. Graph::find builds a shared lazy index, which is not safe to do from several
-// sweep threads at once; this lookup is private to one estimate and skips the map when ids are positions.
-class ShapeLookup {
+// Positions of nodes by id. Graph::find builds a shared lazy index, which is not safe to do from several sweep
+// threads at once; this lookup is private to one pass and skips the map when ids are positions.
+class NodePositions {
 public:
-    explicit ShapeLookup(const Graph& g) : m_graph(g)
+    explicit NodePositions(const Graph& g) : m_size(g.nodes.size())
     {
         for (std::size_t i = 0; i < g.nodes.size() && m_dense; ++i)
             m_dense = g.nodes[i].id == static_cast<NodeId>(i);
@@ -26,18 +26,16 @@ public:
             for (std::size_t i = 0; i < g.nodes.size(); ++i)
                 m_index.emplace(g.nodes[i].id, i);
     }
-    const Shape* shape(NodeId id) const
+    std::optional<std::size_t> of(NodeId id) const
     {
         if (m_dense)
-            return id >= 0 && static_cast<std::size_t>(id) < m_graph.nodes.size()
-                     ? &m_graph.nodes[static_cast<std::size_t>(id)].shape
-                     : nullptr;
+            return id >= 0 && static_cast<std::size_t>(id) < m_size ? std::optional<std::size_t>(id) : std::nullopt;
         auto it = m_index.find(id);
-        return it == m_index.end() ? nullptr : &m_graph.nodes[it->second].shape;
+        return it == m_index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
     }
 
 private:
-    const Graph& m_graph;
+    std::size_t m_size;
     bool m_dense = true;
     std::unordered_map<NodeId, std::size_t> m_index;
 };
@@ -77,16 +75,46 @@ double CostscopeCostModel::classEfficiency(OpClass c)
     }
 }
 
+GraphWork CostscopeCostModel::work(const Graph& g, const Bindings& b) const
+{
+    GraphWork gw;
+    gw.io = ioProfile(g, b);
+    const NodePositions positions(g);
+    std::vector<std::optional<std::uint64_t>> elements(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        elements[i] = g.nodes[i].shape.elements(b);
+    gw.nodes.reserve(g.nodes.size());
+    gw.outputBytes.assign(g.nodes.size(), 0.0);
+    std::vector<TensorRef> inputs;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& node = g.nodes[i];
+        inputs.clear();
+        for (NodeId in : node.inputs) {
+            const auto at = positions.of(in);
+            inputs.push_back(at ? TensorRef{&g.nodes[*at].shape, elements[*at]} : TensorRef{});
+        }
+        gw.nodes.push_back(opWork(node, inputs, TensorRef{&node.shape, elements[i]}, b));
+    }
+    for (NodeId out : g.outputs)
+        if (const auto at = positions.of(out); at && elements[*at])
+            gw.outputBytes[*at] = static_cast<double>(*elements[*at]) * byteSize(g.nodes[*at].shape.dtype);
+    return gw;
+}
+
 GraphCost CostscopeCostModel::estimate(const Graph& g, const DeviceProfile& p, const Bindings& b) const
+{
+    return price(g, work(g, b), p);
+}
+
+GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const DeviceProfile& p) const
 {
     GraphCost gc;
     gc.model = name();
     gc.profile = p.name;
     gc.device = p.device;
-    gc.io = ioProfile(g, b);
+    gc.io = gw.io;
     gc.nodes.reserve(g.nodes.size());
 
-    const ShapeLookup lookup(g);
     const GemmRate gemmRate(p);
     const auto corrections = correctionFactors(p);
     const double peak = p.peakGflops > 0 ? p.peakGflops : p.sgemmGflops;
@@ -96,18 +124,15 @@ GraphCost CostscopeCostModel::estimate(const Graph& g, const DeviceProfile& p, c
     for (std::size_t c = 0; c < kClassCount; ++c)
         classRate[c] = std::max(peak * classEfficiency(static_cast<OpClass>(c)), 1e-9);
 
-    InputShapes inputs;
     double total = p.roundtripNs;
-    for (const Node& node : g.nodes) {
+    for (std::size_t i = 0; i < g.nodes.size() && i < gw.nodes.size(); ++i) {
+        const Node& node = g.nodes[i];
+        const OpWork& w = gw.nodes[i];
         NodeCost nc;
         nc.id = node.id;
-        inputs.clear();
-        for (NodeId in : node.inputs)
-            inputs.push_back(lookup.shape(in));
-        OpWork w = opWork(node, inputs, b);
         nc.flops = w.flops;
         nc.bytes = w.bytes;
-        nc.note = std::move(w.note);
+        nc.note = w.note;
         if (w.skipped) {
             nc.skipped = true;
             gc.skipped.push_back(node.id);
@@ -126,9 +151,8 @@ GraphCost CostscopeCostModel::estimate(const Graph& g, const DeviceProfile& p, c
         }
         if (info.hostSync)
             nc.syncNs = p.roundtripNs;
-        if (!p.unifiedMemory && g.isOutput(node.id))
-            if (auto out = node.shape.bytes(b))
-                nc.readbackNs = static_cast<double>(*out) / readbackBw;
+        if (!p.unifiedMemory)
+            nc.readbackNs = gw.outputBytes[i] / readbackBw;
         nc.totalNs += nc.syncNs + nc.readbackNs;
         total += nc.totalNs;
         gc.nodes.push_back(std::move(nc));

@@ -10,7 +10,7 @@ namespace {
 double logVolume(std::int64_t m, std::int64_t k, std::int64_t n)
 {
     auto pos = [](std::int64_t v) { return static_cast<double>(std::max<std::int64_t>(v, 1)); };
-    return std::log(pos(m)) + std::log(pos(k)) + std::log(pos(n));
+    return std::log(pos(m) * pos(k) * pos(n));
 }
 } // namespace
 

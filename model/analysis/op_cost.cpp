@@ -7,10 +7,12 @@ namespace costscope {
 
 namespace opcost {
 
-std::optional<std::uint64_t> Ctx::inElements(std::size_t i) const
+std::optional<std::uint64_t> Ctx::bytesOf(const TensorRef& t)
 {
-    const Shape* s = input(i);
-    return s ? s->elements(b) : std::nullopt;
+    std::uint64_t bytes = 0;
+    if (!t.shape || !t.elements || __builtin_mul_overflow(*t.elements, byteSize(t.shape->dtype), &bytes))
+        return std::nullopt;
+    return bytes;
 }
 
 std::optional<std::int64_t> Ctx::dim(const Shape* s, int i) const
@@ -38,18 +40,18 @@ OpWork skippedWork(std::string why)
 bool addIoBytes(const Ctx& c, OpWork& w)
 {
     std::uint64_t total = 0;
-    for (const Shape* s : c.in) {
-        if (!s)
+    for (const TensorRef& t : c.in) {
+        if (!t.shape)
             continue;
-        auto bytes = s->bytes(c.b);
+        auto bytes = Ctx::bytesOf(t);
         if (!bytes) {
             w.skipped = true;
-            w.note = "unbound symbol in input shape " + s->toString();
+            w.note = "unbound symbol in input shape " + t.shape->toString();
             return false;
         }
         total += *bytes;
     }
-    auto out = c.node.shape.bytes(c.b);
+    auto out = c.outBytes();
     if (!out) {
         w.skipped = true;
         w.note = "unbound symbol in output shape " + c.node.shape.toString();
@@ -63,7 +65,15 @@ bool addIoBytes(const Ctx& c, OpWork& w)
 
 OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b)
 {
-    const opcost::Ctx c{node, inputs, b};
+    std::vector<TensorRef> refs;
+    for (const Shape* s : inputs)
+        refs.push_back({s, s ? s->elements(b) : std::nullopt});
+    return opWork(node, refs, TensorRef{&node.shape, node.shape.elements(b)}, b);
+}
+
+OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const TensorRef& output, const Bindings& b)
+{
+    const opcost::Ctx c{node, inputs, output, b};
     switch (node.op.kind) {
     case OpKind::Input:
     case OpKind::Param:

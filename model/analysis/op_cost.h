@@ -4,6 +4,7 @@
 #include "ir/graph.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct OpWork {
 // Input shapes of a node in input order (null where an input names no node).
 using InputShapes = std::vector<const Shape*>;
 
+// A tensor with its element count already resolved for the bindings (nullopt: unbound), so that a whole-graph
+// pass resolves each node's shape once instead of once per use.
+struct TensorRef {
+    const Shape* shape = nullptr;
+    std::optional<std::uint64_t> elements;
+};
+
 // FLOPs and bytes of one node given its input shapes and the symbol bindings. Conventions (why, not only what):
 // - bytes = Σ bytes of each input tensor as stored (a broadcast operand counts its own size, not the output's)
 //   + bytes of the output; the dtype of each tensor sets its size.
@@ -36,6 +44,8 @@ using InputShapes = std::vector<const Shape*>;
 //   cost (see elementwiseWeight in op_cost_elementwise.cpp).
 // - Unknown and Custom ops are memory-bound: bytes in + out, no FLOPs, with a note saying so.
 OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b);
+// The same with resolved element counts (`output` is the node's own shape).
+OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const TensorRef& output, const Bindings& b);
 
 // Weight in FLOPs per element of an activation or binary sub-op ("Gelu", "Add").
 double elementwiseWeight(const std::string& subOp);

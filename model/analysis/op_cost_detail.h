@@ -10,12 +10,18 @@ namespace costscope::opcost {
 // What every per-family costing function sees.
 struct Ctx {
     const Node& node;
-    const InputShapes& in;
+    const std::vector<TensorRef>& in;
+    const TensorRef& out;
     const Bindings& b;
 
-    const Shape* input(std::size_t i) const { return i < in.size() ? in[i] : nullptr; }
-    std::optional<std::uint64_t> outElements() const { return node.shape.elements(b); }
-    std::optional<std::uint64_t> inElements(std::size_t i) const;
+    const Shape* input(std::size_t i) const { return i < in.size() ? in[i].shape : nullptr; }
+    std::optional<std::uint64_t> outElements() const { return out.elements; }
+    std::optional<std::uint64_t> inElements(std::size_t i) const
+    {
+        return i < in.size() ? in[i].elements : std::nullopt;
+    }
+    std::optional<std::uint64_t> outBytes() const { return bytesOf(out); }
+    static std::optional<std::uint64_t> bytesOf(const TensorRef& t);
     // Dim `i` of a shape, counted from the end when negative; nullopt when unbound or out of range.
     std::optional<std::int64_t> dim(const Shape* s, int i) const;
 };

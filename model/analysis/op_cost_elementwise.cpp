@@ -67,7 +67,7 @@ OpWork layout(const Ctx& c)
     default:
         break;
     }
-    auto outBytes = c.node.shape.bytes(c.b);
+    auto outBytes = c.outBytes();
     if (!outBytes)
         return skippedWork("unbound symbol in output shape " + c.node.shape.toString());
     switch (c.node.op.kind) {
@@ -79,7 +79,7 @@ OpWork layout(const Ctx& c)
         return w;
     case OpKind::Tile:
     case OpKind::Expand: { // the source once (stays in cache), the output written
-        auto src = c.input(0) ? c.input(0)->bytes(c.b) : std::optional<std::uint64_t>(0);
+        auto src = c.input(0) ? Ctx::bytesOf(c.in[0]) : std::optional<std::uint64_t>(0);
         if (!src)
             return skippedWork("unbound symbol in input shape " + c.input(0)->toString());
         w.bytes = *src + *outBytes;

@@ -117,12 +117,12 @@ OpWork gather(const Ctx& c)
 {
     // Reads the indices and the gathered rows (as many bytes as the output), writes the output; the table itself
     // is not streamed, so it is not counted.
-    auto out = c.node.shape.bytes(c.b);
+    auto out = c.outBytes();
     if (!out)
         return skippedWork("unbound symbol in output shape " + c.node.shape.toString());
     std::uint64_t indices = 0;
     if (const Shape* idx = c.input(1)) {
-        auto bytes = idx->bytes(c.b);
+        auto bytes = Ctx::bytesOf(c.in[1]);
         if (!bytes)
             return skippedWork("unbound symbol in index shape " + idx->toString());
         indices = *bytes;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/sweep.h"
 
+#include "analysis/costscope_cost_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <thread>
@@ -76,7 +78,17 @@ SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest&
         b[request.symbol] = request.values[v];
         return b;
     };
-    const std::size_t costTasks = nv * np, tasks = costTasks + ns * nv;
+    // The Costscope model's node work does not depend on the profile: compute it once per value and price it for
+    // every profile in the same task.
+    const auto* costscope = dynamic_cast<const CostscopeCostModel*>(&model);
+    const std::size_t costTasks = np == 0 ? 0 : (costscope ? nv : nv * np), tasks = costTasks + ns * nv;
+    auto store = [&](std::size_t v, std::size_t p, GraphCost gc) {
+        r.totalNs[v][p] = gc.totalNs;
+        if (p == 0)
+            r.skipped[v] = gc.skipped;
+        if (request.keepNodeCosts)
+            r.costs[v][p] = std::move(gc);
+    };
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stopped{false};
     auto worker = [&] {
@@ -88,14 +100,12 @@ SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest&
             const std::size_t t = next.fetch_add(1);
             if (t >= tasks)
                 return;
-            if (t < costTasks) {
-                const std::size_t v = t / np, p = t % np;
-                GraphCost gc = model.estimate(g, request.profiles[p], bindingsAt(v));
-                r.totalNs[v][p] = gc.totalNs;
-                if (p == 0)
-                    r.skipped[v] = gc.skipped;
-                if (request.keepNodeCosts)
-                    r.costs[v][p] = std::move(gc);
+            if (t < costTasks && costscope) {
+                const GraphWork work = costscope->work(g, bindingsAt(t));
+                for (std::size_t p = 0; p < np; ++p)
+                    store(t, p, costscope->price(g, work, request.profiles[p]));
+            } else if (t < costTasks) {
+                store(t / np, t % np, model.estimate(g, request.profiles[t % np], bindingsAt(t / np)));
             } else {
                 const std::size_t s = (t - costTasks) / nv, v = (t - costTasks) % nv;
                 r.seriesValues[s][v] = request.series[s].evaluate(bindingsAt(v));

@@ -177,6 +177,32 @@ private slots:
         QVERIFY(err.contains("--bind"));
     }
 
+    void profileFileAndProfileSet()
+    {
+        const QString file = m_dir.filePath("mine.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name":"my-box","device":"Vulkan","sgemm_gflops":500,"memory_bw_gbps":50})");
+        f.close();
+        QByteArray out, err;
+        QVERIFY2(runCli({"analyze", m_file, "--model", "costscope", "--profile", file, "--bind", "batch=1", "--json"},
+                        &out, &err)
+                     == 0,
+                 err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(out).object()["devices"].toArray()[0].toObject();
+        QCOMPARE(d["profile"].toString(), QString("my-box"));
+        QCOMPARE(d["device"].toString(), QString("Vulkan"));
+        for (const char* option : {"--profiles", "--profile-set"}) {
+            QVERIFY(runCli({"analyze", m_file, option, "rlx-apple", "--device", "cpu", "--bind", "batch=1", "--json"},
+                           &out, &err)
+                    == 0);
+            const QJsonObject apple = QJsonDocument::fromJson(out).object()["devices"].toArray()[0].toObject();
+            QCOMPARE(apple["profile"].toString(), QString("rlx-apple/cpu"));
+        }
+        QCOMPARE(runCli({"analyze", m_file, "--profiles", "rlx-windows"}, &out, &err), 2);
+        QVERIFY(err.contains("unknown profile set 'rlx-windows'"));
+    }
+
     void badArgumentsFail()
     {
         QByteArray out, err;
