@@ -18,5 +18,7 @@ const std::vector<Command>& commands();
 
 int cmdInfo(const std::vector<std::string>& args);
 int cmdConvert(const std::vector<std::string>& args);
+int cmdDevices(const std::vector<std::string>& args);
+int cmdRun(const std::vector<std::string>& args);
 
 } // namespace costscope::cli
