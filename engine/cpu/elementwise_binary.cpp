@@ -169,13 +169,24 @@ KernelStatus runBinary(KernelContext& ctx, const Inputs& in, HostTensor& out)
         return fail("unsupported Binary op '" + ctx.node.op.subOp() + "'");
     if (auto s = sameDType(in, 0); !s)
         return s;
-    auto b = broadcastOf(in);
+    Inputs operands = in;
+    HostTensor perChannel;
+    if (*op == BinOp::PRelu && !makeBroadcast({&in[0]->dims(), &in[1]->dims()}) && in[1]->rank() == 1
+        && in[0]->rank() >= 2 && in[1]->dim(0) == in[0]->dim(1)) {
+        // Opset 6 PRelu: a 1-D slope is per channel (axis 1), not numpy-broadcast on the last axis.
+        perChannel = *in[1];
+        Dims dims(in[0]->rank() - 1, 1);
+        dims[0] = in[1]->dim(0);
+        perChannel.setDims(dims);
+        operands[1] = &perChannel;
+    }
+    auto b = broadcastOf(operands);
     if (!b)
         return b.error();
     out.reset(b->shape, in[0]->dtype());
     const bool known = dispatchNumeric(in[0]->dtype(), [&](auto zero) {
         using T = decltype(zero);
-        binaryTyped<T>(ctx.pool, *op, *b, in[0]->values<T>().data(), in[1]->values<T>().data(),
+        binaryTyped<T>(ctx.pool, *op, *b, in[0]->values<T>().data(), operands[1]->values<T>().data(),
                        out.values<T>().data());
     });
     if (!known)

@@ -43,6 +43,10 @@ void TestCpuKernelsBasic::binaryBroadcasts()
                               {f32({2, 2}, {-1, 2, -3, 4}), f32({2, 1}, {0.5f, 0.25f})}));
     QVERIFY(prelu);
     QVERIFY(sameFloats(*prelu, {2, 2}, {-0.5f, 2, -0.75f, 4}));
+    auto perChannel = RUN_OK(runOp(makeOp(OpKind::Binary, {{"op", std::string("PRelu")}}),
+                                   {f32({1, 2, 3}, {-1, -1, 1, -1, -1, 1}), f32({2}, {0.5f, 2})}));
+    QVERIFY(perChannel);
+    QVERIFY(sameFloats(*perChannel, {1, 2, 3}, {-0.5f, -0.5f, 1, -2, -2, 1}));
     auto bad = runOp(makeOp(OpKind::Binary, {{"op", std::string("Add")}}), {f32({2}, {1, 2}), f32({3}, {1, 2, 3})});
     QVERIFY(!bad);
     QVERIFY(bad.error().node.has_value());
