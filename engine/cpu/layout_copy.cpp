@@ -56,12 +56,16 @@ void stridedCopy(ThreadPool& pool, const std::byte* in, std::int64_t base, const
 {
     if (product(outDims) == 0)
         return;
+    auto as = [&](auto zero) {
+        using T = decltype(zero);
+        stridedCopyTyped(pool, reinterpret_cast<const T*>(in), base, strides, outDims, reinterpret_cast<T*>(out));
+    };
     switch (es) {
-    case 1: return stridedCopyTyped(pool, reinterpret_cast<const std::uint8_t*>(in), base, strides, outDims, reinterpret_cast<std::uint8_t*>(out));
-    case 2: return stridedCopyTyped(pool, reinterpret_cast<const std::uint16_t*>(in), base, strides, outDims, reinterpret_cast<std::uint16_t*>(out));
-    case 4: return stridedCopyTyped(pool, reinterpret_cast<const std::uint32_t*>(in), base, strides, outDims, reinterpret_cast<std::uint32_t*>(out));
-    case 8: return stridedCopyTyped(pool, reinterpret_cast<const std::uint64_t*>(in), base, strides, outDims, reinterpret_cast<std::uint64_t*>(out));
-    default: return stridedCopyTyped(pool, reinterpret_cast<const Bytes16*>(in), base, strides, outDims, reinterpret_cast<Bytes16*>(out));
+    case 1: return as(std::uint8_t{});
+    case 2: return as(std::uint16_t{});
+    case 4: return as(std::uint32_t{});
+    case 8: return as(std::uint64_t{});
+    default: return as(Bytes16{});
     }
 }
 

@@ -50,11 +50,13 @@ void ThreadPool::parallelFor(std::int64_t n, std::int64_t grain,
 {
     if (n <= 0)
         return;
-    const std::int64_t chunks = std::min<std::int64_t>(size(), std::max<std::int64_t>(1, n / std::max<std::int64_t>(grain, 1)));
+    const std::int64_t wanted = n / std::max<std::int64_t>(grain, 1);
+    const std::int64_t chunks = std::min<std::int64_t>(size(), std::max<std::int64_t>(1, wanted));
     if (chunks <= 1 || m_workers.empty()) {
         fn(0, n);
         return;
     }
+    std::lock_guard caller(m_callerMutex);
     std::unique_lock lock(m_mutex);
     m_task = &fn;
     m_n = n;

@@ -11,7 +11,8 @@
 namespace costscope::cpu {
 
 // A fixed set of worker threads for data-parallel loops. The calling thread takes part, so a pool of N threads
-// has N - 1 workers. One parallelFor at a time (the plan runs nodes one after another).
+// has N - 1 workers. Plans on different threads may share a pool: their loops take turns. A loop body must not
+// start another parallelFor on the same pool.
 class ThreadPool {
 public:
     explicit ThreadPool(unsigned threads = std::thread::hardware_concurrency());
@@ -28,6 +29,7 @@ private:
     void workerLoop(unsigned index);
 
     std::vector<std::thread> m_workers;
+    std::mutex m_callerMutex; // one loop at a time
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_done;
