@@ -244,7 +244,8 @@ KernelStatus runTile(KernelContext& ctx, const Inputs& in, HostTensor& out)
                 off += (rem % dims[d]) % x.dim(d) * inStrides[d];
                 rem /= dims[d];
             }
-            std::memcpy(out.bytes() + static_cast<std::size_t>(i) * es, x.bytes() + static_cast<std::size_t>(off) * es, es);
+            const std::byte* src = x.bytes() + static_cast<std::size_t>(off) * es;
+            std::memcpy(out.bytes() + static_cast<std::size_t>(i) * es, src, es);
         }
     });
     return ok();

@@ -127,7 +127,8 @@ KernelStatus runConstantOfShape(KernelContext& ctx, const Inputs& in, HostTensor
     const auto n = static_cast<std::int64_t>(out.elements());
     auto fill = [&](auto v) {
         auto dst = out.values<decltype(v)>();
-        ctx.pool.parallelFor(n, 1 << 16, [&](std::int64_t s, std::int64_t e) { std::fill(dst.data() + s, dst.data() + e, v); });
+        ctx.pool.parallelFor(n, 1 << 16,
+                             [&](std::int64_t s, std::int64_t e) { std::fill(dst.data() + s, dst.data() + e, v); });
     };
     switch (dtype) {
     case DType::F32: fill(static_cast<float>(value)); break;

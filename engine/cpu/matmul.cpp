@@ -79,7 +79,8 @@ KernelStatus runFusedMatMulBiasAct(KernelContext& ctx, const Inputs& in, HostTen
     if (in.size() > 2) {
         const HostTensor& bias = *in[2];
         if (bias.dtype() != DType::F32 || static_cast<std::int64_t>(bias.elements()) != n)
-            return fail("FusedMatMulBiasAct: bias " + describe(bias) + " must hold " + std::to_string(n) + " F32 values");
+            return fail("FusedMatMulBiasAct: bias " + describe(bias) + " must hold " + std::to_string(n)
+                        + " F32 values");
         const float* pb = bias.values<float>().data();
         ctx.pool.parallelFor(total / std::max<std::int64_t>(n, 1), 16, [&](std::int64_t s, std::int64_t e) {
             for (std::int64_t r = s; r < e; ++r)
@@ -114,7 +115,7 @@ KernelStatus runGemm(KernelContext& ctx, const Inputs& in, HostTensor& out)
         const Dims od = out.dims();
         auto bc = makeBroadcast({&od, &c.dims()});
         if (!bc || bc->shape != od || c.dtype() != DType::F32)
-            return fail("Gemm: C " + describe(c) + " does not broadcast to [" + std::to_string(m) + "," + std::to_string(n) + "]");
+            return fail("Gemm: C " + describe(c) + " does not broadcast to " + dimsString(od));
         stridedCopy(ctx.pool, c.bytes(), 0, bc->strides[1], od, out.bytes(), 4);
     }
     sgemm(ctx.pool, ta, tb, m, n, k, alpha, a.values<float>().data(), a.dim(1), b.values<float>().data(), b.dim(1),

@@ -48,7 +48,8 @@ void transformRows(std::vector<Complex>& data, std::int64_t rows, std::int64_t n
         for (std::int64_t f = 0; f < n; ++f) {
             std::complex<double> acc = 0;
             for (std::int64_t t = 0; t < n; ++t)
-                acc += std::complex<double>(x[t]) * std::polar(1.0, sign * 2.0 * std::numbers::pi * double(f * t % n) / double(n));
+                const double angle = sign * 2.0 * std::numbers::pi * double(f * t % n) / double(n);
+                acc += std::complex<double>(x[t]) * std::polar(1.0, angle);
             row[static_cast<std::size_t>(f)] = Complex(acc);
         }
         std::copy(row.begin(), row.end(), x);
@@ -65,9 +66,11 @@ std::vector<Complex> complexRows(const HostTensor& x, std::int64_t& rows, std::i
     std::vector<Complex> data(static_cast<std::size_t>(rows * n));
     const float* src = reinterpret_cast<const float*>(x.bytes());
     for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t i = 0; i < n; ++i)
-            data[static_cast<std::size_t>(r * n + i)] = planar ? Complex(src[r * 2 * n + i], src[r * 2 * n + n + i])
-                                                               : Complex(src[2 * (r * n + i)], src[2 * (r * n + i) + 1]);
+        for (std::int64_t i = 0; i < n; ++i) {
+            const std::int64_t re = planar ? r * 2 * n + i : 2 * (r * n + i);
+            const std::int64_t im = planar ? re + n : re + 1;
+            data[static_cast<std::size_t>(r * n + i)] = Complex(src[re], src[im]);
+        }
     return data;
 }
 } // namespace
@@ -125,7 +128,8 @@ KernelStatus runWelchPeaks(KernelContext& ctx, const Inputs& in, HostTensor& out
             std::fill(power.begin(), power.end(), 0.0);
             for (std::int64_t s = 0; s < segs; ++s)
                 for (std::int64_t i = 0; i < bins && i < n; ++i)
-                    power[static_cast<std::size_t>(i)] += std::norm(data[static_cast<std::size_t>((b * segs + s) * n + i)]) / double(segs);
+                    power[static_cast<std::size_t>(i)] +=
+                        std::norm(data[static_cast<std::size_t>((b * segs + s) * n + i)]) / double(segs);
             std::iota(order.begin(), order.end(), 0);
             const auto top = static_cast<std::ptrdiff_t>(std::min(k, bins));
             std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](std::int64_t l, std::int64_t r) {
