@@ -16,6 +16,8 @@ const std::vector<Command>& commands()
         {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--json|--csv]  cost over a symbol",
          cmdSweep},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
+        {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
+        {"run", "run FILE [--backend cpu] [--bind S=N]... [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--json]", cmdRun},
     };
     return list;
 }

@@ -24,5 +24,7 @@ int cmdPick(const std::vector<std::string>& args);
 int cmdAnalyze(const std::vector<std::string>& args);
 int cmdSweep(const std::vector<std::string>& args);
 int cmdProfiles(const std::vector<std::string>& args);
+int cmdDevices(const std::vector<std::string>& args);
+int cmdRun(const std::vector<std::string>& args);
 
 } // namespace costscope::cli

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "backend.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cpu/cpu_backend.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace costscope::cli {
+
+int cmdDevices(const std::vector<std::string>& argv)
+{
+    std::string err;
+    auto args = Args::parse(argv, {"json"}, {}, &err);
+    if (!args || !args->positional().empty()) {
+        std::cerr << "usage: costscope-cli devices [--json]" << (err.empty() ? "" : "\n" + err) << '\n';
+        return kUsage;
+    }
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& backend : availableBackends())
+        for (const DeviceInfo& d : backend->devices()) {
+            if (!args->flag("json")) {
+                std::cout << d.backend << ':' << d.index << "  " << d.name << "  " << d.computeUnits
+                          << " compute units  " << d.memoryBytes / (1024 * 1024) << " MiB\n";
+                continue;
+            }
+            list.push_back({{"backend", d.backend}, {"index", d.index}, {"name", d.name},
+                            {"memory_bytes", d.memoryBytes}, {"compute_units", d.computeUnits}});
+        }
+    if (args->flag("json"))
+        std::cout << nlohmann::ordered_json{{"devices", list}, {"cpu_features", cpuBackendFeatures()}}.dump(2) << '\n';
+    else
+        std::cout << "cpu backend: " << cpuBackendFeatures() << '\n';
+    return kOk;
+}
+
+} // namespace costscope::cli

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli run: runs a graph on a backend, times it and optionally checks its first output.
+// Predicted times are not reported yet: the cost models that would supply them are not part of this build.
+#include "backend.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/run_check.h"
+#include "formats/graph_file.h"
+#include "measure.h"
+#include "synthetic.h"
+#include "tensor_proto.h"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <iostream>
+
+namespace costscope::cli {
+
+namespace {
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kUsageLine =
+    "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
+    "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
+    "         [--save-output OUT.pb] [--json]";
+
+std::optional<std::int64_t> parseInt(const std::string& s)
+{
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseDouble(const std::string& s)
+{
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        return used == s.size() ? std::optional<double>(v) : std::nullopt;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
+{
+    Bindings b;
+    for (const std::string& item : list) {
+        const std::size_t eq = item.find('=');
+        auto v = eq == std::string::npos ? std::nullopt : parseInt(item.substr(eq + 1));
+        if (!v || eq == 0 || *v < 0) {
+            *error = "--bind expects SYMBOL=N with N >= 0, got '" + item + "'";
+            return std::nullopt;
+        }
+        b[item.substr(0, eq)] = *v;
+    }
+    return b;
+}
+
+struct Settings {
+    std::string file, backend = "cpu", reference, saveOutput;
+    DeviceIndex device = 0;
+    Bindings bindings;
+    std::vector<std::string> inputFiles;
+    MeasureOptions measure;
+    double rtol = 1e-3, atol = 1e-7;
+    bool json = false;
+};
+
+std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std::string* error)
+{
+    auto args = Args::parse(argv, {"json", "per-node"},
+                            {"backend", "device", "bind", "input", "runs", "warmup", "reference", "rtol", "atol",
+                             "save-output"},
+                            error);
+    if (!args)
+        return std::nullopt;
+    if (args->positional().size() != 1) {
+        *error = "expected one graph FILE";
+        return std::nullopt;
+    }
+    Settings s;
+    s.file = args->positional()[0];
+    s.backend = args->option("backend").value_or("cpu");
+    s.reference = args->option("reference").value_or("");
+    s.saveOutput = args->option("save-output").value_or("");
+    s.inputFiles = args->options("input");
+    s.json = args->flag("json");
+    s.measure.perNode = args->flag("per-node");
+    auto bindings = parseBindings(args->options("bind"), error);
+    if (!bindings)
+        return std::nullopt;
+    s.bindings = *bindings;
+    auto intOption = [&](const char* name, std::int64_t dflt, std::int64_t lo) -> std::optional<std::int64_t> {
+        auto text = args->option(name);
+        auto v = text ? parseInt(*text) : std::optional<std::int64_t>(dflt);
+        if (!v || *v < lo)
+            *error = std::string("--") + name + " expects an integer >= " + std::to_string(lo);
+        return v && *v >= lo ? v : std::nullopt;
+    };
+    auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0), device = intOption("device", 0, 0);
+    if (!runs || !warmup || !device)
+        return std::nullopt;
+    s.measure.timedRuns = static_cast<int>(*runs);
+    s.measure.warmupRuns = static_cast<int>(*warmup);
+    s.device = static_cast<DeviceIndex>(*device);
+    for (auto [name, target] : {std::pair{"rtol", &s.rtol}, std::pair{"atol", &s.atol}})
+        if (auto text = args->option(name)) {
+            auto v = parseDouble(*text);
+            if (!v || *v < 0) {
+                *error = std::string("--") + name + " expects a number >= 0";
+                return std::nullopt;
+            }
+            *target = *v;
+        }
+    return s;
+}
+
+Result<std::vector<HostTensor>> loadInputs(const Settings& s, const ExecutablePlan& plan)
+{
+    std::vector<HostTensor> inputs;
+    if (!s.inputFiles.empty() && s.inputFiles.size() != plan.inputs().size())
+        return Diagnostic::error("the graph has " + std::to_string(plan.inputs().size()) + " inputs, "
+                                 + std::to_string(s.inputFiles.size()) + " --input files were given");
+    for (std::size_t i = 0; i < plan.inputs().size(); ++i) {
+        if (s.inputFiles.empty()) {
+            inputs.push_back(arangeInput(plan.inputs()[i].dims, plan.inputs()[i].dtype));
+            continue;
+        }
+        auto t = readTensorProtoFile(s.inputFiles[i]);
+        if (!t)
+            return t.error();
+        inputs.push_back(std::move(*t));
+    }
+    return inputs;
+}
+
+// Compiles, uploads and sets inputs on one backend.
+Result<std::unique_ptr<ExecutablePlan>> prepare(Backend& backend, const Graph& g, const Settings& s,
+                                                 DeviceIndex device, std::vector<HostTensor>* inputs)
+{
+    auto plan = backend.compile(g, s.bindings, device);
+    if (!plan)
+        return plan.error();
+    if (auto r = (*plan)->uploadParameters(); !r)
+        return r.error();
+    if (inputs->empty()) {
+        auto loaded = loadInputs(s, **plan);
+        if (!loaded)
+            return loaded.error();
+        *inputs = std::move(*loaded);
+    }
+    if (auto r = (*plan)->setInputs(*inputs); !r)
+        return r.error();
+    return std::move(*plan);
+}
+
+Result<HostTensor> referenceOutput(const Settings& s, const Graph& g, std::vector<HostTensor>* inputs)
+{
+    if (s.reference != "cpu")
+        return readTensorProtoFile(s.reference);
+    auto cpu = makeBackend("cpu");
+    auto plan = prepare(*cpu, g, s, 0, inputs);
+    if (!plan)
+        return plan.error();
+    if (auto r = (*plan)->run(); !r)
+        return r.error();
+    auto outs = (*plan)->readOutputs();
+    if (!outs)
+        return outs.error();
+    return outs->front();
+}
+
+Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, const RunResult& r)
+{
+    Json j;
+    j["graph"] = g.name;
+    j["backend"] = s.backend;
+    j["device"] = {{"index", device.index}, {"name", device.name}};
+    j["bindings"] = s.bindings;
+    j["whole"] = {{"runs", r.whole.runs}, {"warmup", s.measure.warmupRuns}, {"median_ns", r.whole.medianNs},
+                  {"min_ns", r.whole.minNs}, {"max_ns", r.whole.maxNs}, {"spread", r.whole.spread}};
+    auto nodes = Json::array();
+    for (const NodeTiming& t : r.perNode) {
+        const Node* n = g.find(t.node);
+        nodes.push_back({{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns}});
+    }
+    j["per_node"] = nodes;
+    auto outs = Json::array();
+    for (std::size_t i = 0; i < r.outputs.size() && i < g.outputs.size(); ++i)
+        outs.push_back({{"id", g.outputs[i]}, {"shape", describe(r.outputs[i])}});
+    j["outputs"] = outs;
+    return j;
+}
+
+void printText(const Graph& g, const DeviceInfo& device, const RunResult& r)
+{
+    std::cout << "graph:   " << g.name << "\ndevice:  " << device.backend << ':' << device.index << " (" << device.name
+              << ")\nruns:    " << r.whole.runs << "\nmedian:  " << double(r.whole.medianNs) / 1e6
+              << " ms\nmin:     " << double(r.whole.minNs) / 1e6 << " ms\nmax:     " << double(r.whole.maxNs) / 1e6
+              << " ms\nspread:  " << r.whole.spread * 100 << " %\n";
+    if (!r.perNode.empty())
+        std::cout << "per node (ns):\n";
+    for (const NodeTiming& t : r.perNode)
+        std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << '\n';
+}
+} // namespace
+
+int cmdRun(const std::vector<std::string>& argv)
+{
+    std::string err;
+    auto settings = parseSettings(argv, &err);
+    if (!settings) {
+        std::cerr << kUsageLine << (err.empty() ? "" : "\n" + err) << '\n';
+        return kUsage;
+    }
+    const Settings& s = *settings;
+    auto backend = makeBackend(s.backend);
+    if (!backend) {
+        std::cerr << "costscope-cli run: unknown backend '" << s.backend << "'\n";
+        return kUsage;
+    }
+    const auto devices = backend->devices();
+    if (s.device >= static_cast<DeviceIndex>(devices.size())) {
+        std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device << '\n';
+        return kUsage;
+    }
+    auto loaded = loadForCommand(s.file, s.json);
+    if (!loaded)
+        return kBadInput;
+    const Graph& g = loaded->graph;
+    std::vector<HostTensor> inputs;
+    auto plan = prepare(*backend, g, s, s.device, &inputs);
+    auto result = plan ? measure(**plan, s.measure) : Result<RunResult>(plan.error());
+    if (!result) {
+        std::cerr << result.error().format(s.file) << '\n';
+        return kBadInput;
+    }
+    Json j = resultJson(g, s, devices[static_cast<std::size_t>(s.device)], *result);
+    if (!s.saveOutput.empty() && !result->outputs.empty())
+        if (auto w = writeFileAtomic(s.saveOutput, serializeTensorProto(result->outputs.front())); !w) {
+            std::cerr << w.error().format(s.saveOutput) << '\n';
+            return kBadInput;
+        }
+    bool failed = false;
+    if (!s.reference.empty()) {
+        auto want = referenceOutput(s, g, &inputs);
+        if (!want) {
+            std::cerr << want.error().format(s.reference == "cpu" ? s.file : s.reference) << '\n';
+            return kBadInput;
+        }
+        const OutputCheck c = checkOutput(result->outputs.front(), *want, s.rtol, s.atol);
+        failed = !c.pass;
+        j["check"] = {{"reference", s.reference}, {"max_abs_error", c.maxAbsError}, {"max_rel_error", c.maxRelError},
+                      {"rtol", c.rtol}, {"atol", c.atol}, {"pass", c.pass}};
+        if (!c.problem.empty())
+            j["check"]["problem"] = c.problem;
+        if (!s.json)
+            std::cerr << (c.pass ? "check passed" : "check FAILED") << " against " << s.reference
+                      << ": max abs error " << c.maxAbsError << ", max rel error " << c.maxRelError
+                      << (c.problem.empty() ? "" : " (" + c.problem + ")") << '\n';
+    }
+    if (s.json)
+        std::cout << j.dump(2) << '\n';
+    else
+        printText(g, devices[static_cast<std::size_t>(s.device)], *result);
+    return failed ? kCheckFailed : kOk;
+}
+
+} // namespace costscope::cli

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// RLX Attention. Layout (as RLX's cost model reads it): q [..., Sq, H*D], k and v [..., Sk, H*D], heads packed in
+// the last dim; output [..., Sq, H*D]. scores = q k^T * scale (score_scale, default 1/sqrt(D)), optional logit
+// softcap (cap * tanh(s / cap)), then the mask, softmax over keys, times v.
+// Masks: "None"; "Causal" (query i sees keys j <= i + Sk - Sq); {"SlidingWindow": w} (causal and within w keys);
+// "Bias"/"Custom" with a 4th input broadcast to [..., H, Sq, Sk]: Bool means keep-where-true, numbers are added.
+#include "cpu/broadcast.h"
+#include "cpu/sgemm.h"
+
+#include <cmath>
+#include <limits>
+
+namespace costscope::cpu {
+
+namespace {
+struct MaskSpec {
+    enum Kind { None, Causal, Window, Input } kind = None;
+    std::int64_t window = 0;
+};
+
+Result<MaskSpec> maskSpec(const Attrs& a)
+{
+    MaskSpec m;
+    const AttrValue* v = a.find("mask_kind");
+    if (!v || std::holds_alternative<std::monostate>(*v))
+        return m;
+    if (auto s = a.getString("mask_kind")) {
+        if (*s == "None")
+            return m;
+        if (*s == "Causal")
+            m.kind = MaskSpec::Causal;
+        else if (*s == "Bias" || *s == "Custom")
+            m.kind = MaskSpec::Input;
+        else
+            return Diagnostic::error("unknown mask_kind '" + *s + "'");
+        return m;
+    }
+    if (const auto* raw = std::get_if<RawJson>(v)) {
+        const std::size_t digit = raw->text.find_first_of("0123456789");
+        if (raw->text.find("SlidingWindow") != std::string::npos && digit != std::string::npos) {
+            m.kind = MaskSpec::Window;
+            m.window = std::stoll(raw->text.substr(digit));
+            return m;
+        }
+    }
+    return Diagnostic::error("unsupported mask_kind " + attrToString(*v));
+}
+} // namespace
+
+KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& q = *in[0];
+    const HostTensor& k = *in[1];
+    const HostTensor& v = *in[2];
+    const std::int64_t heads = ctx.attrs().intOr("num_heads", 1), hd = ctx.attrs().intOr("head_dim", 0);
+    const std::int64_t width = heads * hd;
+    for (const HostTensor* t : {&q, &k, &v})
+        if (t->dtype() != DType::F32 || t->rank() < 2 || t->dims().back() != width)
+            return fail("Attention: " + describe(*t) + " must be F32 [..., seq, num_heads*head_dim = "
+                        + std::to_string(width) + "]");
+    auto mask = maskSpec(ctx.attrs());
+    if (!mask)
+        return fail("Attention: " + mask.error().message);
+    const std::int64_t sq = q.dim(q.rank() - 2), sk = k.dim(k.rank() - 2);
+    const std::int64_t batch = product(q.dims(), 0, q.rank() - 2);
+    if (product(k.dims(), 0, k.rank() - 2) != batch || v.dims() != k.dims())
+        return fail("Attention: q " + describe(q) + ", k " + describe(k) + " and v " + describe(v) + " do not agree");
+    std::optional<Broadcast> maskB;
+    if (mask->kind == MaskSpec::Input) {
+        if (in.size() < 4)
+            return fail("Attention: mask_kind needs a 4th (mask) input");
+        const Dims full{batch, heads, sq, sk};
+        maskB = makeBroadcast({&full, &in[3]->dims()});
+        if (!maskB || maskB->shape != full)
+            return fail("Attention: mask " + describe(*in[3]) + " does not broadcast to " + dimsString(full));
+    }
+    const double scale = ctx.attrs().doubleOr("score_scale", 1.0 / std::sqrt(double(std::max<std::int64_t>(hd, 1))));
+    const double cap = ctx.attrs().doubleOr("attn_logit_softcap", 0.0);
+    out.reset(q.dims(), DType::F32);
+    std::vector<float> scores(static_cast<std::size_t>(sq * sk));
+    const float ninf = -std::numeric_limits<float>::infinity();
+    for (std::int64_t b = 0; b < batch; ++b)
+        for (std::int64_t h = 0; h < heads; ++h) {
+            const float* qp = q.values<float>().data() + b * sq * width + h * hd;
+            const float* kp = k.values<float>().data() + b * sk * width + h * hd;
+            const float* vp = v.values<float>().data() + b * sk * width + h * hd;
+            sgemm(ctx.pool, false, true, sq, sk, hd, static_cast<float>(scale), qp, width, kp, width, 0.0f,
+                  scores.data(), sk);
+            ctx.pool.parallelFor(sq, 8, [&](std::int64_t i0, std::int64_t i1) {
+                for (std::int64_t i = i0; i < i1; ++i) {
+                    float* row = scores.data() + i * sk;
+                    float mx = ninf;
+                    for (std::int64_t j = 0; j < sk; ++j) {
+                        float s = row[j];
+                        if (cap > 0)
+                            s = static_cast<float>(cap * std::tanh(s / cap));
+                        const std::int64_t last = i + sk - sq;
+                        if ((mask->kind == MaskSpec::Causal || mask->kind == MaskSpec::Window) && j > last)
+                            s = ninf;
+                        if (mask->kind == MaskSpec::Window && j <= last - mask->window)
+                            s = ninf;
+                        if (maskB) {
+                            const std::int64_t off = b * maskB->strides[1][0] + h * maskB->strides[1][1]
+                                + i * maskB->strides[1][2] + j * maskB->strides[1][3];
+                            const double mv = in[3]->valueAsDouble(static_cast<std::uint64_t>(off));
+                            s = in[3]->dtype() == DType::Bool ? (mv != 0 ? s : ninf) : s + static_cast<float>(mv);
+                        }
+                        row[j] = s;
+                        mx = std::max(mx, s);
+                    }
+                    double sum = 0;
+                    for (std::int64_t j = 0; j < sk; ++j) {
+                        row[j] = mx == ninf ? 0.0f : std::exp(row[j] - mx);
+                        sum += row[j];
+                    }
+                    for (std::int64_t j = 0; j < sk; ++j)
+                        row[j] = sum > 0 ? static_cast<float>(row[j] / sum) : 0.0f;
+                }
+            });
+            sgemm(ctx.pool, false, false, sq, hd, sk, 1.0f, scores.data(), sk, vp, width, 0.0f,
+                  out.values<float>().data() + b * sq * width + h * hd, width);
+        }
+    return ok();
+}
+
+} // namespace costscope::cpu

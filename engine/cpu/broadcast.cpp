@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "cpu/broadcast.h"
+
+namespace costscope::cpu {
+
+std::optional<Dims> broadcastDims(const Dims& a, const Dims& b)
+{
+    const std::size_t rank = std::max(a.size(), b.size());
+    Dims out(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+        const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+        if (da != db && da != 1 && db != 1)
+            return std::nullopt;
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
+std::optional<Broadcast> makeBroadcast(const std::vector<const Dims*>& inputs)
+{
+    Broadcast b;
+    b.operands = inputs.size();
+    if (b.operands > Broadcast::kMaxOperands)
+        return std::nullopt;
+    for (const Dims* d : inputs) {
+        auto next = broadcastDims(b.out, *d);
+        if (!next)
+            return std::nullopt;
+        b.out = *next;
+    }
+    b.flat = true;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const Dims& d = *inputs[i];
+        const std::size_t lead = b.out.size() - d.size();
+        Dims st(b.out.size(), 0);
+        std::int64_t s = 1;
+        for (std::size_t k = d.size(); k-- > 0;) {
+            st[k + lead] = d[k] == 1 && b.out[k + lead] != 1 ? 0 : s;
+            s *= d[k];
+        }
+        const bool same = d == b.out;
+        const bool scalar = product(d) == 1;
+        b.flat = b.flat && (same || scalar);
+        b.flatStep[i] = scalar && !same ? 0 : 1;
+        b.strides[i] = st;
+    }
+    b.shape = b.out;
+    if (b.out.empty()) {
+        b.out = {1};
+        for (std::size_t i = 0; i < b.operands; ++i)
+            b.strides[i] = {0};
+        b.flat = true;
+    }
+    return b;
+}
+
+} // namespace costscope::cpu

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cpu/kernel.h"
+
+#include <algorithm>
+#include <array>
+
+namespace costscope::cpu {
+
+// Numpy broadcasting of up to kMaxOperands inputs onto one output.
+struct Broadcast {
+    static constexpr std::size_t kMaxOperands = 3;
+    Dims shape; // the output tensor's dims
+    Dims out;   // the iteration space: `shape`, or [1] for a scalar
+    std::size_t operands = 0;
+    std::array<Dims, kMaxOperands> strides; // element strides aligned to `out`; 0 where broadcast
+    bool flat = false;                      // every input is the output's shape or a single element
+    std::array<std::int64_t, kMaxOperands> flatStep{}; // in flat mode: 1, or 0 for a broadcast single element
+};
+
+std::optional<Broadcast> makeBroadcast(const std::vector<const Dims*>& inputs);
+// Numpy's broadcast of two shapes; nullopt when they do not fit.
+std::optional<Dims> broadcastDims(const Dims& a, const Dims& b);
+
+// Calls fn(outStart, count, offsets, innerStrides) over runs of consecutive output elements; offsets[i] is the
+// first element of input i for the run and innerStrides[i] its step along the run. Runs are spread over the pool.
+template <class Fn>
+void forEachRun(ThreadPool& pool, const Broadcast& b, Fn fn)
+{
+    const std::int64_t total = product(b.out);
+    if (total == 0)
+        return;
+    if (b.flat) {
+        const auto& st = b.flatStep;
+        pool.parallelFor(total, 1 << 15, [&](std::int64_t s, std::int64_t e) {
+            std::array<std::int64_t, Broadcast::kMaxOperands> off{};
+            for (std::size_t i = 0; i < b.operands; ++i)
+                off[i] = st[i] * s;
+            fn(s, e - s, off.data(), st.data());
+        });
+        return;
+    }
+    const std::size_t rank = b.out.size();
+    const std::int64_t inner = b.out[rank - 1];
+    const std::int64_t rows = total / inner;
+    std::array<std::int64_t, Broadcast::kMaxOperands> innerStride{};
+    for (std::size_t i = 0; i < b.operands; ++i)
+        innerStride[i] = b.strides[i][rank - 1];
+    pool.parallelFor(rows, std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(inner, 1)),
+                     [&](std::int64_t r0, std::int64_t r1) {
+                         for (std::int64_t r = r0; r < r1; ++r) {
+                             std::array<std::int64_t, Broadcast::kMaxOperands> off{};
+                             std::int64_t rem = r;
+                             for (std::size_t d = rank - 1; d-- > 0;) {
+                                 const std::int64_t idx = rem % b.out[d];
+                                 rem /= b.out[d];
+                                 for (std::size_t i = 0; i < b.operands; ++i)
+                                     off[i] += idx * b.strides[i][d];
+                             }
+                             fn(r * inner, inner, off.data(), innerStride.data());
+                         }
+                     });
+}
+
+} // namespace costscope::cpu

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// Conv (any spatial rank, groups, dilation, strides, asymmetric pads) as im2col + sgemm, and ConvTranspose as
+// sgemm + col2im.
+#include "cpu/kernel.h"
+#include "cpu/sgemm.h"
+
+#include <cstring>
+
+namespace costscope::cpu {
+
+namespace {
+struct ConvGeometry {
+    std::size_t spatial = 0;
+    Dims in, kernel, out, stride, dilation, padBegin, padEnd;
+    std::int64_t groups = 1;
+    std::int64_t kernelSize() const { return product(kernel); }
+    std::int64_t outSize() const { return product(out); }
+    std::int64_t inSize() const { return product(in); }
+};
+
+Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
+{
+    Dims v = attrs.intsOr(key, {});
+    if (v.size() == 1 && n > 1)
+        v.assign(n, v[0]);
+    if (v.size() != n)
+        v.assign(n, dflt);
+    return v;
+}
+
+Result<ConvGeometry> geometry(const KernelContext& ctx, const HostTensor& x, const HostTensor& w, bool transposed)
+{
+    if (x.rank() < 3 || w.rank() != x.rank() || x.dtype() != DType::F32 || w.dtype() != DType::F32)
+        return Diagnostic::error("needs F32 input [N, C, spatial...] and weight of the same rank, got "
+                                 + describe(x) + " and " + describe(w));
+    ConvGeometry g;
+    g.spatial = x.rank() - 2;
+    g.in.assign(x.dims().begin() + 2, x.dims().end());
+    g.kernel.assign(w.dims().begin() + 2, w.dims().end());
+    const Attrs& a = ctx.attrs();
+    g.stride = spatialAttr(a, "stride", g.spatial, 1);
+    g.dilation = spatialAttr(a, "dilation", g.spatial, 1);
+    g.padBegin = spatialAttr(a, "padding", g.spatial, 0);
+    g.padEnd = a.has("padding_end") ? spatialAttr(a, "padding_end", g.spatial, 0) : g.padBegin;
+    g.groups = a.intOr("groups", 1);
+    const Dims outPad = spatialAttr(a, "output_padding", g.spatial, 0);
+    if (g.groups < 1 || x.dim(1) % g.groups)
+        return Diagnostic::error("groups " + std::to_string(g.groups) + " do not divide channels of " + describe(x));
+    const std::int64_t wantC = transposed ? x.dim(1) : x.dim(1) / g.groups;
+    if ((transposed ? w.dim(0) : w.dim(1)) != wantC)
+        return Diagnostic::error("input " + describe(x) + " does not fit weight " + describe(w) + " with groups "
+                                 + std::to_string(g.groups));
+    for (std::size_t i = 0; i < g.spatial; ++i) {
+        if (g.stride[i] < 1 || g.dilation[i] < 1)
+            return Diagnostic::error("stride and dilation must be positive");
+        const std::int64_t span = g.dilation[i] * (g.kernel[i] - 1) + 1;
+        const std::int64_t o = transposed
+            ? (g.in[i] - 1) * g.stride[i] - g.padBegin[i] - g.padEnd[i] + span + outPad[i]
+            : (g.in[i] + g.padBegin[i] + g.padEnd[i] - span) / g.stride[i] + 1;
+        if (o < 0 || (!transposed && g.in[i] + g.padBegin[i] + g.padEnd[i] < span))
+            return Diagnostic::error("kernel " + dimsString(g.kernel) + " larger than padded input " + describe(x));
+        g.out.push_back(o);
+    }
+    return g;
+}
+
+// Walks every (kernel offset, output position) pair of one channel: f(colIndex, inputIndex or -1 when padded).
+template <class F>
+void forEachTap(const ConvGeometry& g, std::int64_t kernelIndex, F f)
+{
+    Dims kpos(g.spatial);
+    std::int64_t rem = kernelIndex;
+    for (std::size_t d = g.spatial; d-- > 0;) {
+        kpos[d] = rem % g.kernel[d];
+        rem /= g.kernel[d];
+    }
+    const std::int64_t outN = g.outSize();
+    const std::int64_t inner = g.out[g.spatial - 1];
+    const std::size_t last = g.spatial - 1;
+    for (std::int64_t o = 0; o < outN; o += inner) {
+        std::int64_t base = 0, r = o / inner;
+        bool inside = true;
+        for (std::size_t d = last; d-- > 0;) {
+            const std::int64_t od = r % g.out[d];
+            r /= g.out[d];
+            const std::int64_t id = od * g.stride[d] - g.padBegin[d] + kpos[d] * g.dilation[d];
+            inside = inside && id >= 0 && id < g.in[d];
+            base = base + id * product(g.in, d + 1);
+        }
+        for (std::int64_t j = 0; j < inner; ++j) {
+            const std::int64_t id = j * g.stride[last] - g.padBegin[last] + kpos[last] * g.dilation[last];
+            f(o + j, inside && id >= 0 && id < g.in[last] ? base + id : -1);
+        }
+    }
+}
+
+bool isPointwise(const ConvGeometry& g)
+{
+    for (std::size_t d = 0; d < g.spatial; ++d)
+        if (g.kernel[d] != 1 || g.stride[d] != 1 || g.padBegin[d] != 0 || g.padEnd[d] != 0)
+            return false;
+    return true;
+}
+
+KernelStatus addBias(const Inputs& in, HostTensor& out, std::int64_t channels, std::int64_t perChannel)
+{
+    if (in.size() < 3)
+        return ok();
+    const HostTensor& bias = *in[2];
+    if (bias.dtype() != DType::F32 || static_cast<std::int64_t>(bias.elements()) != channels)
+        return fail("bias " + describe(bias) + " must hold " + std::to_string(channels) + " F32 values");
+    float* o = out.values<float>().data();
+    const float* b = bias.values<float>().data();
+    for (std::int64_t r = 0; r < out.dim(0) * channels; ++r)
+        for (std::int64_t i = 0; i < perChannel; ++i)
+            o[r * perChannel + i] += b[r % channels];
+    return ok();
+}
+} // namespace
+
+KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& x = *in[0];
+    const HostTensor& w = *in[1];
+    auto gr = geometry(ctx, x, w, false);
+    if (!gr)
+        return fail("Conv: " + gr.error().message);
+    const ConvGeometry& g = *gr;
+    const std::int64_t batch = x.dim(0), cIn = x.dim(1), cOut = w.dim(0);
+    const std::int64_t cg = cIn / g.groups, mg = cOut / g.groups, ks = g.kernelSize(), os = g.outSize();
+    Dims dims{batch, cOut};
+    dims.insert(dims.end(), g.out.begin(), g.out.end());
+    out.reset(dims, DType::F32);
+    const float* px = x.values<float>().data();
+    const float* pw = w.values<float>().data();
+    float* po = out.values<float>().data();
+    const bool pointwise = isPointwise(g);
+    std::vector<float> col(pointwise ? 0 : static_cast<std::size_t>(cg * ks * os));
+    for (std::int64_t n = 0; n < batch; ++n)
+        for (std::int64_t grp = 0; grp < g.groups; ++grp) {
+            const float* xg = px + (n * cIn + grp * cg) * g.inSize();
+            if (!pointwise)
+                ctx.pool.parallelFor(cg * ks, 1, [&](std::int64_t r0, std::int64_t r1) {
+                    for (std::int64_t r = r0; r < r1; ++r) {
+                        const float* xc = xg + (r / ks) * g.inSize();
+                        float* dst = col.data() + r * os;
+                        forEachTap(g, r % ks, [&](std::int64_t o, std::int64_t i) { dst[o] = i < 0 ? 0.0f : xc[i]; });
+                    }
+                });
+            sgemm(ctx.pool, false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks,
+                  pointwise ? xg : col.data(), os, 0.0f, po + (n * cOut + grp * mg) * os, os);
+        }
+    if (auto s = addBias(in, out, cOut, os); !s)
+        return fail("Conv: " + s.error().message);
+    return ok();
+}
+
+KernelStatus runConvTranspose(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& x = *in[0];
+    const HostTensor& w = *in[1];
+    auto gr = geometry(ctx, x, w, true);
+    if (!gr)
+        return fail("ConvTranspose: " + gr.error().message);
+    // Swap the roles of input and output: the transposed conv's output is the forward conv's input.
+    ConvGeometry g = *gr;
+    std::swap(g.in, g.out);
+    const std::int64_t batch = x.dim(0), cIn = x.dim(1), mg = w.dim(1), cOut = mg * g.groups;
+    const std::int64_t cg = cIn / g.groups, ks = g.kernelSize(), inN = g.outSize(), outN = g.inSize();
+    Dims dims{batch, cOut};
+    dims.insert(dims.end(), g.in.begin(), g.in.end());
+    out.reset(dims, DType::F32);
+    std::memset(out.bytes(), 0, out.byteSize());
+    const float* px = x.values<float>().data();
+    const float* pw = w.values<float>().data();
+    float* po = out.values<float>().data();
+    std::vector<float> col(static_cast<std::size_t>(mg * ks * inN));
+    for (std::int64_t n = 0; n < batch; ++n)
+        for (std::int64_t grp = 0; grp < g.groups; ++grp) {
+            // col[mg*ks, inN] = W_g^T [mg*ks, cg] x X_g [cg, inN]
+            sgemm(ctx.pool, true, false, mg * ks, inN, cg, 1.0f, pw + grp * cg * mg * ks, mg * ks,
+                  px + (n * cIn + grp * cg) * inN, inN, 0.0f, col.data(), inN);
+            ctx.pool.parallelFor(mg, 1, [&](std::int64_t c0, std::int64_t c1) {
+                for (std::int64_t c = c0; c < c1; ++c) {
+                    float* dst = po + (n * cOut + grp * mg + c) * outN;
+                    for (std::int64_t k = 0; k < ks; ++k) {
+                        const float* src = col.data() + (c * ks + k) * inN;
+                        forEachTap(g, k, [&](std::int64_t o, std::int64_t i) {
+                            if (i >= 0)
+                                dst[i] += src[o];
+                        });
+                    }
+                }
+            });
+        }
+    if (auto s = addBias(in, out, cOut, outN); !s)
+        return fail("ConvTranspose: " + s.error().message);
+    return ok();
+}
+
+} // namespace costscope::cpu

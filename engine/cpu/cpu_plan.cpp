@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "cpu/cpu_plan.h"
+#include "synthetic.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace costscope::cpu {
+
+CpuPlan::CpuPlan(std::shared_ptr<ThreadPool> pool, Graph graph, Bindings bindings, std::vector<Step> steps,
+                 std::vector<PlanInput> inputs)
+    : m_pool(std::move(pool)), m_graph(std::move(graph)), m_bindings(std::move(bindings)), m_steps(std::move(steps))
+{
+    m_inputs = std::move(inputs);
+    m_values.resize(m_graph.nodes.size());
+}
+
+Diagnostic CpuPlan::atNode(std::size_t node, const std::string& message) const
+{
+    const Node& n = m_graph.nodes[node];
+    const std::string name = n.displayName();
+    return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, message);
+}
+
+Result<bool> CpuPlan::uploadParameters()
+{
+    for (std::size_t i = 0; i < m_graph.nodes.size(); ++i) {
+        const Node& n = m_graph.nodes[i];
+        if (n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant)
+            continue;
+        Dims dims;
+        for (const Dim& d : n.shape.dims) {
+            auto v = d.resolve(m_bindings);
+            if (!v || *v < 0)
+                return atNode(i, "parameter dim '" + d.toString() + "' is not bound");
+            dims.push_back(*v);
+        }
+        HostTensor t(dims, n.shape.dtype);
+        if (n.data) {
+            if (n.data->size() != t.byteSize())
+                return atNode(i, "data holds " + std::to_string(n.data->size()) + " bytes, " + describe(t) + " needs "
+                                     + std::to_string(t.byteSize()));
+            if (!n.data->empty())
+                std::memcpy(t.bytes(), n.data->data(), n.data->size());
+        } else {
+            fillSynthetic(t, static_cast<std::uint64_t>(n.id));
+        }
+        m_values[i] = std::move(t);
+    }
+    m_parametersReady = true;
+    return true;
+}
+
+Result<bool> CpuPlan::setInputs(const std::vector<HostTensor>& inputs)
+{
+    if (inputs.size() != m_inputs.size())
+        return Diagnostic::error("the graph has " + std::to_string(m_inputs.size()) + " inputs, "
+                                 + std::to_string(inputs.size()) + " were given");
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const PlanInput& want = m_inputs[i];
+        const std::size_t pos = *m_graph.indexOf(want.node);
+        if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
+            return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
+                                   + ", got " + describe(inputs[i]));
+        m_values[pos] = inputs[i];
+    }
+    m_inputsReady = true;
+    return true;
+}
+
+Result<bool> CpuPlan::execute(const std::atomic<bool>* cancel, std::vector<NodeTiming>* timings)
+{
+    if (!m_parametersReady)
+        return Diagnostic::error("parameters were not uploaded");
+    if (!m_inputsReady && !m_inputs.empty())
+        return Diagnostic::error("inputs were not set");
+    using Clock = std::chrono::steady_clock;
+    Inputs in;
+    for (const Step& step : m_steps) {
+        if (!step.kernel)
+            continue;
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return Diagnostic::error("run cancelled");
+        in.clear();
+        for (std::size_t p : step.inputs)
+            in.push_back(&m_values[p]);
+        const Node& node = m_graph.nodes[step.node];
+        KernelContext ctx{*m_pool, node, m_bindings};
+        const auto t0 = Clock::now();
+        KernelStatus status = step.kernel(ctx, in, m_values[step.node]);
+        if (timings)
+            timings->push_back({node.id, node.op.label(),
+                                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()});
+        if (!status)
+            return atNode(step.node, status.error().message);
+    }
+    return true;
+}
+
+Result<bool> CpuPlan::run(const std::atomic<bool>* cancel)
+{
+    return execute(cancel, nullptr);
+}
+
+Result<std::vector<NodeTiming>> CpuPlan::runInstrumented(const std::atomic<bool>* cancel)
+{
+    std::vector<NodeTiming> timings;
+    auto r = execute(cancel, &timings);
+    if (!r)
+        return r.error();
+    return timings;
+}
+
+Result<std::vector<HostTensor>> CpuPlan::readOutputs() const
+{
+    std::vector<HostTensor> out;
+    for (NodeId id : m_graph.outputs)
+        out.push_back(m_values[*m_graph.indexOf(id)]);
+    return out;
+}
+
+} // namespace costscope::cpu

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+// Activation, Clip and Cast.
+#include "cpu/kernel.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace costscope::cpu {
+
+namespace {
+enum class Act {
+    Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Erf, Sign, Softplus, Softsign, IsNaN, Reciprocal, Floor,
+    Ceil, Round, Sin, Cos, Gelu, GeluApprox, Silu, LeakyRelu, Elu, Selu, Shrink, HardSigmoid
+};
+
+std::optional<Act> parseAct(const std::string& s)
+{
+    static const std::pair<const char*, Act> names[] = {
+        {"Relu", Act::Relu},       {"Sigmoid", Act::Sigmoid},       {"Tanh", Act::Tanh},
+        {"Exp", Act::Exp},         {"Log", Act::Log},               {"Sqrt", Act::Sqrt},
+        {"Rsqrt", Act::Rsqrt},     {"Neg", Act::Neg},               {"Abs", Act::Abs},
+        {"Erf", Act::Erf},         {"Sign", Act::Sign},             {"Softplus", Act::Softplus},
+        {"Softsign", Act::Softsign}, {"IsNaN", Act::IsNaN},         {"Reciprocal", Act::Reciprocal},
+        {"Floor", Act::Floor},     {"Ceil", Act::Ceil},             {"Round", Act::Round},
+        {"Sin", Act::Sin},         {"Cos", Act::Cos},               {"Gelu", Act::Gelu},
+        {"GeluApprox", Act::GeluApprox}, {"Silu", Act::Silu},       {"LeakyRelu", Act::LeakyRelu},
+        {"Elu", Act::Elu},         {"Selu", Act::Selu},             {"Shrink", Act::Shrink},
+        {"HardSigmoid", Act::HardSigmoid}};
+    for (const auto& [n, a] : names)
+        if (s == n)
+            return a;
+    return std::nullopt;
+}
+
+// Parameters of the parameterised activations, with ONNX's defaults.
+struct ActParams {
+    double alpha = 0, beta = 0, gamma = 0, bias = 0, lambd = 0;
+};
+
+ActParams paramsFor(Act a, const Attrs& attrs)
+{
+    ActParams p;
+    switch (a) {
+    case Act::LeakyRelu: p.alpha = attrs.doubleOr("alpha", 0.01); break;
+    case Act::Elu: p.alpha = attrs.doubleOr("alpha", 1.0); break;
+    case Act::Selu:
+        p.alpha = attrs.doubleOr("alpha", 1.67326319217681884765625);
+        p.gamma = attrs.doubleOr("gamma", 1.05070102214813232421875);
+        break;
+    case Act::Shrink:
+        p.bias = attrs.doubleOr("bias", 0.0);
+        p.lambd = attrs.doubleOr("lambd", 0.5);
+        break;
+    case Act::HardSigmoid:
+        p.alpha = attrs.doubleOr("alpha", 0.2);
+        p.beta = attrs.doubleOr("beta", 0.5);
+        break;
+    default: break;
+    }
+    return p;
+}
+
+template <class T>
+T activate(Act a, T x, const ActParams& p)
+{
+    const T one = 1;
+    switch (a) {
+    case Act::Relu: return x > 0 ? x : T(0);
+    case Act::Sigmoid: return one / (one + std::exp(-x));
+    case Act::Tanh: return std::tanh(x);
+    case Act::Exp: return std::exp(x);
+    case Act::Log: return std::log(x);
+    case Act::Sqrt: return std::sqrt(x);
+    case Act::Rsqrt: return one / std::sqrt(x);
+    case Act::Neg: return -x;
+    case Act::Abs: return std::abs(x);
+    case Act::Erf: return std::erf(x);
+    case Act::Sign: return T((x > 0) - (x < 0));
+    case Act::Softplus: return x > 20 ? x : std::log1p(std::exp(x));
+    case Act::Softsign: return x / (one + std::abs(x));
+    case Act::IsNaN: return T(std::isnan(x) ? 1 : 0);
+    case Act::Reciprocal: return one / x;
+    case Act::Floor: return std::floor(x);
+    case Act::Ceil: return std::ceil(x);
+    case Act::Round: return std::nearbyint(x); // round half to even, as ONNX Round
+    case Act::Sin: return std::sin(x);
+    case Act::Cos: return std::cos(x);
+    case Act::Gelu: return T(0.5) * x * (one + std::erf(x * T(0.70710678118654752440)));
+    case Act::GeluApprox:
+        return T(0.5) * x * (one + std::tanh(T(0.79788456080286535588) * (x + T(0.044715) * x * x * x)));
+    case Act::Silu: return x / (one + std::exp(-x));
+    case Act::LeakyRelu: return x < 0 ? T(p.alpha) * x : x;
+    case Act::Elu: return x < 0 ? T(p.alpha) * (std::exp(x) - one) : x;
+    case Act::Selu: return T(p.gamma) * (x > 0 ? x : T(p.alpha) * (std::exp(x) - one));
+    case Act::Shrink: return x < -T(p.lambd) ? x + T(p.bias) : (x > T(p.lambd) ? x - T(p.bias) : T(0));
+    case Act::HardSigmoid: return std::max(T(0), std::min(one, T(p.alpha) * x + T(p.beta)));
+    }
+    return x;
+}
+
+template <class T, class O>
+void activateAll(ThreadPool& pool, Act a, const ActParams& p, const T* x, O* o, std::int64_t n)
+{
+    pool.parallelFor(n, 1 << 14, [&](std::int64_t s, std::int64_t e) {
+        for (std::int64_t i = s; i < e; ++i)
+            o[i] = static_cast<O>(activate(a, x[i], p));
+    });
+}
+} // namespace
+
+// Applies a named activation to floats in place; FusedMatMulBiasAct uses it. False for unknown names.
+bool applyActivation(ThreadPool& pool, const std::string& name, float* data, std::int64_t n)
+{
+    auto a = parseAct(name);
+    if (!a)
+        return false;
+    activateAll(pool, *a, ActParams{}, data, data, n);
+    return true;
+}
+
+KernelStatus runActivation(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    auto a = parseAct(ctx.node.op.subOp());
+    if (!a)
+        return fail("unsupported Activation op '" + ctx.node.op.subOp() + "'");
+    const HostTensor& x = *in[0];
+    const ActParams p = paramsFor(*a, ctx.attrs());
+    const auto n = static_cast<std::int64_t>(x.elements());
+    if (*a == Act::IsNaN) {
+        out.reset(x.dims(), DType::Bool);
+        if (x.dtype() == DType::F32)
+            activateAll(ctx.pool, *a, p, x.values<float>().data(), out.values<std::uint8_t>().data(), n);
+        else if (x.dtype() == DType::F64)
+            activateAll(ctx.pool, *a, p, x.values<double>().data(), out.values<std::uint8_t>().data(), n);
+        else
+            std::memset(out.bytes(), 0, out.byteSize());
+        return ok();
+    }
+    out.reset(x.dims(), x.dtype());
+    if (x.dtype() == DType::F32)
+        activateAll(ctx.pool, *a, p, x.values<float>().data(), out.values<float>().data(), n);
+    else if (x.dtype() == DType::F64)
+        activateAll(ctx.pool, *a, p, x.values<double>().data(), out.values<double>().data(), n);
+    else
+        return fail("Activation." + ctx.node.op.subOp() + " needs F32 or F64, got " + describe(x));
+    return ok();
+}
+
+KernelStatus runClip(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& x = *in[0];
+    auto bound = [&](const char* key, std::size_t index, double dflt) {
+        if (auto v = ctx.attrs().getDouble(key))
+            return *v;
+        if (index < in.size() && in[index]->elements() == 1)
+            return in[index]->valueAsDouble(0);
+        return dflt;
+    };
+    const double lo = bound("min", 1, -std::numeric_limits<double>::infinity());
+    const double hi = bound("max", 2, std::numeric_limits<double>::infinity());
+    out.reset(x.dims(), x.dtype());
+    const auto n = static_cast<std::int64_t>(x.elements());
+    auto clip = [&](auto zero) {
+        using T = decltype(zero);
+        const T* src = x.values<T>().data();
+        T* dst = out.values<T>().data();
+        ctx.pool.parallelFor(n, 1 << 14, [&](std::int64_t s, std::int64_t e) {
+            for (std::int64_t i = s; i < e; ++i)
+                dst[i] = static_cast<T>(std::min(std::max(double(src[i]), lo), hi));
+        });
+    };
+    if (x.dtype() == DType::F32)
+        clip(float{});
+    else if (x.dtype() == DType::F64)
+        clip(double{});
+    else if (x.dtype() == DType::I64)
+        clip(std::int64_t{});
+    else if (x.dtype() == DType::I32)
+        clip(std::int32_t{});
+    else
+        return fail("Clip does not support " + describe(x));
+    return ok();
+}
+
+namespace {
+template <class T>
+void storeAs(std::byte* dst, std::uint64_t i, T v)
+{
+    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
+}
+
+bool castElement(const HostTensor& x, std::uint64_t i, DType to, std::byte* dst)
+{
+    const bool intSource = x.dtype() == DType::I64;
+    const double d = x.valueAsDouble(i);
+    const std::int64_t v = intSource ? x.valueAsInt(i) : static_cast<std::int64_t>(std::isfinite(d) ? d : 0);
+    switch (to) {
+    case DType::F32: storeAs(dst, i, static_cast<float>(intSource ? double(v) : d)); return true;
+    case DType::F64: storeAs(dst, i, intSource ? double(v) : d); return true;
+    case DType::I64: storeAs(dst, i, v); return true;
+    case DType::I32: storeAs(dst, i, static_cast<std::int32_t>(v)); return true;
+    case DType::U32: storeAs(dst, i, static_cast<std::uint32_t>(v)); return true;
+    case DType::I16: storeAs(dst, i, static_cast<std::int16_t>(v)); return true;
+    case DType::I8: storeAs(dst, i, static_cast<std::int8_t>(v)); return true;
+    case DType::U8: storeAs(dst, i, static_cast<std::uint8_t>(v)); return true;
+    case DType::Bool: storeAs(dst, i, static_cast<std::uint8_t>(d != 0.0 ? 1 : 0)); return true;
+    default: return false;
+    }
+}
+} // namespace
+
+KernelStatus runCast(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const std::string toName = ctx.attrs().stringOr("to", std::string(dtypeName(ctx.node.shape.dtype)));
+    auto to = parseDType(toName);
+    if (!to)
+        return fail("Cast: unknown target dtype '" + toName + "'");
+    const HostTensor& x = *in[0];
+    for (DType t : {x.dtype(), *to})
+        if (t == DType::F16 || t == DType::BF16 || t == DType::C64 || t == DType::C128)
+            return fail("Cast: " + std::string(dtypeName(t)) + " is not supported on the CPU backend");
+    out.reset(x.dims(), *to);
+    if (x.elements() && !castElement(x, 0, *to, out.bytes()))
+        return fail("Cast: cannot cast to " + toName);
+    ctx.pool.parallelFor(static_cast<std::int64_t>(x.elements()), 1 << 14, [&](std::int64_t s, std::int64_t e) {
+        for (std::int64_t i = s; i < e; ++i)
+            castElement(x, static_cast<std::uint64_t>(i), *to, out.bytes());
+    });
+    return ok();
+}
+
+} // namespace costscope::cpu

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cpu/thread_pool.h"
+#include "ir/graph.h"
+#include "tensor.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace costscope::cpu {
+
+using Dims = std::vector<std::int64_t>;
+using Inputs = std::vector<const HostTensor*>;
+
+struct KernelContext {
+    ThreadPool& pool;
+    const Node& node;
+    const Bindings& bindings;
+    const Attrs& attrs() const { return node.op.attrs; }
+};
+
+// A kernel computes the node's output from its inputs: it sets `out`'s dims and dtype (out.reset keeps the buffer
+// of the previous run when large enough) and fills it. Errors say what is wrong; the plan adds the node.
+using KernelStatus = Result<bool>;
+using KernelFn = KernelStatus (*)(KernelContext& ctx, const Inputs& in, HostTensor& out);
+
+// nullptr for kinds the CPU backend cannot run (Custom, Unknown and the leaves, which the plan handles).
+KernelFn findKernel(OpKind kind);
+
+inline KernelStatus ok()
+{
+    return true;
+}
+inline Diagnostic fail(std::string message)
+{
+    return Diagnostic::error(std::move(message));
+}
+
+// Shared helpers.
+std::int64_t product(const Dims& d, std::size_t from = 0, std::size_t to = SIZE_MAX);
+std::string dimsString(const Dims& d);
+// Axis in [-rank, rank) made non-negative; nullopt when out of range.
+std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank);
+// An int list from attribute `key`, else from input `index` (an integer tensor), else nullopt.
+std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const KernelContext& ctx, const Inputs& in,
+                                                             const std::string& key, std::size_t index);
+// The node's stated shape with the bindings applied, when every dim resolves.
+std::optional<Dims> statedDims(const KernelContext& ctx);
+KernelStatus requireDType(const HostTensor& t, DType want, const char* what);
+
+// Applies a named activation ("Gelu", "Relu", ...) to floats in place; false for an unknown name.
+bool applyActivation(ThreadPool& pool, const std::string& name, float* data, std::int64_t n);
+// out[i] = in[base + sum(index_d * strides_d)] over outDims, for elements of `elementSize` bytes.
+void stridedCopy(ThreadPool& pool, const std::byte* in, std::int64_t base, const Dims& strides, const Dims& outDims,
+                 std::byte* out, std::size_t elementSize);
+// Row-major element strides of dims.
+Dims contiguousStrides(const Dims& dims);
+
+// Kernels, by file.
+KernelStatus runBinary(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runCompare(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runWhere(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runSum(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runActivation(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runClip(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runCast(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runReshape(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runUnsqueeze(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runSqueeze(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runFlatten(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runIdentity(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runConstantOfShape(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runTranspose(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runNarrow(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runSlice(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runConcat(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runExpand(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runTile(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runPad(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runGather(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runGatherElements(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runReduce(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runSoftmax(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runLogSoftmax(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runLayerNorm(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runRmsNorm(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runBatchNorm(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runInstanceNorm(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runLrn(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runMatMul(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runFusedMatMulBiasAct(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runGemm(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runAttention(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runConv(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runConvTranspose(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runPool(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runGlobalPool(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runFft(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runLogMel(KernelContext&, const Inputs&, HostTensor&);
+KernelStatus runWelchPeaks(KernelContext&, const Inputs&, HostTensor&);
+
+} // namespace costscope::cpu

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "cpu/kernel.h"
+
+#include <algorithm>
+
+namespace costscope::cpu {
+
+KernelFn findKernel(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Binary: return runBinary;
+    case OpKind::Compare: return runCompare;
+    case OpKind::Where: return runWhere;
+    case OpKind::Sum: return runSum;
+    case OpKind::Activation: return runActivation;
+    case OpKind::Clip: return runClip;
+    case OpKind::Cast: return runCast;
+    case OpKind::Reshape: return runReshape;
+    case OpKind::Unsqueeze: return runUnsqueeze;
+    case OpKind::Squeeze: return runSqueeze;
+    case OpKind::Flatten: return runFlatten;
+    case OpKind::Identity:
+    case OpKind::Dropout: return runIdentity;
+    case OpKind::ConstantOfShape: return runConstantOfShape;
+    case OpKind::Transpose: return runTranspose;
+    case OpKind::Narrow: return runNarrow;
+    case OpKind::Slice: return runSlice;
+    case OpKind::Concat: return runConcat;
+    case OpKind::Expand: return runExpand;
+    case OpKind::Tile: return runTile;
+    case OpKind::Pad: return runPad;
+    case OpKind::Gather: return runGather;
+    case OpKind::GatherElements: return runGatherElements;
+    case OpKind::Reduce: return runReduce;
+    case OpKind::Softmax: return runSoftmax;
+    case OpKind::LogSoftmax: return runLogSoftmax;
+    case OpKind::LayerNorm: return runLayerNorm;
+    case OpKind::RmsNorm: return runRmsNorm;
+    case OpKind::BatchNorm: return runBatchNorm;
+    case OpKind::InstanceNorm: return runInstanceNorm;
+    case OpKind::Lrn: return runLrn;
+    case OpKind::MatMul: return runMatMul;
+    case OpKind::FusedMatMulBiasAct: return runFusedMatMulBiasAct;
+    case OpKind::Gemm: return runGemm;
+    case OpKind::Attention: return runAttention;
+    case OpKind::Conv: return runConv;
+    case OpKind::ConvTranspose: return runConvTranspose;
+    case OpKind::Pool: return runPool;
+    case OpKind::GlobalPool: return runGlobalPool;
+    case OpKind::Fft: return runFft;
+    case OpKind::LogMel: return runLogMel;
+    case OpKind::WelchPeaks: return runWelchPeaks;
+    case OpKind::Input:
+    case OpKind::Param:
+    case OpKind::Constant:
+    case OpKind::Custom:
+    case OpKind::Unknown: return nullptr;
+    }
+    return nullptr;
+}
+
+std::int64_t product(const Dims& d, std::size_t from, std::size_t to)
+{
+    std::int64_t p = 1;
+    for (std::size_t i = from; i < std::min(to, d.size()); ++i)
+        p *= d[i];
+    return p;
+}
+
+std::string dimsString(const Dims& d)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < d.size(); ++i)
+        s += (i ? "," : "") + std::to_string(d[i]);
+    return s + "]";
+}
+
+std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank)
+{
+    const auto r = static_cast<std::int64_t>(rank);
+    if (axis < -r || axis >= r)
+        return std::nullopt;
+    return axis < 0 ? axis + r : axis;
+}
+
+std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const KernelContext& ctx, const Inputs& in,
+                                                             const std::string& key, std::size_t index)
+{
+    if (const AttrValue* v = ctx.attrs().find(key)) {
+        if (auto list = ctx.attrs().getInts(key))
+            return list;
+        if (auto one = ctx.attrs().getInt(key))
+            return std::vector<std::int64_t>{*one};
+        if (std::holds_alternative<std::monostate>(*v))
+            return std::nullopt;
+    }
+    if (index < in.size() && in[index]) {
+        std::vector<std::int64_t> out;
+        for (std::uint64_t i = 0; i < in[index]->elements(); ++i)
+            out.push_back(in[index]->valueAsInt(i));
+        return out;
+    }
+    return std::nullopt;
+}
+
+std::optional<Dims> statedDims(const KernelContext& ctx)
+{
+    Dims d;
+    for (const Dim& dim : ctx.node.shape.dims) {
+        auto v = dim.resolve(ctx.bindings);
+        if (!v)
+            return std::nullopt;
+        d.push_back(*v);
+    }
+    return d;
+}
+
+KernelStatus requireDType(const HostTensor& t, DType want, const char* what)
+{
+    if (t.dtype() != want)
+        return fail(std::string(what) + " must be " + std::string(dtypeName(want)) + ", got "
+                    + std::string(dtypeName(t.dtype())));
+    return ok();
+}
+
+} // namespace costscope::cpu

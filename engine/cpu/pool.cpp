@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Pool (Max/Avg over any spatial rank, with dilation, asymmetric pads, ceil_mode and count_include_pad) and
+// GlobalPool.
+#include "cpu/kernel.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace costscope::cpu {
+
+namespace {
+Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
+{
+    Dims v = attrs.intsOr(key, {});
+    if (v.size() == 1 && n > 1)
+        v.assign(n, v[0]);
+    if (v.size() != n)
+        v.assign(n, dflt);
+    return v;
+}
+
+std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t pb,
+                        std::int64_t pe, bool ceil)
+{
+    const std::int64_t span = d * (k - 1) + 1;
+    const std::int64_t room = in + pb + pe - span;
+    if (room < 0)
+        return 0;
+    std::int64_t out = (ceil ? (room + s - 1) / s : room / s) + 1;
+    if (ceil && (out - 1) * s >= in + pb)
+        --out; // the last window must start inside the input or its leading pad (PyTorch and ONNX agree)
+    return out;
+}
+} // namespace
+
+KernelStatus runPool(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& x = *in[0];
+    if (x.rank() < 3 || x.dtype() != DType::F32)
+        return fail("Pool needs an F32 input [N, C, spatial...], got " + describe(x));
+    const Attrs& a = ctx.attrs();
+    const std::string kind = a.stringOr("kind", "Max");
+    if (kind != "Max" && kind != "Avg")
+        return fail("Pool: unknown kind '" + kind + "'");
+    const bool isMax = kind == "Max";
+    const std::size_t sp = x.rank() - 2;
+    const Dims k = a.intsOr("kernel_size", {});
+    if (k.size() != sp)
+        return fail("Pool: kernel_size " + dimsString(k) + " does not fit " + describe(x));
+    const Dims s = spatialAttr(a, "stride", sp, 1), dil = spatialAttr(a, "dilation", sp, 1);
+    const Dims pb = spatialAttr(a, "padding", sp, 0);
+    const Dims pe = a.has("padding_end") ? spatialAttr(a, "padding_end", sp, 0) : pb;
+    const bool ceil = a.getBool("ceil_mode").value_or(a.intOr("ceil_mode", 0) != 0);
+    const bool includePad = a.getBool("count_include_pad").value_or(a.intOr("count_include_pad", 0) != 0);
+    Dims inS(x.dims().begin() + 2, x.dims().end()), outS;
+    for (std::size_t d = 0; d < sp; ++d) {
+        if (s[d] < 1 || dil[d] < 1 || k[d] < 1)
+            return fail("Pool: kernel, stride and dilation must be positive");
+        outS.push_back(pooledSize(inS[d], k[d], s[d], dil[d], pb[d], pe[d], ceil));
+    }
+    Dims dims{x.dim(0), x.dim(1)};
+    dims.insert(dims.end(), outS.begin(), outS.end());
+    out.reset(dims, DType::F32);
+    const std::int64_t inN = product(inS), outN = product(outS), kN = product(k);
+    const Dims inStr = contiguousStrides(inS);
+    const float* src = x.values<float>().data();
+    float* dst = out.values<float>().data();
+    ctx.pool.parallelFor(x.dim(0) * x.dim(1), 1, [&](std::int64_t c0, std::int64_t c1) {
+        Dims pos(sp);
+        for (std::int64_t c = c0; c < c1; ++c)
+            for (std::int64_t o = 0; o < outN; ++o) {
+                std::int64_t rem = o;
+                for (std::size_t d = sp; d-- > 0;) {
+                    pos[d] = (rem % outS[d]) * s[d] - pb[d];
+                    rem /= outS[d];
+                }
+                double acc = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+                std::int64_t counted = 0;
+                for (std::int64_t t = 0; t < kN; ++t) {
+                    std::int64_t tr = t, off = 0;
+                    bool inside = true, inPadded = true;
+                    for (std::size_t d = sp; d-- > 0;) {
+                        const std::int64_t id = pos[d] + (tr % k[d]) * dil[d];
+                        tr /= k[d];
+                        inside = inside && id >= 0 && id < inS[d];
+                        inPadded = inPadded && id < inS[d] + pe[d];
+                        off += id * inStr[d];
+                    }
+                    if (inside) {
+                        const double v = src[c * inN + off];
+                        acc = isMax ? std::max(acc, v) : acc + v;
+                    }
+                    counted += (inside || (includePad && inPadded)) ? 1 : 0;
+                }
+                dst[c * outN + o] = static_cast<float>(isMax ? acc : (counted ? acc / double(counted) : 0.0));
+            }
+    });
+    return ok();
+}
+
+KernelStatus runGlobalPool(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& x = *in[0];
+    if (x.rank() < 3 || x.dtype() != DType::F32)
+        return fail("GlobalPool needs an F32 input [N, C, spatial...], got " + describe(x));
+    const std::string kind = ctx.attrs().stringOr("kind", "Avg");
+    if (kind != "Max" && kind != "Avg")
+        return fail("GlobalPool: unknown kind '" + kind + "'");
+    Dims dims(x.rank(), 1);
+    dims[0] = x.dim(0);
+    dims[1] = x.dim(1);
+    out.reset(dims, DType::F32);
+    const std::int64_t n = product(x.dims(), 2);
+    const float* src = x.values<float>().data();
+    float* dst = out.values<float>().data();
+    ctx.pool.parallelFor(x.dim(0) * x.dim(1), 1, [&](std::int64_t c0, std::int64_t c1) {
+        for (std::int64_t c = c0; c < c1; ++c) {
+            double acc = kind == "Max" ? -std::numeric_limits<double>::infinity() : 0.0;
+            for (std::int64_t i = 0; i < n; ++i)
+                acc = kind == "Max" ? std::max(acc, double(src[c * n + i])) : acc + src[c * n + i];
+            dst[c] = static_cast<float>(kind == "Max" ? acc : acc / double(std::max<std::int64_t>(n, 1)));
+        }
+    });
+    return ok();
+}
+
+} // namespace costscope::cpu

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "cpu/thread_pool.h"
+
+#include <algorithm>
+
+namespace costscope::cpu {
+
+ThreadPool::ThreadPool(unsigned threads)
+{
+    const unsigned n = std::max(threads, 1u);
+    for (unsigned i = 1; i < n; ++i)
+        m_workers.emplace_back([this, i] { workerLoop(i); });
+}
+
+ThreadPool::~ThreadPool()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    for (std::thread& t : m_workers)
+        t.join();
+}
+
+void ThreadPool::workerLoop(unsigned)
+{
+    std::uint64_t seen = 0;
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_wake.wait(lock, [&] { return m_stop || (m_generation != seen && m_nextChunk < m_chunks); });
+        if (m_stop)
+            return;
+        seen = m_generation;
+        while (m_nextChunk < m_chunks) {
+            const std::int64_t c = m_nextChunk++;
+            const auto* task = m_task;
+            const std::int64_t n = m_n, chunks = m_chunks;
+            lock.unlock();
+            (*task)(n * c / chunks, n * (c + 1) / chunks);
+            lock.lock();
+            if (--m_pending == 0)
+                m_done.notify_all();
+        }
+    }
+}
+
+void ThreadPool::parallelFor(std::int64_t n, std::int64_t grain,
+                             const std::function<void(std::int64_t, std::int64_t)>& fn)
+{
+    if (n <= 0)
+        return;
+    const std::int64_t wanted = n / std::max<std::int64_t>(grain, 1);
+    const std::int64_t chunks = std::min<std::int64_t>(size(), std::max<std::int64_t>(1, wanted));
+    if (chunks <= 1 || m_workers.empty()) {
+        fn(0, n);
+        return;
+    }
+    std::lock_guard caller(m_callerMutex);
+    std::unique_lock lock(m_mutex);
+    m_task = &fn;
+    m_n = n;
+    m_chunks = chunks;
+    m_nextChunk = 0;
+    m_pending = chunks;
+    ++m_generation;
+    m_wake.notify_all();
+    while (m_nextChunk < m_chunks) {
+        const std::int64_t c = m_nextChunk++;
+        lock.unlock();
+        fn(n * c / chunks, n * (c + 1) / chunks);
+        lock.lock();
+        --m_pending;
+    }
+    m_done.wait(lock, [&] { return m_pending == 0; });
+    m_task = nullptr;
+}
+
+} // namespace costscope::cpu

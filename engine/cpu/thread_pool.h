@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace costscope::cpu {
+
+// A fixed set of worker threads for data-parallel loops. The calling thread takes part, so a pool of N threads
+// has N - 1 workers. Plans on different threads may share a pool: their loops take turns. A loop body must not
+// start another parallelFor on the same pool.
+class ThreadPool {
+public:
+    explicit ThreadPool(unsigned threads = std::thread::hardware_concurrency());
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    unsigned size() const { return static_cast<unsigned>(m_workers.size()) + 1; }
+    // Calls fn(begin, end) over disjoint ranges covering [0, n); ranges hold at least `grain` items except the
+    // last. Runs inline when one chunk suffices.
+    void parallelFor(std::int64_t n, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)>& fn);
+
+private:
+    void workerLoop(unsigned index);
+
+    std::vector<std::thread> m_workers;
+    std::mutex m_callerMutex; // one loop at a time
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    const std::function<void(std::int64_t, std::int64_t)>* m_task = nullptr;
+    std::int64_t m_n = 0;
+    std::int64_t m_chunks = 0;
+    std::int64_t m_nextChunk = 0;
+    std::int64_t m_pending = 0;
+    std::uint64_t m_generation = 0;
+    bool m_stop = false;
+};
+
+} // namespace costscope::cpu

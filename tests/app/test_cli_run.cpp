@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli devices and run: JSON shape, output checks and exit codes.
+#include "test_paths.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace costscope::test;
+
+class TestCliRun : public QObject {
+    Q_OBJECT
+private slots:
+    void devicesListsTheCpu();
+    void runReportsTimings();
+    void referenceChecks();
+    void badArgumentsAreUsageErrors();
+};
+
+void TestCliRun::devicesListsTheCpu()
+{
+    QByteArray out;
+    QCOMPARE(runCli({"devices", "--json"}, &out), 0);
+    const QJsonObject j = QJsonDocument::fromJson(out).object();
+    const QJsonArray devices = j["devices"].toArray();
+    QVERIFY(!devices.isEmpty());
+    QCOMPARE(devices[0].toObject()["backend"].toString(), QString("cpu"));
+    QVERIFY(devices[0].toObject()["compute_units"].toInt() >= 1);
+}
+
+void TestCliRun::runReportsTimings()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    QByteArray out, err;
+    const int code = runCli({"run", sharedPath("data/rlx/mnist.hir.json"), "--backend", "cpu", "--runs", "3",
+                             "--warmup", "1", "--per-node", "--json"},
+                            &out, &err);
+    QVERIFY2(code == 0, err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(out).object();
+    const QJsonObject whole = j["whole"].toObject();
+    QCOMPARE(whole["runs"].toInt(), 3);
+    QVERIFY(whole["median_ns"].toDouble() > 0);
+    QVERIFY(whole["min_ns"].toDouble() <= whole["median_ns"].toDouble());
+    QVERIFY(whole["max_ns"].toDouble() >= whole["median_ns"].toDouble());
+    const QJsonArray nodes = j["per_node"].toArray();
+    QVERIFY(!nodes.isEmpty());
+    for (const QJsonValue& n : nodes)
+        QVERIFY(n.toObject().contains("measured_ns") && n.toObject().contains("op"));
+    QVERIFY(!j.contains("check"));
+}
+
+void TestCliRun::referenceChecks()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    QTemporaryDir tmp;
+    const QString saved = tmp.filePath("mnist_out.pb"), other = tmp.filePath("cnn_out.pb");
+    const QString mnist = sharedPath("data/rlx/mnist.hir.json");
+    QCOMPARE(runCli({"run", mnist, "--runs", "1", "--warmup", "0", "--save-output", saved}), 0);
+    QByteArray out;
+    QCOMPARE(runCli({"run", mnist, "--runs", "1", "--warmup", "0", "--reference", saved, "--json"}, &out), 0);
+    QJsonObject check = QJsonDocument::fromJson(out).object()["check"].toObject();
+    QCOMPARE(check["pass"].toBool(), true);
+    QCOMPARE(check["max_abs_error"].toDouble(), 0.0);
+    QCOMPARE(runCli({"run", mnist, "--runs", "1", "--warmup", "0", "--reference", "cpu"}), 0);
+    // A reference of another graph's output does not match: exit code 4 and pass false.
+    QCOMPARE(runCli({"run", sharedPath("data/rlx/cnn.hir.json"), "--runs", "1", "--save-output", other}), 0);
+    QCOMPARE(runCli({"run", mnist, "--runs", "1", "--warmup", "0", "--reference", other, "--json"}, &out), 4);
+    check = QJsonDocument::fromJson(out).object()["check"].toObject();
+    QCOMPARE(check["pass"].toBool(), false);
+}
+
+void TestCliRun::badArgumentsAreUsageErrors()
+{
+    QByteArray out, err;
+    QCOMPARE(runCli({"run"}, &out, &err), 2);
+    QCOMPARE(runCli({"run", "x.json", "--bind", "batch"}, &out, &err), 2);
+    QVERIFY(err.contains("--bind"));
+    QCOMPARE(runCli({"run", "x.json", "--runs", "0"}, &out, &err), 2);
+    QCOMPARE(runCli({"run", "x.json", "--backend", "nope"}, &out, &err), 2);
+    QCOMPARE(runCli({"run", "/nonexistent/graph.json"}, &out, &err), 3);
+    QCOMPARE(runCli({"devices", "extra"}, &out, &err), 2);
+}
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "test_cli_run.moc"

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+// The backend interface around the kernels: TensorProto files, plans over the shared RLX graphs (synthetic
+// weights), timing, cancellation and the errors a caller can get.
+#include "formats/graph_file.h"
+#include "measure.h"
+#include "op_runner.h"
+#include "synthetic.h"
+#include "tensor_proto.h"
+#include "test_paths.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <cstring>
+
+using namespace costscope;
+using namespace costscope::test;
+
+namespace {
+Bindings bindAll(const Graph& g, std::int64_t value)
+{
+    Bindings b;
+    for (const std::string& s : g.symbols())
+        b[s] = value;
+    return b;
+}
+
+std::vector<HostTensor> arangeInputs(const ExecutablePlan& plan)
+{
+    std::vector<HostTensor> inputs;
+    for (const PlanInput& in : plan.inputs())
+        inputs.push_back(arangeInput(in.dims, in.dtype));
+    return inputs;
+}
+
+Node leaf(NodeId id, OpKind kind, const char* name, Shape shape)
+{
+    Node n;
+    n.id = id;
+    Attrs a;
+    a.set("name", std::string(name));
+    n.op = Op::make(kind, a);
+    n.shape = std::move(shape);
+    return n;
+}
+} // namespace
+
+class TestEnginePlan : public QObject {
+    Q_OBJECT
+private slots:
+    void tensorProtoRoundTrip();
+    void tensorProtoReadsSuiteFiles();
+    void tensorProtoRejectsBadBytes();
+    void syntheticValuesAreDeterministic();
+    void rlxGraphsRunDeterministically_data();
+    void rlxGraphsRunDeterministically();
+    void measureReportsStatsAndPerNodeTimes();
+    void parameterDataIsUsed();
+    void unsupportedOpsNameTheNode();
+    void cancellationStopsARun();
+    void wrongInputsAreErrors();
+    void devicesAreListed();
+};
+
+void TestEnginePlan::tensorProtoRoundTrip()
+{
+    const HostTensor t = f32({2, 3}, {1, 2, 3, 4, 5, -6});
+    auto back = parseTensorProto(serializeTensorProto(t, "x"));
+    QVERIFY(back);
+    QVERIFY(sameFloats(*back, {2, 3}, {1, 2, 3, 4, 5, -6}));
+    const HostTensor ints = i64({3}, {-1, 0, 1LL << 40});
+    auto intsBack = parseTensorProto(serializeTensorProto(ints));
+    QVERIFY(intsBack);
+    QCOMPARE(intsBack->dtype(), DType::I64);
+    QCOMPARE(intsBack->values<std::int64_t>()[2], std::int64_t(1) << 40);
+}
+
+void TestEnginePlan::tensorProtoReadsSuiteFiles()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    auto in = readTensorProtoFile(sharedPath("data/onnx/node/pytorch-converted/test_Conv2d/test_data_set_0/input_0.pb").toStdString());
+    QVERIFY2(in, in ? "" : in.error().message.c_str());
+    QCOMPARE(in->dtype(), DType::F32);
+    QCOMPARE(in->rank(), std::size_t(4));
+    auto idx = readTensorProtoFile(sharedPath("data/onnx/node/pytorch-converted/test_Embedding/test_data_set_0/input_0.pb").toStdString());
+    QVERIFY(idx);
+    QCOMPARE(idx->dtype(), DType::I64);
+    auto light = readTensorProtoFile(sharedPath("data/onnx/light/light_squeezenet_output_0.pb").toStdString());
+    QVERIFY(light);
+    QCOMPARE(light->elements(), std::uint64_t(1000));
+    for (float v : light->values<float>())
+        QVERIFY(std::isfinite(v));
+}
+
+void TestEnginePlan::tensorProtoRejectsBadBytes()
+{
+    std::string bytes = serializeTensorProto(f32({4}, {1, 2, 3, 4}));
+    auto truncated = parseTensorProto(bytes.substr(0, bytes.size() - 3));
+    QVERIFY(!truncated);
+    auto wrongSize = parseTensorProto(serializeTensorProto(f32({4}, {1, 2, 3, 4})).replace(1, 1, "\x05"));
+    QVERIFY(!wrongSize);
+    QVERIFY(!readTensorProtoFile("/nonexistent/file.pb"));
+}
+
+void TestEnginePlan::syntheticValuesAreDeterministic()
+{
+    HostTensor a({1000}, DType::F32), b({1000}, DType::F32), c({1000}, DType::F32);
+    fillSynthetic(a, 7);
+    fillSynthetic(b, 7);
+    fillSynthetic(c, 8);
+    QVERIFY(std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0);
+    QVERIFY(std::memcmp(a.bytes(), c.bytes(), a.byteSize()) != 0);
+    double sumAbs = 0;
+    for (float v : a.values<float>()) {
+        QVERIFY(std::abs(v) <= 0.05f);
+        sumAbs += std::abs(v);
+    }
+    QVERIFY(sumAbs > 10); // not all zero: mean |v| of a uniform [-0.05, 0.05) is 0.025
+    const HostTensor r = arangeInput({2, 2}, DType::F32);
+    QVERIFY(sameFloats(r, {2, 2}, {0, 0.25f, 0.5f, 0.75f}));
+}
+
+void TestEnginePlan::rlxGraphsRunDeterministically_data()
+{
+    QTest::addColumn<QString>("path");
+    const QString dir = sharedPath("data/rlx");
+    if (dir.isEmpty())
+        return;
+    for (const QString& f : QDir(dir).entryList({"*.json"}, QDir::Files))
+        QTest::newRow(qPrintable(f)) << dir + '/' + f;
+}
+
+void TestEnginePlan::rlxGraphsRunDeterministically()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    QFETCH(QString, path);
+    auto loaded = loadGraphFile(path.toStdString());
+    QVERIFY(loaded);
+    const Graph& g = loaded->graph;
+    std::vector<std::vector<std::byte>> firstRun;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        CpuBackend backend;
+        auto plan = backend.compile(g, bindAll(g, 2), 0);
+        QVERIFY2(plan, plan ? "" : plan.error().format(path.toStdString()).c_str());
+        QVERIFY((*plan)->uploadParameters());
+        QVERIFY((*plan)->setInputs(arangeInputs(**plan)));
+        auto r = (*plan)->run();
+        QVERIFY2(r, r ? "" : r.error().format(path.toStdString()).c_str());
+        auto outs = (*plan)->readOutputs();
+        QVERIFY(outs);
+        QCOMPARE(outs->size(), g.outputs.size());
+        for (std::size_t i = 0; i < outs->size(); ++i) {
+            const HostTensor& t = (*outs)[i];
+            QVERIFY(t.elements() > 0);
+            for (std::uint64_t k = 0; k < t.elements(); ++k)
+                QVERIFY2(std::isfinite(t.valueAsDouble(k)), describe(t).c_str());
+            std::vector<std::byte> bytes(t.bytes(), t.bytes() + t.byteSize());
+            if (attempt == 0)
+                firstRun.push_back(bytes);
+            else
+                QVERIFY(bytes == firstRun[i]);
+        }
+    }
+}
+
+void TestEnginePlan::measureReportsStatsAndPerNodeTimes()
+{
+    COSTSCOPE_REQUIRE_SHARED();
+    auto loaded = loadGraphFile(sharedPath("data/rlx/mnist.hir.json").toStdString());
+    QVERIFY(loaded);
+    CpuBackend backend;
+    auto plan = backend.compile(loaded->graph, bindAll(loaded->graph, 4), 0);
+    QVERIFY(plan);
+    QVERIFY((*plan)->uploadParameters());
+    QVERIFY((*plan)->setInputs(arangeInputs(**plan)));
+    auto r = measure(**plan, MeasureOptions{2, 5, true, nullptr});
+    QVERIFY(r);
+    QCOMPARE(r->whole.runs, 5);
+    QVERIFY(r->whole.minNs > 0 && r->whole.minNs <= r->whole.medianNs && r->whole.medianNs <= r->whole.maxNs);
+    QVERIFY(r->whole.spread >= 0);
+    std::size_t computeNodes = 0;
+    for (const Node& n : loaded->graph.nodes)
+        computeNodes += n.op.kind != OpKind::Input && n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant;
+    QCOMPARE(r->perNode.size(), computeNodes);
+    for (const NodeTiming& t : r->perNode)
+        QVERIFY(t.ns >= 0 && !t.label.empty());
+    QCOMPARE(r->outputs.size(), loaded->graph.outputs.size());
+}
+
+void TestEnginePlan::parameterDataIsUsed()
+{
+    Graph g;
+    g.add(leaf(0, OpKind::Input, "x", Shape::of({2})));
+    Node c = leaf(1, OpKind::Constant, "c", Shape::of({2}));
+    const float values[2] = {10, 20};
+    c.data = std::make_shared<const std::vector<std::uint8_t>>(reinterpret_cast<const std::uint8_t*>(values),
+                                                               reinterpret_cast<const std::uint8_t*>(values) + 8);
+    g.add(c);
+    Node add;
+    add.id = 2;
+    add.op = makeOp(OpKind::Binary, {{"op", std::string("Add")}});
+    add.inputs = {0, 1};
+    add.shape = Shape::of({2});
+    g.add(add);
+    g.outputs = {2};
+    auto out = runGraph(g, {f32({2}, {1, 2})});
+    QVERIFY(out);
+    QVERIFY(sameFloats(*out, {2}, {11, 22}));
+    // Data of the wrong size is an error naming the node.
+    g.nodes[1].data = std::make_shared<const std::vector<std::uint8_t>>(4, 0);
+    auto bad = runGraph(g, {f32({2}, {1, 2})});
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().node, std::optional<NodeId>(1));
+}
+
+void TestEnginePlan::unsupportedOpsNameTheNode()
+{
+    Graph custom = oneOpGraph(makeOp(OpKind::Custom, {{"name", std::string("my_op")}}), {f32({1}, {1})});
+    auto r = runGraph(custom, {f32({1}, {1})});
+    QVERIFY(!r);
+    QCOMPARE(r.error().node, std::optional<NodeId>(1));
+    QVERIFY(r.error().message.find("cannot run") != std::string::npos);
+    Graph unknown = oneOpGraph(Op::unknown("FancyOp", "{}"), {f32({1}, {1})});
+    QVERIFY(!runGraph(unknown, {f32({1}, {1})}));
+    Graph arity = oneOpGraph(makeOp(OpKind::MatMul), {f32({1}, {1})});
+    auto a = runGraph(arity, {f32({1}, {1})});
+    QVERIFY(!a);
+    QVERIFY(a.error().message.find("inputs") != std::string::npos);
+}
+
+void TestEnginePlan::cancellationStopsARun()
+{
+    const HostTensor x = f32({2}, {1, 2});
+    CpuBackend backend;
+    auto plan = backend.compile(oneOpGraph(makeOp(OpKind::Activation, {{"op", std::string("Relu")}}), {x}), {}, 0);
+    QVERIFY(plan);
+    QVERIFY((*plan)->uploadParameters());
+    QVERIFY((*plan)->setInputs({x}));
+    std::atomic<bool> cancel{true};
+    auto r = (*plan)->run(&cancel);
+    QVERIFY(!r);
+    QVERIFY(r.error().message.find("cancelled") != std::string::npos);
+    cancel = false;
+    QVERIFY((*plan)->run(&cancel));
+}
+
+void TestEnginePlan::wrongInputsAreErrors()
+{
+    const HostTensor x = f32({2}, {1, 2});
+    CpuBackend backend;
+    Graph g = oneOpGraph(makeOp(OpKind::Identity), {x});
+    g.nodes[0].shape = Shape{{Dim::named("batch")}, DType::F32};
+    auto unbound = backend.compile(g, {}, 0);
+    QVERIFY(!unbound);
+    QVERIFY(unbound.error().message.find("batch") != std::string::npos);
+    auto plan = backend.compile(g, {{"batch", 3}}, 0);
+    QVERIFY(plan);
+    QVERIFY((*plan)->uploadParameters());
+    QVERIFY(!(*plan)->setInputs({x}));
+    QVERIFY(!(*plan)->setInputs({}));
+    QVERIFY(!(*plan)->run()); // inputs were never set
+    QVERIFY(!backend.compile(g, {{"batch", 3}}, 1));
+}
+
+void TestEnginePlan::devicesAreListed()
+{
+    CpuBackend backend;
+    const auto devices = backend.devices();
+    QCOMPARE(devices.size(), std::size_t(1));
+    QCOMPARE(devices[0].backend, std::string("cpu"));
+    QVERIFY(devices[0].computeUnits >= 1);
+    QVERIFY(devices[0].memoryBytes > 0);
+    QVERIFY(!devices[0].name.empty());
+    QVERIFY(makeBackend("cpu"));
+    QVERIFY(!makeBackend("no-such-backend"));
+}
+
+QTEST_GUILESS_MAIN(TestEnginePlan)
+#include "test_engine_plan.moc"
