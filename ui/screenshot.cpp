@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "screenshot.h"
 #include "canvas/canvas_view.h"
+#include "jobs/cost_job.h"
 #include "main_window.h"
 #include <QEventLoop>
 #include <QPixmap>
@@ -12,12 +13,25 @@ int renderScreenshot(const QString& file, const QString& out, QSize size, QStrin
 {
     MainWindow window;
     window.setErrorReporter([](const QString&, const QString&) {});
+    window.setCostProvider(makeCostProvider());
     window.resize(size);
     window.show();
     QEventLoop loop;
     QString failure;
     bool timedOut = false;
-    QObject::connect(&window, &MainWindow::layoutReady, &loop, &QEventLoop::quit);
+    // The picture is taken once the diagram is laid out and its cost overlay has arrived.
+    bool laidOut = false;
+    bool costed = false;
+    QObject::connect(&window, &MainWindow::layoutReady, &loop, [&] {
+        laidOut = true;
+        if (costed)
+            loop.quit();
+    });
+    QObject::connect(&window, &MainWindow::costsUpdated, &loop, [&] {
+        costed = true;
+        if (laidOut)
+            loop.quit();
+    });
     QObject::connect(&window, &MainWindow::loadFailed, &loop, [&](const QString& message) {
         failure = message;
         loop.quit();

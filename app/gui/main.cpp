@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep] FILE | costscope --version
+#include "jobs/cost_job.h"
 #include "main_window.h"
 #include "screenshot.h"
 #include <QApplication>
@@ -66,6 +67,7 @@ int main(int argc, char** argv)
     }
 
     costscope::MainWindow window;
+    window.setCostProvider(costscope::makeCostProvider());
     window.show();
     if (!files.isEmpty())
         window.openFile(files.front());

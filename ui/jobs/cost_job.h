@@ -3,6 +3,7 @@
 #include "analysis/cost_model.h"
 #include <QStringList>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,8 @@ using CostProvider = std::function<std::shared_ptr<const GraphCost>(const Graph&
 
 // The one place where the GUI asks the analysis library for costs (makeCostModel + a device profile).
 CostProvider makeCostProvider();
+// The profile a toolbar device name stands for: a device name under rlx-linux, else a library profile.
+std::optional<DeviceProfile> profileForDeviceName(const std::string& name);
 
 QStringList costModelNames();
 QStringList costDeviceNames();
