@@ -118,6 +118,19 @@ void launchInterleavedToComplex(const float* src, float* dst, bool planar, std::
 void launchWelchPeaks(const float* src, bool planar, float* out, std::int64_t batch, std::int64_t segments,
                       std::int64_t n, std::int64_t k, cudaStream_t s);
 
+// Fills count elements of elementSize (1, 2, 4 or 8) bytes with the pattern's low bytes.
+void launchFill(void* dst, std::int64_t count, int elementSize, std::uint64_t pattern, cudaStream_t s);
+// Element-wise conversion between F32, F64, I8, U8/Bool, I32 and I64 (codes of CastType); floats truncate to
+// integers, non-zero becomes 1 in Bool.
+enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64 };
+void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, cudaStream_t s);
+// Inference batch norm over [N, C, inner]: y = (x - mean) * scale / sqrt(var + eps) + bias per channel.
+void launchBatchNorm(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, const float* scale,
+                     const float* bias, const float* mean, const float* var, float eps, cudaStream_t s);
+// Cross-channel LRN over [N, C, inner] (ONNX semantics: window of `size` channels around each one).
+void launchLrn(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, int size, float alpha,
+               float beta, float bias, cudaStream_t s);
+
 // An empty kernel, for the launch-overhead calibration.
 void launchEmpty(cudaStream_t s);
 

@@ -79,5 +79,10 @@ LowerResult lowerConv(LowerContext&);
 LowerResult lowerPool(LowerContext&);
 LowerResult lowerFft(LowerContext&);
 LowerResult lowerWelchPeaks(LowerContext&);
+LowerResult lowerConstantOfShape(LowerContext&);
+LowerResult lowerCast(LowerContext&);
+LowerResult lowerSum(LowerContext&);
+LowerResult lowerBatchNorm(LowerContext&);
+LowerResult lowerLrn(LowerContext&);
 
 } // namespace costscope::cuda

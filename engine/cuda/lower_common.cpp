@@ -44,6 +44,11 @@ LowerFn findLowering(OpKind kind)
     case OpKind::Pool: return lowerPool;
     case OpKind::Fft: return lowerFft;
     case OpKind::WelchPeaks: return lowerWelchPeaks;
+    case OpKind::ConstantOfShape: return lowerConstantOfShape;
+    case OpKind::Cast: return lowerCast;
+    case OpKind::Sum: return lowerSum;
+    case OpKind::BatchNorm: return lowerBatchNorm;
+    case OpKind::Lrn: return lowerLrn;
     default: return nullptr;
     }
 }

@@ -4,6 +4,7 @@
 // device-to-device copy bandwidth, CUDA graph replay vs per-node launches, and the calibration figures.
 // Every figure is a ratio against a reference measured in the same run. Exit status 1 when a check fails.
 #include "../engine/cuda_case_list.h"
+#include "cuda_transformer_graphs.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_calibrate.h"
 #include "formats/rlx_json.h"
@@ -15,7 +16,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -193,6 +197,32 @@ void launchOverhead(CudaBackend& be)
                 graph * 1e6, eager[10] * 1e6, eager[10] / graph);
 }
 
+// Whole-graph times of the GPT-2/BERT-shaped graphs, to set against scripts/device_torch_baseline.py's PyTorch
+// eager times of the same architecture (printed in the same log).
+void transformers()
+{
+    for (auto p : {cuda::MatMulPrecision::F32, cuda::MatMulPrecision::TF32})
+        for (bool causal : {true, false})
+            for (std::int64_t batch : {1, 8, 64}) {
+                cudacases::TransformerConfig cfg;
+                cfg.batch = batch;
+                cfg.causal = causal;
+                CudaBackend be({p});
+                const std::string name = std::string(causal ? "gpt2" : "bert") + "_12l-shaped batch " + std::to_string(batch);
+                auto plan = compileOrReport(be, cudacases::transformerGraph(cfg), name);
+                if (!plan)
+                    continue;
+                (void)plan->setInputs({HostTensor({batch, cfg.seq}, DType::I64)});
+                const double graph = medianSeconds(*plan, 50);
+                std::int64_t kernels = 0;
+                if (auto t = plan->runInstrumented(nullptr))
+                    for (const NodeTiming& n : *t)
+                        kernels += n.ns;
+                std::printf("WHOLE %s %s: CUDA graph %.1f us per run (sum of per-node event times %.1f us)\n",
+                            name.c_str(), cuda::precisionName(p).c_str(), graph * 1e6, double(kernels) * 1e-3);
+            }
+}
+
 void rlxGraphs(CudaBackend& be, const std::string& dir)
 {
     for (const char* name : {"mnist.hir.json", "cnn.hir.json"}) {
@@ -215,6 +245,52 @@ void rlxGraphs(CudaBackend& be, const std::string& dir)
             inputs.push_back(arangeInput(in.dims, in.dtype));
         (void)(*plan)->setInputs(inputs);
         std::printf("%s on CUDA: %.1f us per run\n", name, medianSeconds(**plan, 50) * 1e6);
+    }
+}
+// The light CNNs of /work/shared (converted to RLX JSON on a machine with the ONNX importer; their expected
+// outputs as raw little-endian F32 beside them) on arange(n)/n inputs: ONNX's tolerance rtol 1e-3, atol 1e-5.
+void lightCnns(CudaBackend& be, const std::string& dir)
+{
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string path = entry.path().string();
+        if (!path.ends_with(".hir.json"))
+            continue;
+        const std::string stem = path.substr(0, path.size() - 9);
+        std::ifstream file(path), raw(stem + "_output_0.raw", std::ios::binary);
+        std::stringstream text;
+        text << file.rdbuf();
+        std::vector<char> bytes((std::istreambuf_iterator<char>(raw)), std::istreambuf_iterator<char>());
+        std::vector<float> want(bytes.size() / 4);
+        std::memcpy(want.data(), bytes.data(), want.size() * 4);
+        auto g = parseRlxJson(text.str());
+        if (!g) {
+            check(false, path + ": " + g.error().message);
+            continue;
+        }
+        auto plan = compileOrReport(be, *g, path);
+        if (!plan)
+            continue;
+        std::vector<HostTensor> inputs;
+        for (const PlanInput& in : plan->inputs())
+            inputs.push_back(arangeInput(in.dims, in.dtype));
+        (void)plan->setInputs(inputs);
+        auto r = plan->run(nullptr);
+        auto out = plan->readOutputs();
+        if (!r || !out || out->empty()) {
+            check(false, path + ": run failed");
+            continue;
+        }
+        auto got = out->front().values<float>();
+        double worst = 0;
+        bool ok = got.size() == want.size();
+        for (std::size_t i = 0; ok && i < want.size(); ++i) {
+            const double err = std::abs(double(got[i]) - want[i]);
+            worst = std::max(worst, err);
+            ok = err <= 1e-5 + 1e-3 * std::abs(double(want[i]));
+        }
+        const double t = medianSeconds(*plan, 20);
+        check(ok, entry.path().filename().string() + " matches the ONNX expected output (max abs err "
+                      + std::to_string(worst) + ", " + std::to_string(t * 1e6) + " us per run)");
     }
 }
 } // namespace
@@ -248,8 +324,11 @@ int main(int argc, char** argv)
     sgemm(0);
     elementwise(be, *cal);
     launchOverhead(be);
+    transformers();
     if (argc > 1)
         rlxGraphs(be, argv[1]);
+    if (argc > 2)
+        lightCnns(be, argv[2]);
     std::printf("%d failures\n", g_failures);
     return g_failures ? 1 : 0;
 }

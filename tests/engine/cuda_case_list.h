@@ -305,10 +305,48 @@ inline std::vector<Case> convSpectralCases()
     return out;
 }
 
+// The ops of the light CNNs beyond conv and pool: ConstantOfShape weights, Sum, BatchNorm, Lrn and a Cast round trip.
+inline std::vector<Case> cnnOpCases()
+{
+    const std::int64_t n = 1, ch = 4, hw = 3, count = n * ch * hw;
+    Builder b;
+    const auto x = values(std::size_t(count), 28), sc = values(4, 29), bi = values(4, 30), me = values(4, 31);
+    std::vector<float> var = values(4, 32);
+    for (float& v : var)
+        v = v * v + 0.5f;
+    auto ix = b.input({n, ch, hw});
+    auto shape = b.indices({3}, {n, ch, hw});
+    auto fill = b.op(OpKind::ConstantOfShape, attrs({{"value", 0.25}}), {shape}, {n, ch, hw});
+    auto sum = b.op(OpKind::Sum, {}, {ix, fill, b.param({hw}, {1.0f, 2.0f, 3.0f})}, {n, ch, hw});
+    auto bn = b.op(OpKind::BatchNorm, {}, {sum, b.param({ch}, sc), b.param({ch}, bi), b.param({ch}, me), b.param({ch}, var)},
+                   {n, ch, hw});
+    auto lrn = b.op(OpKind::Lrn, attrs({{"size", std::int64_t(3)}, {"alpha", 0.5}}), {bn}, {n, ch, hw});
+    auto toInt = b.op(OpKind::Cast, attrs({{"to", std::string("I64")}}), {lrn}, {n, ch, hw}, DType::I64);
+    auto back = b.op(OpKind::Cast, attrs({{"to", std::string("F32")}}), {toInt}, {n, ch, hw});
+    auto out = b.op(OpKind::Binary, attrs({{"op", std::string("Add")}}), {lrn, back}, {n, ch, hw});
+    std::vector<double> bnv(static_cast<std::size_t>(count)), want;
+    for (std::int64_t c = 0; c < ch; ++c)
+        for (std::int64_t i = 0; i < hw; ++i) {
+            const auto k = std::size_t(c), e = std::size_t(c * hw + i);
+            const double s = x[e] + 0.25 + double(i + 1);
+            bnv[e] = (s - me[k]) * sc[k] / std::sqrt(double(var[k]) + 1e-5) + bi[k];
+        }
+    for (std::int64_t c = 0; c < ch; ++c)
+        for (std::int64_t i = 0; i < hw; ++i) {
+            double sq = 0;
+            for (std::int64_t k = std::max<std::int64_t>(0, c - 1); k <= std::min(ch - 1, c + 1); ++k)
+                sq += bnv[std::size_t(k * hw + i)] * bnv[std::size_t(k * hw + i)];
+            const double l = bnv[std::size_t(c * hw + i)] / std::pow(1.0 + 0.5 / 3.0 * sq, 0.75);
+            want.push_back(l + std::trunc(l));
+        }
+    return {{"ConstantOfShape Sum BatchNorm Lrn Cast", b.finish(out), {tensor({n, ch, hw}, x)},
+             std::vector<float>(want.begin(), want.end())}};
+}
+
 inline std::vector<Case> allCases()
 {
     std::vector<Case> all;
-    for (auto family : {elementwiseCases, matmulCases, reductionCases, layoutCases, convSpectralCases})
+    for (auto family : {elementwiseCases, matmulCases, reductionCases, layoutCases, convSpectralCases, cnnOpCases})
         for (Case& c : family())
             all.push_back(std::move(c));
     return all;
