@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Convolution and pooling, any spatial rank up to 3 (lower ranks padded with extent-1 dims). Conv is a direct
-// kernel, one thread per output element: cuDNN is not on every machine this builds for, and the graphs Costscope
-// runs on the GPU are dominated by matmuls; the CPU-parity semantics (groups, dilation, asymmetric pads via the
-// begin pad and the output size) matter more here than peak conv throughput.
+// Convolution and pooling, any spatial rank up to 3 (lower ranks padded with extent-1 dims). Conv is im2col +
+// cuBLAS (the lowering), or a direct kernel when the column buffer would be too large: cuDNN is not on every
+// machine this builds for.
 #include "cuda/cuda_kernels.h"
 
 namespace costscope::cuda {
@@ -52,6 +51,33 @@ __global__ void convKernel(ConvArgs a)
     }
 }
 
+__global__ void im2colKernel(ConvArgs a, float* col)
+{
+    const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
+    const std::int64_t inSpatial = a.in[0] * a.in[1] * a.in[2];
+    const std::int64_t taps = a.kernel[0] * a.kernel[1] * a.kernel[2];
+    const std::int64_t total = a.batch * a.inChannels * taps * outSpatial;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t o = i % outSpatial, tap = (i / outSpatial) % taps, nc = i / (outSpatial * taps);
+        const std::int64_t o2 = o % a.out[2], o1 = (o / a.out[2]) % a.out[1], o0 = o / (a.out[2] * a.out[1]);
+        const std::int64_t k2 = tap % a.kernel[2], k1 = (tap / a.kernel[2]) % a.kernel[1];
+        const std::int64_t k0 = tap / (a.kernel[2] * a.kernel[1]);
+        const std::int64_t i0 = o0 * a.stride[0] - a.pad[0] + k0 * a.dilation[0];
+        const std::int64_t i1 = o1 * a.stride[1] - a.pad[1] + k1 * a.dilation[1];
+        const std::int64_t i2 = o2 * a.stride[2] - a.pad[2] + k2 * a.dilation[2];
+        const bool inside = i0 >= 0 && i0 < a.in[0] && i1 >= 0 && i1 < a.in[1] && i2 >= 0 && i2 < a.in[2];
+        col[i] = inside ? a.x[nc * inSpatial + (i0 * a.in[1] + i1) * a.in[2] + i2] : 0.0f;
+    }
+}
+
+__global__ void channelBiasKernel(float* y, const float* bias, std::int64_t total, std::int64_t c, std::int64_t inner)
+{
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        y[i] += bias[(i / inner) % c];
+}
+
 __global__ void poolKernel(PoolArgs a)
 {
     const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
@@ -88,6 +114,21 @@ void launchConv(const ConvArgs& a, cudaStream_t s)
     const std::int64_t total = a.batch * a.outChannels * a.out[0] * a.out[1] * a.out[2];
     if (total)
         convKernel<<<gridFor(total), 256, 0, s>>>(a);
+}
+
+void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s)
+{
+    const std::int64_t total = a.batch * a.inChannels * a.kernel[0] * a.kernel[1] * a.kernel[2] * a.out[0] * a.out[1]
+        * a.out[2];
+    if (total)
+        im2colKernel<<<gridFor(total), 256, 0, s>>>(a, col);
+}
+
+void launchChannelBias(float* y, const float* bias, std::int64_t n, std::int64_t c, std::int64_t inner,
+                       cudaStream_t s)
+{
+    if (n * c * inner)
+        channelBiasKernel<<<gridFor(n * c * inner), 256, 0, s>>>(y, bias, n * c * inner, c, inner);
 }
 
 void launchPool(const PoolArgs& a, cudaStream_t s)

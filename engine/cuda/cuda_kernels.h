@@ -96,7 +96,14 @@ struct ConvArgs {
     std::int64_t in[kMaxSpatial] = {1, 1, 1}, kernel[kMaxSpatial] = {1, 1, 1}, out[kMaxSpatial] = {1, 1, 1};
     std::int64_t stride[kMaxSpatial] = {1, 1, 1}, dilation[kMaxSpatial] = {1, 1, 1}, pad[kMaxSpatial] = {};
 };
+// Direct convolution, one thread per output element (ConvArgs::y); for convolutions whose im2col buffer would
+// be too large.
 void launchConv(const ConvArgs& a, cudaStream_t s);
+// im2col for the cuBLAS path: col[n][c][tap][o] = x at output position o shifted by kernel tap (0 in the padding).
+void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s);
+// y[(n * c + k) * inner + i] += bias[k].
+void launchChannelBias(float* y, const float* bias, std::int64_t n, std::int64_t c, std::int64_t inner,
+                       cudaStream_t s);
 
 struct PoolArgs {
     const float* x = nullptr;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Conv and Pool (geometry as the CPU backend's), Fft through cuFFT, and WelchPeaks.
-#include "cuda/cuda_lower.h"
+// Conv (im2col + cuBLAS) and Pool with the CPU backend's geometry, Fft through cuFFT, and WelchPeaks.
+#include "cuda/cuda_gemm.h"
 
 #include <cmath>
 
@@ -85,7 +85,38 @@ LowerResult lowerConv(LowerContext& c)
     a.x = static_cast<const float*>(x.ptr);
     a.w = static_cast<const float*>(w.ptr);
     a.y = static_cast<float*>(c.out.ptr);
-    return Launch([=](cudaStream_t s) { launchConv(a, s); });
+    const std::int64_t taps = product(kernel), outSpatial = product(out);
+    const std::int64_t cg = a.inChannels / a.groups, kg = a.outChannels / a.groups;
+    const std::int64_t colFloats = a.batch * a.inChannels * taps * outSpatial;
+    // Beyond this the column buffer costs more memory than the direct kernel costs time.
+    constexpr std::int64_t kMaxColumnBytes = std::int64_t(4) << 30;
+    if (colFloats * 4 > kMaxColumnBytes || cg * taps > 0x7fffffff || outSpatial > 0x7fffffff)
+        return Launch([=](cudaStream_t s) { launchConv(a, s); });
+    auto col = c.workspace(static_cast<std::size_t>(colFloats) * 4);
+    if (!col)
+        return col.error();
+    // Per group: Y[n, g] (kg x out) = W[g] (kg x cg*taps) . col[n, g] (cg*taps x out), batched over n.
+    GemmCall g;
+    g.handle = c.plan.cublas();
+    g.compute = computeType(c.plan.options().precision);
+    g.m = int(kg);
+    g.n = int(outSpatial);
+    g.k = int(cg * taps);
+    g.lda = g.k;
+    g.ldb = g.n;
+    g.batch = int(a.batch);
+    g.strideA = 0;
+    g.strideB = a.inChannels * taps * outSpatial;
+    g.strideC = a.outChannels * outSpatial;
+    auto* colBuf = static_cast<float*>(*col);
+    const std::int64_t groups = a.groups;
+    return Launch([=](cudaStream_t s) {
+        launchIm2col(a, colBuf, s);
+        for (std::int64_t gi = 0; gi < groups; ++gi)
+            g(s, a.w + gi * kg * cg * taps, colBuf + gi * cg * taps * outSpatial, a.y + gi * kg * outSpatial);
+        if (a.bias)
+            launchChannelBias(a.y, a.bias, a.batch, a.outChannels, outSpatial, s);
+    });
 }
 
 LowerResult lowerPool(LowerContext& c)

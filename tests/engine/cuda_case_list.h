@@ -262,6 +262,30 @@ inline std::vector<Case> convSpectralCases()
                 }
         out.push_back({"Conv + Pool", b.finish(pl), {tensor({1, 1, 4, 4}, x)}, want});
     }
+    { // grouped, strided conv over a batch of 2: groups 2, stride 2, pad 1, 4 -> 6 channels
+        Builder b;
+        const auto x = values(2 * 4 * 25, 33), w = values(6 * 2 * 9, 34);
+        auto ix = b.input({2, 4, 5, 5});
+        auto cv = b.op(OpKind::Conv, attrs({{"padding", A{1, 1}}, {"stride", A{2, 2}}, {"groups", std::int64_t(2)}}),
+                       {ix, b.param({6, 2, 3, 3}, w)}, {2, 6, 3, 3});
+        std::vector<float> want;
+        for (int n = 0; n < 2; ++n)
+            for (int oc = 0; oc < 6; ++oc)
+                for (int i = 0; i < 3; ++i)
+                    for (int j = 0; j < 3; ++j) {
+                        double acc = 0;
+                        for (int c = 0; c < 2; ++c)
+                            for (int ki = 0; ki < 3; ++ki)
+                                for (int kj = 0; kj < 3; ++kj) {
+                                    const int yi = 2 * i - 1 + ki, xj = 2 * j - 1 + kj, ic = (oc / 3) * 2 + c;
+                                    if (yi >= 0 && yi < 5 && xj >= 0 && xj < 5)
+                                        acc += double(x[std::size_t(((n * 4 + ic) * 5 + yi) * 5 + xj)])
+                                            * w[std::size_t(((oc * 2 + c) * 3 + ki) * 3 + kj)];
+                                }
+                        want.push_back(float(acc));
+                    }
+        out.push_back({"Conv grouped strided", b.finish(cv), {tensor({2, 4, 5, 5}, x)}, want});
+    }
     { // planar Fft of 2 rows of 8 points, then WelchPeaks k = 3 over the two rows as segments of one item
         const int n = 8;
         Builder b;
