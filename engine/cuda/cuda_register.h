@@ -7,8 +7,8 @@
 
 namespace costscope {
 
-// The CUDA backend for the backend factory (availableBackends/makeBackend); nullptr in builds without CUDA is
-// the factory's business: this header exists only where COSTSCOPE_HAVE_CUDA is defined.
+// The CUDA backend for the backend factory (availableBackends/makeBackend). Defined only in builds with
+// COSTSCOPE_HAVE_CUDA; the factory guards its call with that macro.
 std::unique_ptr<Backend> makeCudaBackend();
 
 } // namespace costscope
