@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // CUDA backend driver for the GPU machine (no Qt there): the op-case sweep against host reference values, the
 // out-of-memory check, sgemm through a MatMul node vs cublasSgemm at 4096^3 fp32, element-wise Add vs the
-// device-to-device copy bandwidth, CUDA graph replay vs per-node launches, and the calibration figures.
+// device-to-device copy bandwidth, CUDA graph replay vs per-node launches, GPT-2/BERT-shaped whole graphs, the
+// calibration figures, and (given a bundle directory) the ONNX conformance cases and light CNNs.
+// Usage: bench_cuda_backend [RLX_DATA_DIR [CONFORMANCE_BUNDLE_DIR]]
 // Every figure is a ratio against a reference measured in the same run. Exit status 1 when a check fails.
 #include "../engine/cuda_case_list.h"
 #include "cuda_transformer_graphs.h"
@@ -11,6 +13,8 @@
 #include "measure.h"
 #include "synthetic.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -18,8 +22,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -247,52 +249,85 @@ void rlxGraphs(CudaBackend& be, const std::string& dir)
         std::printf("%s on CUDA: %.1f us per run\n", name, medianSeconds(**plan, 50) * 1e6);
     }
 }
-// The light CNNs of /work/shared (converted to RLX JSON on a machine with the ONNX importer; their expected
-// outputs as raw little-endian F32 beside them) on arange(n)/n inputs: ONNX's tolerance rtol 1e-3, atol 1e-5.
-void lightCnns(CudaBackend& be, const std::string& dir)
+std::string readText(const std::string& path)
 {
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        const std::string path = entry.path().string();
-        if (!path.ends_with(".hir.json"))
-            continue;
-        const std::string stem = path.substr(0, path.size() - 9);
-        std::ifstream file(path), raw(stem + "_output_0.raw", std::ios::binary);
-        std::stringstream text;
-        text << file.rdbuf();
-        std::vector<char> bytes((std::istreambuf_iterator<char>(raw)), std::istreambuf_iterator<char>());
-        std::vector<float> want(bytes.size() / 4);
-        std::memcpy(want.data(), bytes.data(), want.size() * 4);
-        auto g = parseRlxJson(text.str());
-        if (!g) {
-            check(false, path + ": " + g.error().message);
-            continue;
-        }
-        auto plan = compileOrReport(be, *g, path);
-        if (!plan)
-            continue;
-        std::vector<HostTensor> inputs;
-        for (const PlanInput& in : plan->inputs())
-            inputs.push_back(arangeInput(in.dims, in.dtype));
-        (void)plan->setInputs(inputs);
-        auto r = plan->run(nullptr);
-        auto out = plan->readOutputs();
-        if (!r || !out || out->empty()) {
-            check(false, path + ": run failed");
-            continue;
-        }
-        auto got = out->front().values<float>();
-        double worst = 0;
-        bool ok = got.size() == want.size();
-        for (std::size_t i = 0; ok && i < want.size(); ++i) {
-            const double err = std::abs(double(got[i]) - want[i]);
-            worst = std::max(worst, err);
-            ok = err <= 1e-5 + 1e-3 * std::abs(double(want[i]));
-        }
-        const double t = medianSeconds(*plan, 20);
-        char figures[96];
-        std::snprintf(figures, sizeof figures, " (max abs err %.3g, %.1f us per run)", worst, t * 1e6);
-        check(ok, entry.path().filename().string() + " matches the ONNX expected output" + figures);
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+HostTensor rawTensor(const std::string& dir, const nlohmann::json& spec)
+{
+    const std::string bytes = readText(dir + "/" + spec["file"].get<std::string>());
+    return HostTensor::fromBytes(spec["dims"].get<std::vector<std::int64_t>>(),
+                                 parseDType(spec["dtype"].get<std::string>()).value_or(DType::F32), bytes.data(),
+                                 bytes.size());
+}
+
+// Worst |got - want| and whether every element is within atol + rtol |want| (exact for integers and bools).
+std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want)
+{
+    if (got.dims() != want.dims() || got.dtype() != want.dtype())
+        return {false, INFINITY};
+    const bool exact = !isFloating(want.dtype());
+    double worst = 0;
+    bool ok = true;
+    for (std::uint64_t i = 0; i < want.elements(); ++i) {
+        const double g = got.valueAsDouble(i), w = want.valueAsDouble(i);
+        const double err = (std::isnan(g) && std::isnan(w)) || g == w ? 0.0 : std::abs(g - w);
+        worst = std::max(worst, err);
+        ok = ok && (exact ? err == 0 : err <= 1e-5 + 1e-3 * std::abs(w));
     }
+    return {ok, worst};
+}
+
+// The ONNX conformance cases and light CNNs packed by scripts/make_cuda_conformance_bundle.py: each runs on the
+// CUDA backend against the ONNX expected output (floats: atol 1e-5, rtol 1e-3; integers exact). Cases whose ops
+// the backend lacks are counted, not failed; a mismatch fails.
+void conformance(CudaBackend& be, const std::string& dir)
+{
+    const auto manifest = nlohmann::json::parse(readText(dir + "/manifest.json"));
+    int matched = 0, mismatched = 0, notCompiled = 0, notPacked = 0;
+    for (const auto& c : manifest) {
+        const std::string name = c["name"];
+        if (c.contains("skip")) {
+            ++notPacked;
+            std::printf("NOT PACKED %s: %s\n", name.c_str(), c["skip"].get<std::string>().c_str());
+            continue;
+        }
+        auto g = parseRlxJson(readText(dir + "/" + c["graph"].get<std::string>()));
+        auto plan = g ? be.compile(*g, {}, 0) : Result<std::unique_ptr<ExecutablePlan>>(g.error());
+        if (!plan || !(*plan)->uploadParameters()) {
+            ++notCompiled;
+            std::printf("NOT RUN %s: %s\n", name.c_str(), plan ? "upload failed" : plan.error().message.c_str());
+            continue;
+        }
+        std::vector<HostTensor> inputs;
+        for (const PlanInput& in : (*plan)->inputs()) {
+            HostTensor t = arangeInput(in.dims, in.dtype);
+            if (!c["inputs"].is_null())
+                for (const auto& spec : c["inputs"])
+                    if (spec["name"] == in.name)
+                        t = rawTensor(dir, spec);
+            inputs.push_back(std::move(t));
+        }
+        auto set = (*plan)->setInputs(inputs);
+        auto run = set ? (*plan)->run(nullptr) : Result<bool>(set.error());
+        auto out = run ? (*plan)->readOutputs() : Result<std::vector<HostTensor>>(run.error());
+        if (!out || out->empty()) {
+            ++mismatched;
+            check(false, name + ": " + (out ? std::string("no output") : out.error().message));
+            continue;
+        }
+        const auto [ok, worst] = compare(out->front(), rawTensor(dir, c["output"]));
+        ok ? ++matched : ++mismatched;
+        char figures[64];
+        std::snprintf(figures, sizeof figures, " (max abs err %.3g)", worst);
+        check(ok, name + figures);
+    }
+    std::printf("conformance on CUDA: %d match, %d differ, %d not run (ops the backend lacks), %d not packed\n",
+                matched, mismatched, notCompiled, notPacked);
 }
 } // namespace
 
@@ -329,7 +364,7 @@ int main(int argc, char** argv)
     if (argc > 1)
         rlxGraphs(be, argv[1]);
     if (argc > 2)
-        lightCnns(be, argv[2]);
+        conformance(be, argv[2]);
     std::printf("%d failures\n", g_failures);
     return g_failures ? 1 : 0;
 }
