@@ -4,7 +4,8 @@
 
 Each model is converted to RLX HIR JSON with a costscope-cli built with ONNX import; graph inputs and expected
 first outputs are written as raw little-endian bytes, and manifest.json lists per case the graph file, the inputs
-(name, dims, dtype, file; none for the light CNNs, which get arange(n)/n) and the expected output.
+(name, dims, dtype, file; none for the light CNNs, which get arange(n)/n), the initializer values that RLX
+JSON does not carry (params: name, file) and the expected output.
 bench_cuda_backend reads the bundle (its third argument).
 
 Usage: make_cuda_conformance_bundle.py COSTSCOPE_CLI ONNX_DATA_DIR OUT_DIR
@@ -56,6 +57,13 @@ def main():
                 info = tensor_file(ds / f"input_{i}.pb", out / f"{tag}.in{i}.raw")
                 entry["inputs"].append({"name": n, **info})
             entry["output"] = tensor_file(ds / "output_0.pb", out / f"{tag}.out.raw")
+            # RLX JSON keeps Constant values but not Param (initializer) values: they travel beside the graph.
+            entry["params"] = []
+            for i, t in enumerate(model.graph.initializer):
+                raw = out / f"{tag}.param{i}.raw"
+                arr = numpy_helper.to_array(t)
+                raw.write_bytes(arr.astype(arr.dtype.newbyteorder("<")).tobytes())
+                entry["params"].append({"name": t.name, "file": raw.name})
         except Exception as e:  # recorded in the manifest: the driver reports it as not run
             entry = {"name": name, "skip": str(e)[:300]}
         cases.append(entry)
