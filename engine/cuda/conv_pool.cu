@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Convolution and pooling, any spatial rank up to 3 (lower ranks padded with extent-1 dims). Conv is im2col +
+// cuBLAS (the lowering), or a direct kernel when the column buffer would be too large: cuDNN is not on every
+// machine this builds for.
+#include "cuda/cuda_kernels.h"
+
+namespace costscope::cuda {
+
+namespace {
+unsigned gridFor(std::int64_t n)
+{
+    const std::int64_t b = (n + 255) / 256;
+    return static_cast<unsigned>(b < 1 ? 1 : (b > 65535 * 16 ? 65535 * 16 : b));
+}
+
+__global__ void convKernel(ConvArgs a)
+{
+    const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
+    const std::int64_t inSpatial = a.in[0] * a.in[1] * a.in[2];
+    const std::int64_t taps = a.kernel[0] * a.kernel[1] * a.kernel[2];
+    const std::int64_t total = a.batch * a.outChannels * outSpatial;
+    const std::int64_t cPerGroup = a.inChannels / a.groups, kPerGroup = a.outChannels / a.groups;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t o2 = i % a.out[2], o1 = (i / a.out[2]) % a.out[1], o0 = (i / (a.out[2] * a.out[1])) % a.out[0];
+        const std::int64_t oc = (i / outSpatial) % a.outChannels, n = i / (outSpatial * a.outChannels);
+        const std::int64_t g = oc / kPerGroup;
+        float acc = a.bias ? a.bias[oc] : 0.0f;
+        for (std::int64_t c = 0; c < cPerGroup; ++c) {
+            const float* x = a.x + (n * a.inChannels + g * cPerGroup + c) * inSpatial;
+            const float* w = a.w + (oc * cPerGroup + c) * taps;
+            for (std::int64_t k0 = 0; k0 < a.kernel[0]; ++k0) {
+                const std::int64_t i0 = o0 * a.stride[0] - a.pad[0] + k0 * a.dilation[0];
+                if (i0 < 0 || i0 >= a.in[0])
+                    continue;
+                for (std::int64_t k1 = 0; k1 < a.kernel[1]; ++k1) {
+                    const std::int64_t i1 = o1 * a.stride[1] - a.pad[1] + k1 * a.dilation[1];
+                    if (i1 < 0 || i1 >= a.in[1])
+                        continue;
+                    for (std::int64_t k2 = 0; k2 < a.kernel[2]; ++k2) {
+                        const std::int64_t i2 = o2 * a.stride[2] - a.pad[2] + k2 * a.dilation[2];
+                        if (i2 < 0 || i2 >= a.in[2])
+                            continue;
+                        acc += x[(i0 * a.in[1] + i1) * a.in[2] + i2]
+                            * w[(k0 * a.kernel[1] + k1) * a.kernel[2] + k2];
+                    }
+                }
+            }
+        }
+        a.y[i] = acc;
+    }
+}
+
+__global__ void im2colKernel(ConvArgs a, float* col)
+{
+    const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
+    const std::int64_t inSpatial = a.in[0] * a.in[1] * a.in[2];
+    const std::int64_t taps = a.kernel[0] * a.kernel[1] * a.kernel[2];
+    const std::int64_t total = a.batch * a.inChannels * taps * outSpatial;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t o = i % outSpatial, tap = (i / outSpatial) % taps, nc = i / (outSpatial * taps);
+        const std::int64_t o2 = o % a.out[2], o1 = (o / a.out[2]) % a.out[1], o0 = o / (a.out[2] * a.out[1]);
+        const std::int64_t k2 = tap % a.kernel[2], k1 = (tap / a.kernel[2]) % a.kernel[1];
+        const std::int64_t k0 = tap / (a.kernel[2] * a.kernel[1]);
+        const std::int64_t i0 = o0 * a.stride[0] - a.pad[0] + k0 * a.dilation[0];
+        const std::int64_t i1 = o1 * a.stride[1] - a.pad[1] + k1 * a.dilation[1];
+        const std::int64_t i2 = o2 * a.stride[2] - a.pad[2] + k2 * a.dilation[2];
+        const bool inside = i0 >= 0 && i0 < a.in[0] && i1 >= 0 && i1 < a.in[1] && i2 >= 0 && i2 < a.in[2];
+        col[i] = inside ? a.x[nc * inSpatial + (i0 * a.in[1] + i1) * a.in[2] + i2] : 0.0f;
+    }
+}
+
+__global__ void channelBiasKernel(float* y, const float* bias, std::int64_t total, std::int64_t c, std::int64_t inner)
+{
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x)
+        y[i] += bias[(i / inner) % c];
+}
+
+__global__ void poolKernel(PoolArgs a)
+{
+    const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
+    const std::int64_t inSpatial = a.in[0] * a.in[1] * a.in[2];
+    const std::int64_t total = a.planes * outSpatial;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t o2 = i % a.out[2], o1 = (i / a.out[2]) % a.out[1], o0 = (i / (a.out[2] * a.out[1])) % a.out[0];
+        const float* x = a.x + (i / outSpatial) * inSpatial;
+        float acc = a.isMax ? -INFINITY : 0.0f;
+        std::int64_t counted = 0;
+        for (std::int64_t k0 = 0; k0 < a.kernel[0]; ++k0)
+            for (std::int64_t k1 = 0; k1 < a.kernel[1]; ++k1)
+                for (std::int64_t k2 = 0; k2 < a.kernel[2]; ++k2) {
+                    const std::int64_t i0 = o0 * a.stride[0] - a.padBegin[0] + k0 * a.dilation[0];
+                    const std::int64_t i1 = o1 * a.stride[1] - a.padBegin[1] + k1 * a.dilation[1];
+                    const std::int64_t i2 = o2 * a.stride[2] - a.padBegin[2] + k2 * a.dilation[2];
+                    const bool inside = i0 >= 0 && i0 < a.in[0] && i1 >= 0 && i1 < a.in[1] && i2 >= 0 && i2 < a.in[2];
+                    const bool inPadded = i0 < a.in[0] + a.padEnd[0] && i1 < a.in[1] + a.padEnd[1]
+                        && i2 < a.in[2] + a.padEnd[2];
+                    if (inside) {
+                        const float v = x[(i0 * a.in[1] + i1) * a.in[2] + i2];
+                        acc = a.isMax ? fmaxf(acc, v) : acc + v;
+                    }
+                    counted += (inside || (a.includePad && inPadded)) ? 1 : 0;
+                }
+        a.y[i] = a.isMax ? acc : (counted ? acc / float(counted) : 0.0f);
+    }
+}
+} // namespace
+
+void launchConv(const ConvArgs& a, cudaStream_t s)
+{
+    const std::int64_t total = a.batch * a.outChannels * a.out[0] * a.out[1] * a.out[2];
+    if (total)
+        convKernel<<<gridFor(total), 256, 0, s>>>(a);
+}
+
+void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s)
+{
+    const std::int64_t total = a.batch * a.inChannels * a.kernel[0] * a.kernel[1] * a.kernel[2] * a.out[0] * a.out[1]
+        * a.out[2];
+    if (total)
+        im2colKernel<<<gridFor(total), 256, 0, s>>>(a, col);
+}
+
+void launchChannelBias(float* y, const float* bias, std::int64_t n, std::int64_t c, std::int64_t inner,
+                       cudaStream_t s)
+{
+    if (n * c * inner)
+        channelBiasKernel<<<gridFor(n * c * inner), 256, 0, s>>>(y, bias, n * c * inner, c, inner);
+}
+
+void launchPool(const PoolArgs& a, cudaStream_t s)
+{
+    const std::int64_t total = a.planes * a.out[0] * a.out[1] * a.out[2];
+    if (total)
+        poolKernel<<<gridFor(total), 256, 0, s>>>(a);
+}
+
+} // namespace costscope::cuda

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Host-side launchers of the backend's own kernels (the .cu files). Every launcher enqueues on `stream` and
+// returns at once; all shapes are fixed when the plan is compiled, so a CUDA graph can capture the launches.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace costscope::cuda {
+
+constexpr int kMaxRank = 8;
+
+// dst[dstBase + sum(i_d * dstStrides_d)] = src[srcBase + sum(i_d * srcStrides_d)] over dims (element strides).
+struct StridedCopyArgs {
+    int rank = 0;
+    std::int64_t dims[kMaxRank] = {};
+    std::int64_t srcStrides[kMaxRank] = {};
+    std::int64_t dstStrides[kMaxRank] = {};
+    std::int64_t srcBase = 0, dstBase = 0;
+    int elementSize = 4;
+};
+void launchStridedCopy(const void* src, void* dst, const StridedCopyArgs& a, cudaStream_t s);
+
+enum class BinaryOp : int { Add, Sub, Mul, Div, Pow, Max, Min, Mod, PRelu };
+// out = a op b with numpy broadcasting: strides are 0 along broadcast dims of the output shape.
+struct BinaryArgs {
+    BinaryOp op = BinaryOp::Add;
+    int rank = 0;
+    std::int64_t dims[kMaxRank] = {};
+    std::int64_t aStrides[kMaxRank] = {};
+    std::int64_t bStrides[kMaxRank] = {};
+    std::int64_t count = 0;
+    bool sameShape = false; // both inputs dense in the output's shape: the vectorised path
+};
+void launchBinary(const float* a, const float* b, float* out, const BinaryArgs& args, cudaStream_t s);
+
+enum class ActOp : int {
+    Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Erf, Sign, Softplus, Softsign, IsNaN, Reciprocal, Floor,
+    Ceil, Round, Sin, Cos, Gelu, GeluApprox, Silu, LeakyRelu, Elu, Selu, Shrink, HardSigmoid, None
+};
+struct ActArgs {
+    ActOp op = ActOp::None;
+    float alpha = 0, beta = 0, gamma = 0, bias = 0, lambd = 0;
+};
+void launchActivation(const float* x, float* y, std::int64_t count, const ActArgs& act, cudaStream_t s);
+// y[r, j] = act(y[r, j] + bias[j]) in place over rows of n; bias may be null.
+void launchBiasActivation(float* y, const float* bias, std::int64_t rows, std::int64_t n, const ActArgs& act,
+                          cudaStream_t s);
+
+enum class ReduceOp : int { Sum, Mean, Max, Min, Prod };
+// Reduces each of `rows` contiguous runs of n elements to one value.
+void launchReduceRows(const float* x, float* y, std::int64_t rows, std::int64_t n, ReduceOp op, cudaStream_t s);
+// General case: output element o walks the kept dims (iterDims/strides) and accumulates over the reduced ones.
+struct ReduceArgs {
+    ReduceOp op = ReduceOp::Sum;
+    int keptRank = 0, redRank = 0;
+    std::int64_t keptDims[kMaxRank] = {}, keptStrides[kMaxRank] = {};
+    std::int64_t redDims[kMaxRank] = {}, redStrides[kMaxRank] = {};
+    std::int64_t outCount = 0, redCount = 0;
+};
+void launchReduceStrided(const float* x, float* y, const ReduceArgs& a, cudaStream_t s);
+
+// Softmax (or log-softmax) along an axis of extent n, with `inner` elements after it.
+void launchSoftmax(const float* x, float* y, std::int64_t outer, std::int64_t n, std::int64_t inner, bool logarithm,
+                   cudaStream_t s);
+// Layer norm (rms = false) or RMS norm over rows of n; scale and bias hold n values or are null.
+void launchNorm(const float* x, float* y, std::int64_t rows, std::int64_t n, float eps, const float* scale,
+                const float* bias, bool rms, cudaStream_t s);
+
+enum class MaskKind : int { None, Causal, Window, Input };
+struct AttentionArgs {
+    const float *q = nullptr, *k = nullptr, *v = nullptr;
+    float* out = nullptr;
+    std::int64_t batch = 0, heads = 0, headDim = 0, sq = 0, sk = 0;
+    float scale = 1, softcap = 0;
+    MaskKind mask = MaskKind::None;
+    std::int64_t window = 0;
+    const void* maskData = nullptr;
+    bool maskIsBool = false;
+    std::int64_t maskStrides[4] = {}; // over [batch, heads, sq, sk]
+};
+// Returns false when the head dim is beyond what the fused kernel holds in registers.
+bool attentionSupportsHeadDim(std::int64_t headDim);
+void launchAttention(const AttentionArgs& a, cudaStream_t s);
+
+// out[o, i, r] = x[o, idx[i], r]: `inner` elements of `elementSize` bytes per row; out-of-range indices give zeros.
+void launchGather(const void* x, const void* indices, bool indices64, void* out, std::int64_t outer,
+                  std::int64_t indexCount, std::int64_t axisDim, std::int64_t inner, int elementSize, cudaStream_t s);
+
+constexpr int kMaxSpatial = 3;
+struct ConvArgs {
+    const float *x = nullptr, *w = nullptr, *bias = nullptr;
+    float* y = nullptr;
+    std::int64_t batch = 0, inChannels = 0, outChannels = 0, groups = 1;
+    std::int64_t in[kMaxSpatial] = {1, 1, 1}, kernel[kMaxSpatial] = {1, 1, 1}, out[kMaxSpatial] = {1, 1, 1};
+    std::int64_t stride[kMaxSpatial] = {1, 1, 1}, dilation[kMaxSpatial] = {1, 1, 1}, pad[kMaxSpatial] = {};
+};
+// Direct convolution, one thread per output element (ConvArgs::y); for convolutions whose im2col buffer would
+// be too large.
+void launchConv(const ConvArgs& a, cudaStream_t s);
+// im2col for the cuBLAS path: col[n][c][tap][o] = x at output position o shifted by kernel tap (0 in the padding).
+void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s);
+// y[(n * c + k) * inner + i] += bias[k].
+void launchChannelBias(float* y, const float* bias, std::int64_t n, std::int64_t c, std::int64_t inner,
+                       cudaStream_t s);
+
+struct PoolArgs {
+    const float* x = nullptr;
+    float* y = nullptr;
+    std::int64_t planes = 0; // N * C
+    std::int64_t in[kMaxSpatial] = {1, 1, 1}, kernel[kMaxSpatial] = {1, 1, 1}, out[kMaxSpatial] = {1, 1, 1};
+    std::int64_t stride[kMaxSpatial] = {1, 1, 1}, dilation[kMaxSpatial] = {1, 1, 1};
+    std::int64_t padBegin[kMaxSpatial] = {}, padEnd[kMaxSpatial] = {};
+    bool isMax = true, includePad = false;
+};
+void launchPool(const PoolArgs& a, cudaStream_t s);
+
+// Complex rows: planar F32 [.., 2n] (n reals then n imaginaries) or interleaved C64 [.., n].
+void launchComplexToInterleaved(const float* src, bool planar, float* dst, std::int64_t rows, std::int64_t n,
+                                cudaStream_t s);
+void launchInterleavedToComplex(const float* src, float* dst, bool planar, std::int64_t rows, std::int64_t n,
+                                float scale, cudaStream_t s);
+// WelchPeaks: mean power over segments, top-k one-sided bins per batch item -> [batch, 2k].
+void launchWelchPeaks(const float* src, bool planar, float* out, std::int64_t batch, std::int64_t segments,
+                      std::int64_t n, std::int64_t k, cudaStream_t s);
+
+// Fills count elements of elementSize (1, 2, 4 or 8) bytes with the pattern's low bytes.
+void launchFill(void* dst, std::int64_t count, int elementSize, std::uint64_t pattern, cudaStream_t s);
+// Element-wise conversion between F32, F64, I8, U8/Bool, I32 and I64 (codes of CastType); floats truncate to
+// integers, non-zero becomes 1 in Bool.
+enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64 };
+void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, cudaStream_t s);
+// Inference batch norm over [N, C, inner]: y = (x - mean) * scale / sqrt(var + eps) + bias per channel.
+void launchBatchNorm(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, const float* scale,
+                     const float* bias, const float* mean, const float* var, float eps, cudaStream_t s);
+// Cross-channel LRN over [N, C, inner] (ONNX semantics: window of `size` channels around each one).
+void launchLrn(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, int size, float alpha,
+               float beta, float bias, cudaStream_t s);
+
+// An empty kernel, for the launch-overhead calibration.
+void launchEmpty(cudaStream_t s);
+
+} // namespace costscope::cuda

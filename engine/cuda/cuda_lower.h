@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Lowering: each graph node becomes one Launch with its shapes, pointers and library plans fixed. A lowering
+// checks the node against the CPU backend's semantics and returns a plain message when it cannot run it (the
+// backend adds the node).
+
+#include "cuda/cuda_kernels.h"
+#include "cuda/cuda_plan.h"
+
+#include <optional>
+
+namespace costscope::cuda {
+
+using Dims = std::vector<std::int64_t>;
+
+struct LowerContext {
+    CudaPlan& plan;
+    std::size_t pos; // the node's position in the graph
+    const Node& node;
+    std::vector<const DeviceValue*> in;
+    std::vector<std::size_t> inPos;
+    DeviceValue& out;
+
+    const Attrs& attrs() const { return node.op.attrs; }
+    // An int list from attribute `key`, else from input `index` when that input is a Param/Constant with data
+    // (its values are known on the host), else nullopt.
+    std::optional<Dims> intsFromAttrOrConstant(const std::string& key, std::size_t index) const;
+    // Scratch device memory owned by the plan.
+    Result<void*> workspace(std::size_t bytes) const { return plan.allocate(bytes, pos); }
+};
+
+using LowerResult = Result<Launch>;
+
+inline Diagnostic lowerError(std::string message)
+{
+    return Diagnostic::error(std::move(message));
+}
+
+// Reshape-like ops whose output shares the input's memory.
+bool isAliasOp(OpKind kind);
+// nullptr when the backend has no lowering for the kind.
+using LowerFn = LowerResult (*)(LowerContext&);
+LowerFn findLowering(OpKind kind);
+
+// Helpers shared by the lowering files.
+std::int64_t product(const Dims& d, std::size_t from = 0, std::size_t to = SIZE_MAX);
+std::string dimsString(const Dims& d);
+std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank);
+Dims contiguousStrides(const Dims& dims);
+// Element strides of `in` read in the broadcast shape `out` (0 along broadcast dims); nullopt if it does not fit.
+std::optional<Dims> broadcastStrides(const Dims& in, const Dims& out);
+std::string valueString(const DeviceValue& v);
+Result<bool> requireF32(const DeviceValue& v, const char* what);
+// A named activation ("Gelu") with its attributes; nullopt for an unknown name.
+std::optional<ActArgs> activationFor(const std::string& name, const Attrs& attrs);
+// Fills a StridedCopyArgs; false when the rank exceeds kMaxRank.
+bool makeStridedCopy(const Dims& dims, const Dims& srcStrides, const Dims& dstStrides, std::int64_t srcBase,
+                     std::int64_t dstBase, int elementSize, StridedCopyArgs& out);
+
+LowerResult lowerBinary(LowerContext&);
+LowerResult lowerActivation(LowerContext&);
+LowerResult lowerMatMul(LowerContext&);
+LowerResult lowerFusedMatMulBiasAct(LowerContext&);
+LowerResult lowerGemm(LowerContext&);
+LowerResult lowerTranspose(LowerContext&);
+LowerResult lowerSlice(LowerContext&);
+LowerResult lowerNarrow(LowerContext&);
+LowerResult lowerConcat(LowerContext&);
+LowerResult lowerExpand(LowerContext&);
+LowerResult lowerGather(LowerContext&);
+LowerResult lowerReduce(LowerContext&);
+LowerResult lowerSoftmax(LowerContext&);
+LowerResult lowerLogSoftmax(LowerContext&);
+LowerResult lowerLayerNorm(LowerContext&);
+LowerResult lowerRmsNorm(LowerContext&);
+LowerResult lowerGlobalPool(LowerContext&);
+LowerResult lowerAttention(LowerContext&);
+LowerResult lowerConv(LowerContext&);
+LowerResult lowerPool(LowerContext&);
+LowerResult lowerFft(LowerContext&);
+LowerResult lowerWelchPeaks(LowerContext&);
+LowerResult lowerConstantOfShape(LowerContext&);
+LowerResult lowerCast(LowerContext&);
+LowerResult lowerSum(LowerContext&);
+LowerResult lowerBatchNorm(LowerContext&);
+LowerResult lowerLrn(LowerContext&);
+
+} // namespace costscope::cuda

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "backend.h"
+#include "cuda/cuda_options.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace costscope::cuda {
+
+// One device allocation, freed with the plan.
+struct DeviceMemory {
+    void* ptr = nullptr;
+    std::size_t bytes = 0;
+    DeviceMemory() = default;
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+    ~DeviceMemory();
+};
+
+// A node's value on the device. Reshape-like nodes alias their input's memory.
+struct DeviceValue {
+    std::vector<std::int64_t> dims;
+    DType dtype = DType::F32;
+    void* ptr = nullptr;
+    std::size_t bytes = 0;
+    std::uint64_t elements() const;
+};
+
+using Launch = std::function<void(cudaStream_t)>;
+
+// A graph compiled for one GPU: every node's buffer is allocated and every launch fixed at compile time, so the
+// plain run replays a CUDA graph captured on the first run (one launch for the whole graph) and the instrumented
+// run times each node with CUDA events.
+class CudaPlan : public ExecutablePlan {
+public:
+    struct Step {
+        std::size_t node = 0;
+        std::string label;
+        Launch launch;
+    };
+
+    CudaPlan(int device, Graph graph, Bindings bindings, CudaOptions options);
+    ~CudaPlan() override;
+    CudaPlan(const CudaPlan&) = delete;
+    CudaPlan& operator=(const CudaPlan&) = delete;
+
+    // Set-up used by the backend's compile step.
+    Result<bool> createHandles();
+    // Allocates `bytes` for node position `node` (0 bytes allocate nothing); the error names the node.
+    Result<void*> allocate(std::size_t bytes, std::size_t node);
+    std::vector<DeviceValue>& values() { return m_values; }
+    std::vector<Step>& steps() { return m_steps; }
+    std::vector<PlanInput>& planInputs() { return m_inputs; }
+    cublasHandle_t cublas() const { return m_cublas; }
+    const CudaOptions& options() const { return m_options; }
+    // Keeps a cuFFT plan alive for the plan's lifetime.
+    void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
+    const Graph& graph() const { return m_graph; }
+    Diagnostic atNode(std::size_t node, const std::string& message) const;
+
+    Result<bool> uploadParameters() override;
+    Result<bool> setInputs(const std::vector<HostTensor>& inputs) override;
+    Result<bool> run(const std::atomic<bool>* cancel) override;
+    Result<std::vector<NodeTiming>> runInstrumented(const std::atomic<bool>* cancel) override;
+    Result<std::vector<HostTensor>> readOutputs() const override;
+
+private:
+    Result<bool> ready() const;
+    Result<bool> capture();
+
+    int m_device = 0;
+    Graph m_graph;
+    Bindings m_bindings;
+    CudaOptions m_options;
+    std::vector<DeviceValue> m_values; // one per graph node
+    std::vector<Step> m_steps;
+    std::vector<std::unique_ptr<DeviceMemory>> m_memory;
+    std::vector<cufftHandle> m_fftPlans;
+    cudaStream_t m_stream = nullptr;
+    cublasHandle_t m_cublas = nullptr;
+    DeviceMemory m_cublasWorkspace;
+    cudaGraphExec_t m_graphExec = nullptr;
+    bool m_parametersReady = false;
+    bool m_inputsReady = false;
+};
+
+// "CUDA error 2 (out of memory)" style text for a runtime status.
+std::string cudaErrorText(cudaError_t e);
+
+} // namespace costscope::cuda

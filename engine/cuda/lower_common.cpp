@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+#include "cuda/cuda_lower.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace costscope::cuda {
+
+bool isAliasOp(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Reshape:
+    case OpKind::Flatten:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+    case OpKind::Identity:
+    case OpKind::Dropout: return true;
+    default: return false;
+    }
+}
+
+LowerFn findLowering(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Binary: return lowerBinary;
+    case OpKind::Activation: return lowerActivation;
+    case OpKind::MatMul: return lowerMatMul;
+    case OpKind::FusedMatMulBiasAct: return lowerFusedMatMulBiasAct;
+    case OpKind::Gemm: return lowerGemm;
+    case OpKind::Transpose: return lowerTranspose;
+    case OpKind::Slice: return lowerSlice;
+    case OpKind::Narrow: return lowerNarrow;
+    case OpKind::Concat: return lowerConcat;
+    case OpKind::Expand: return lowerExpand;
+    case OpKind::Gather: return lowerGather;
+    case OpKind::Reduce: return lowerReduce;
+    case OpKind::Softmax: return lowerSoftmax;
+    case OpKind::LogSoftmax: return lowerLogSoftmax;
+    case OpKind::LayerNorm: return lowerLayerNorm;
+    case OpKind::RmsNorm: return lowerRmsNorm;
+    case OpKind::GlobalPool: return lowerGlobalPool;
+    case OpKind::Attention: return lowerAttention;
+    case OpKind::Conv: return lowerConv;
+    case OpKind::Pool: return lowerPool;
+    case OpKind::Fft: return lowerFft;
+    case OpKind::WelchPeaks: return lowerWelchPeaks;
+    case OpKind::ConstantOfShape: return lowerConstantOfShape;
+    case OpKind::Cast: return lowerCast;
+    case OpKind::Sum: return lowerSum;
+    case OpKind::BatchNorm: return lowerBatchNorm;
+    case OpKind::Lrn: return lowerLrn;
+    default: return nullptr;
+    }
+}
+
+std::optional<Dims> LowerContext::intsFromAttrOrConstant(const std::string& key, std::size_t index) const
+{
+    if (const AttrValue* v = attrs().find(key)) {
+        if (auto list = attrs().getInts(key))
+            return list;
+        if (auto one = attrs().getInt(key))
+            return Dims{*one};
+        if (std::holds_alternative<std::monostate>(*v))
+            return std::nullopt;
+    }
+    if (index >= inPos.size())
+        return std::nullopt;
+    const Node& src = plan.graph().nodes[inPos[index]];
+    const DeviceValue& v = *in[index];
+    if (!src.data || (v.dtype != DType::I64 && v.dtype != DType::I32) || src.data->size() != v.bytes)
+        return std::nullopt;
+    Dims out;
+    for (std::uint64_t i = 0; i < v.elements(); ++i) {
+        if (v.dtype == DType::I64) {
+            std::int64_t x = 0;
+            std::memcpy(&x, src.data->data() + i * 8, 8);
+            out.push_back(x);
+        } else {
+            std::int32_t x = 0;
+            std::memcpy(&x, src.data->data() + i * 4, 4);
+            out.push_back(x);
+        }
+    }
+    return out;
+}
+
+std::int64_t product(const Dims& d, std::size_t from, std::size_t to)
+{
+    std::int64_t p = 1;
+    for (std::size_t i = from; i < std::min(to, d.size()); ++i)
+        p *= d[i];
+    return p;
+}
+
+std::string dimsString(const Dims& d)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < d.size(); ++i)
+        s += (i ? "," : "") + std::to_string(d[i]);
+    return s + "]";
+}
+
+std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank)
+{
+    const auto r = static_cast<std::int64_t>(rank);
+    if (axis < -r || axis >= r)
+        return std::nullopt;
+    return axis < 0 ? axis + r : axis;
+}
+
+Dims contiguousStrides(const Dims& dims)
+{
+    Dims s(dims.size(), 1);
+    for (std::size_t i = dims.size(); i-- > 1;)
+        s[i - 1] = s[i] * dims[i];
+    return s;
+}
+
+std::optional<Dims> broadcastStrides(const Dims& in, const Dims& out)
+{
+    if (in.size() > out.size())
+        return std::nullopt;
+    const Dims inStrides = contiguousStrides(in);
+    Dims s(out.size(), 0);
+    const std::size_t shift = out.size() - in.size();
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (in[i] == out[i + shift])
+            s[i + shift] = in[i] == 1 ? 0 : inStrides[i];
+        else if (in[i] != 1)
+            return std::nullopt;
+    }
+    return s;
+}
+
+std::string valueString(const DeviceValue& v)
+{
+    return Shape::of(v.dims, v.dtype).toString();
+}
+
+Result<bool> requireF32(const DeviceValue& v, const char* what)
+{
+    if (v.dtype != DType::F32)
+        return lowerError(std::string(what) + " must be F32 on the CUDA backend, got " + valueString(v));
+    return true;
+}
+
+bool makeStridedCopy(const Dims& dims, const Dims& srcStrides, const Dims& dstStrides, std::int64_t srcBase,
+                     std::int64_t dstBase, int elementSize, StridedCopyArgs& out)
+{
+    if (dims.size() > static_cast<std::size_t>(kMaxRank))
+        return false;
+    out.rank = static_cast<int>(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        out.dims[d] = dims[d];
+        out.srcStrides[d] = srcStrides[d];
+        out.dstStrides[d] = dstStrides[d];
+    }
+    out.srcBase = srcBase;
+    out.dstBase = dstBase;
+    out.elementSize = elementSize;
+    return true;
+}
+
+} // namespace costscope::cuda

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+// Transpose, Slice, Narrow, Concat and Expand as strided copies (any dtype), and Gather.
+#include "cuda/cuda_lower.h"
+
+#include <algorithm>
+
+namespace costscope::cuda {
+
+namespace {
+int elementSize(const DeviceValue& v)
+{
+    return static_cast<int>(byteSize(v.dtype));
+}
+
+LowerResult copyLaunch(const void* src, void* dst, const StridedCopyArgs& a)
+{
+    return Launch([=](cudaStream_t s) { launchStridedCopy(src, dst, a, s); });
+}
+
+LowerResult checkOut(const LowerContext& c, const Dims& dims, DType dtype, const char* op)
+{
+    if (dims != c.out.dims || dtype != c.out.dtype)
+        return lowerError(std::string(op) + ": the result is " + Shape::of(dims, dtype).toString()
+                          + ", the node states " + valueString(c.out));
+    return Launch{};
+}
+
+// One axis of a Slice with ONNX's clamping; returns the element count and sets `first`.
+std::int64_t sliceAxis(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step, std::int64_t& first)
+{
+    if (start < 0)
+        start += dim;
+    if (end < 0)
+        end += dim;
+    if (step > 0) {
+        start = std::clamp<std::int64_t>(start, 0, dim);
+        end = std::clamp<std::int64_t>(end, 0, dim);
+    } else {
+        start = std::clamp<std::int64_t>(start, 0, dim - 1);
+        end = std::clamp<std::int64_t>(end, -1, dim - 1);
+    }
+    first = start;
+    const std::int64_t len = step > 0 ? (end - start + step - 1) / step : (start - end + (-step) - 1) / (-step);
+    return std::max<std::int64_t>(len, 0);
+}
+
+LowerResult sliceLaunch(LowerContext& c, const Dims& starts, const Dims& ends, Dims axes, Dims steps)
+{
+    const DeviceValue& x = *c.in[0];
+    if (axes.empty())
+        for (std::size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(static_cast<std::int64_t>(i));
+    if (steps.empty())
+        steps.assign(starts.size(), 1);
+    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+        return lowerError("Slice: starts, ends, axes and steps differ in length");
+    Dims dims = x.dims;
+    const Dims inStrides = contiguousStrides(x.dims);
+    Dims strides = inStrides;
+    std::int64_t base = 0;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        auto a = normalizeAxis(axes[i], x.dims.size());
+        if (!a || steps[i] == 0)
+            return lowerError("Slice: bad axis " + std::to_string(axes[i]) + " or zero step for " + valueString(x));
+        const auto ax = static_cast<std::size_t>(*a);
+        std::int64_t first = 0;
+        dims[ax] = sliceAxis(x.dims[ax], starts[i], ends[i], steps[i], first);
+        base += first * inStrides[ax];
+        strides[ax] = inStrides[ax] * steps[i];
+    }
+    if (auto r = checkOut(c, dims, x.dtype, "Slice"); !r)
+        return r;
+    StridedCopyArgs a;
+    if (!makeStridedCopy(dims, strides, contiguousStrides(dims), base, 0, elementSize(x), a))
+        return lowerError("Slice: rank above " + std::to_string(kMaxRank));
+    return copyLaunch(x.ptr, c.out.ptr, a);
+}
+} // namespace
+
+LowerResult lowerTranspose(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    Dims perm = c.attrs().intsOr("perm", {});
+    if (perm.empty())
+        for (std::size_t i = x.dims.size(); i-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(i));
+    if (perm.size() != x.dims.size())
+        return lowerError("Transpose: perm " + dimsString(perm) + " does not fit " + valueString(x));
+    const Dims inStrides = contiguousStrides(x.dims);
+    Dims dims, strides;
+    std::vector<bool> used(x.dims.size(), false);
+    for (std::int64_t p : perm) {
+        auto a = normalizeAxis(p, x.dims.size());
+        if (!a || used[static_cast<std::size_t>(*a)])
+            return lowerError("Transpose: perm " + dimsString(perm) + " is not a permutation");
+        used[static_cast<std::size_t>(*a)] = true;
+        dims.push_back(x.dims[static_cast<std::size_t>(*a)]);
+        strides.push_back(inStrides[static_cast<std::size_t>(*a)]);
+    }
+    if (auto r = checkOut(c, dims, x.dtype, "Transpose"); !r)
+        return r;
+    StridedCopyArgs a;
+    if (!makeStridedCopy(dims, strides, contiguousStrides(dims), 0, 0, elementSize(x), a))
+        return lowerError("Transpose: rank above " + std::to_string(kMaxRank));
+    return copyLaunch(x.ptr, c.out.ptr, a);
+}
+
+LowerResult lowerSlice(LowerContext& c)
+{
+    auto starts = c.intsFromAttrOrConstant("starts", 1);
+    auto ends = c.intsFromAttrOrConstant("ends", 2);
+    if (!starts || !ends)
+        return lowerError("Slice: starts and ends must be attributes or constant inputs on the CUDA backend");
+    return sliceLaunch(c, *starts, *ends, c.intsFromAttrOrConstant("axes", 3).value_or(Dims{}),
+                       c.intsFromAttrOrConstant("steps", 4).value_or(Dims{}));
+}
+
+LowerResult lowerNarrow(LowerContext& c)
+{
+    const std::int64_t start = c.attrs().intOr("start", 0), len = c.attrs().intOr("len", 0);
+    const std::int64_t axis = c.attrs().intOr("axis", 0);
+    auto a = normalizeAxis(axis, c.in[0]->dims.size());
+    if (!a || start < 0 || len < 0 || start + len > c.in[0]->dims[static_cast<std::size_t>(*a)])
+        return lowerError("Narrow: axis " + std::to_string(axis) + " start " + std::to_string(start) + " len "
+                          + std::to_string(len) + " does not fit " + valueString(*c.in[0]));
+    return sliceLaunch(c, {start}, {start + len}, {*a}, {1});
+}
+
+LowerResult lowerConcat(LowerContext& c)
+{
+    const DeviceValue& first = *c.in[0];
+    auto a = normalizeAxis(c.attrs().intOr("axis", 0), first.dims.size());
+    if (!a)
+        return lowerError("Concat: axis out of range for " + valueString(first));
+    const auto axis = static_cast<std::size_t>(*a);
+    Dims dims = first.dims;
+    dims[axis] = 0;
+    for (const DeviceValue* t : c.in) {
+        bool fits = t->dims.size() == first.dims.size() && t->dtype == first.dtype;
+        for (std::size_t d = 0; fits && d < t->dims.size(); ++d)
+            fits = d == axis || t->dims[d] == first.dims[d];
+        if (!fits)
+            return lowerError("Concat: " + valueString(*t) + " does not fit " + valueString(first) + " on axis "
+                              + std::to_string(axis));
+        dims[axis] += t->dims[axis];
+    }
+    if (auto r = checkOut(c, dims, first.dtype, "Concat"); !r)
+        return r;
+    // Each input is a strided copy into its slab of the output.
+    const Dims outStrides = contiguousStrides(dims);
+    std::vector<std::pair<const void*, StridedCopyArgs>> copies;
+    std::int64_t offset = 0;
+    for (const DeviceValue* t : c.in) {
+        StridedCopyArgs args;
+        if (!makeStridedCopy(t->dims, contiguousStrides(t->dims), outStrides, 0, offset * outStrides[axis],
+                             elementSize(first), args))
+            return lowerError("Concat: rank above " + std::to_string(kMaxRank));
+        copies.emplace_back(t->ptr, args);
+        offset += t->dims[axis];
+    }
+    void* out = c.out.ptr;
+    return Launch([=](cudaStream_t s) {
+        for (const auto& [src, args] : copies)
+            launchStridedCopy(src, out, args, s);
+    });
+}
+
+LowerResult lowerExpand(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    auto strides = broadcastStrides(x.dims, c.out.dims);
+    if (!strides || x.dtype != c.out.dtype)
+        return lowerError("Expand: " + valueString(x) + " does not broadcast to " + valueString(c.out));
+    StridedCopyArgs a;
+    if (!makeStridedCopy(c.out.dims, *strides, contiguousStrides(c.out.dims), 0, 0, elementSize(x), a))
+        return lowerError("Expand: rank above " + std::to_string(kMaxRank));
+    return copyLaunch(x.ptr, c.out.ptr, a);
+}
+
+LowerResult lowerGather(LowerContext& c)
+{
+    const DeviceValue &x = *c.in[0], &idx = *c.in[1];
+    if (idx.dtype != DType::I64 && idx.dtype != DType::I32)
+        return lowerError("Gather: indices must be I64 or I32, got " + valueString(idx));
+    auto a = normalizeAxis(c.attrs().intOr("axis", 0), x.dims.size());
+    if (!a)
+        return lowerError("Gather: axis out of range for " + valueString(x));
+    const auto axis = static_cast<std::size_t>(*a);
+    Dims dims(x.dims.begin(), x.dims.begin() + static_cast<std::ptrdiff_t>(axis));
+    dims.insert(dims.end(), idx.dims.begin(), idx.dims.end());
+    dims.insert(dims.end(), x.dims.begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.dims.end());
+    if (auto r = checkOut(c, dims, x.dtype, "Gather"); !r)
+        return r;
+    const std::int64_t outer = product(x.dims, 0, axis), inner = product(x.dims, axis + 1);
+    const std::int64_t count = static_cast<std::int64_t>(idx.elements()), axisDim = x.dims[axis];
+    const int es = elementSize(x);
+    if (es != 1 && es != 2 && es != 4 && es != 8)
+        return lowerError("Gather: element type " + valueString(x) + " is not supported on the CUDA backend");
+    const void *px = x.ptr, *pi = idx.ptr;
+    void* po = c.out.ptr;
+    const bool i64 = idx.dtype == DType::I64;
+    return Launch([=](cudaStream_t s) { launchGather(px, pi, i64, po, outer, count, axisDim, inner, es, s); });
+}
+
+} // namespace costscope::cuda

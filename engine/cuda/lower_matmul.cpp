@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// MatMul (numpy batch broadcasting), FusedMatMulBiasAct and Gemm through cuBLAS. Row-major C = A B is issued as
+// the column-major product C^T = B^T A^T, so no operand is copied or transposed.
+#include "cuda/cuda_gemm.h"
+
+namespace costscope::cuda {
+
+namespace {
+bool fitsInt(std::int64_t v)
+{
+    return v >= 0 && v <= 0x7fffffff;
+}
+
+// Builds the launch of out = a @ b with numpy semantics; the output dims must equal the node's.
+LowerResult matmulLaunch(LowerContext& c, const DeviceValue& a, const DeviceValue& b)
+{
+    for (const DeviceValue* v : {&a, &b, static_cast<const DeviceValue*>(&c.out)})
+        if (auto r = requireF32(*v, "MatMul operand"); !r)
+            return r.error();
+    if (a.dims.empty() || b.dims.empty())
+        return lowerError("MatMul needs inputs of rank 1 or more, got " + valueString(a) + " and " + valueString(b));
+    Dims ad = a.dims, bd = b.dims;
+    const bool aVector = ad.size() == 1, bVector = bd.size() == 1;
+    if (aVector)
+        ad.insert(ad.begin(), 1);
+    if (bVector)
+        bd.push_back(1);
+    const std::int64_t m = ad[ad.size() - 2], k = ad.back(), n = bd.back();
+    if (bd[bd.size() - 2] != k)
+        return lowerError("MatMul: inner dims differ: " + valueString(a) + " x " + valueString(b));
+    const Dims aBatch(ad.begin(), ad.end() - 2), bBatch(bd.begin(), bd.end() - 2);
+    Dims batch(std::max(aBatch.size(), bBatch.size()), 1);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const std::size_t ai = i + aBatch.size(), bi = i + bBatch.size();
+        const std::int64_t x = ai >= batch.size() ? aBatch[ai - batch.size()] : 1;
+        const std::int64_t y = bi >= batch.size() ? bBatch[bi - batch.size()] : 1;
+        if (x != y && x != 1 && y != 1)
+            return lowerError("MatMul: batch dims do not broadcast: " + valueString(a) + " x " + valueString(b));
+        batch[i] = std::max(x, y);
+    }
+    Dims dims = batch;
+    if (!aVector)
+        dims.push_back(m);
+    if (!bVector)
+        dims.push_back(n);
+    if (dims != c.out.dims)
+        return lowerError("MatMul: the product is " + dimsString(dims) + ", the node states " + valueString(c.out));
+    const std::int64_t batches = product(batch), aCount = product(aBatch), bCount = product(bBatch);
+    if (!fitsInt(m * batches) || !fitsInt(n) || !fitsInt(k) || !fitsInt(batches))
+        return lowerError("MatMul: dimensions beyond cuBLAS's 32-bit sizes");
+    const auto* pa = static_cast<const float*>(a.ptr);
+    const auto* pb = static_cast<const float*>(b.ptr);
+    auto* pc = static_cast<float*>(c.out.ptr);
+    if (k == 0) {
+        const std::size_t bytes = c.out.bytes;
+        return Launch([=](cudaStream_t s) { cudaMemsetAsync(pc, 0, bytes, s); });
+    }
+    GemmCall g;
+    g.handle = c.plan.cublas();
+    g.compute = computeType(c.plan.options().precision);
+    g.n = int(n);
+    g.k = int(k);
+    g.lda = int(k);
+    g.ldb = int(n);
+    if (bCount == 1 && aCount == batches) {
+        g.m = int(batches * m); // B shared by every batch: one product with the batch folded into M
+        return Launch([=](cudaStream_t s) { g(s, pa, pb, pc); });
+    }
+    g.m = int(m);
+    g.strideC = m * n;
+    if ((aCount == batches || aCount == 1) && (bCount == batches || bCount == 1)) {
+        g.batch = int(batches);
+        g.strideA = aCount == 1 ? 0 : m * k;
+        g.strideB = bCount == 1 ? 0 : k * n;
+        return Launch([=](cudaStream_t s) { g(s, pa, pb, pc); });
+    }
+    // Partial broadcasting ([2,1] x [1,3] batches): one product per output batch.
+    const Dims aPad = [&] {
+        Dims d(batch.size() - aBatch.size(), 1);
+        d.insert(d.end(), aBatch.begin(), aBatch.end());
+        return d;
+    }();
+    const Dims bPad = [&] {
+        Dims d(batch.size() - bBatch.size(), 1);
+        d.insert(d.end(), bBatch.begin(), bBatch.end());
+        return d;
+    }();
+    const Dims as = *broadcastStrides(aPad, batch), bs = *broadcastStrides(bPad, batch);
+    std::vector<std::pair<std::int64_t, std::int64_t>> offsets;
+    for (std::int64_t i = 0; i < batches; ++i) {
+        std::int64_t rem = i, ai = 0, bi = 0;
+        for (std::size_t d = batch.size(); d-- > 0;) {
+            const std::int64_t idx = rem % batch[d];
+            rem /= batch[d];
+            ai += idx * as[d];
+            bi += idx * bs[d];
+        }
+        offsets.emplace_back(ai * m * k, bi * k * n);
+    }
+    return Launch([=](cudaStream_t s) {
+        for (std::size_t i = 0; i < offsets.size(); ++i)
+            g(s, pa + offsets[i].first, pb + offsets[i].second, pc + std::int64_t(i) * m * n);
+    });
+}
+} // namespace
+
+LowerResult lowerMatMul(LowerContext& c)
+{
+    return matmulLaunch(c, *c.in[0], *c.in[1]);
+}
+
+LowerResult lowerFusedMatMulBiasAct(LowerContext& c)
+{
+    auto mm = matmulLaunch(c, *c.in[0], *c.in[1]);
+    if (!mm)
+        return mm;
+    const std::int64_t n = c.out.dims.empty() ? 1 : c.out.dims.back();
+    const float* bias = nullptr;
+    if (c.in.size() > 2) {
+        const DeviceValue& b = *c.in[2];
+        if (b.dtype != DType::F32 || static_cast<std::int64_t>(b.elements()) != n)
+            return lowerError("FusedMatMulBiasAct: bias " + valueString(b) + " must hold " + std::to_string(n)
+                              + " F32 values");
+        bias = static_cast<const float*>(b.ptr);
+    }
+    const std::string name = c.attrs().stringOr("activation", "");
+    ActArgs act;
+    if (!name.empty()) {
+        auto a = activationFor(name, c.attrs());
+        if (!a)
+            return lowerError("FusedMatMulBiasAct: unsupported activation '" + name + "'");
+        act = *a;
+    }
+    if (!bias && act.op == ActOp::None)
+        return mm;
+    auto* y = static_cast<float*>(c.out.ptr);
+    const std::int64_t rows = n ? product(c.out.dims) / n : 0;
+    Launch mmLaunch = std::move(*mm);
+    return Launch([=](cudaStream_t s) {
+        mmLaunch(s);
+        launchBiasActivation(y, bias, rows, n, act, s);
+    });
+}
+
+LowerResult lowerGemm(LowerContext& c)
+{
+    const DeviceValue &a = *c.in[0], &b = *c.in[1];
+    if (a.dims.size() != 2 || b.dims.size() != 2 || a.dtype != DType::F32 || b.dtype != DType::F32)
+        return lowerError("Gemm needs two F32 matrices, got " + valueString(a) + " and " + valueString(b));
+    GemmCall g;
+    g.handle = c.plan.cublas();
+    g.compute = computeType(c.plan.options().precision);
+    g.ta = c.attrs().intOr("trans_a", 0) != 0;
+    g.tb = c.attrs().intOr("trans_b", 0) != 0;
+    g.alpha = static_cast<float>(c.attrs().doubleOr("alpha", 1.0));
+    const auto beta = static_cast<float>(c.attrs().doubleOr("beta", 1.0));
+    const std::int64_t m = g.ta ? a.dims[1] : a.dims[0], k = g.ta ? a.dims[0] : a.dims[1];
+    const std::int64_t n = g.tb ? b.dims[0] : b.dims[1];
+    if ((g.tb ? b.dims[1] : b.dims[0]) != k)
+        return lowerError("Gemm: inner dims differ: " + valueString(a) + " x " + valueString(b));
+    if (c.out.dims != Dims{m, n})
+        return lowerError("Gemm: the product is [" + std::to_string(m) + "," + std::to_string(n) + "], the node states "
+                          + valueString(c.out));
+    if (!fitsInt(m) || !fitsInt(n) || !fitsInt(k))
+        return lowerError("Gemm: dimensions beyond cuBLAS's 32-bit sizes");
+    g.m = int(m);
+    g.n = int(n);
+    g.k = int(k);
+    g.lda = int(a.dims[1]);
+    g.ldb = int(b.dims[1]);
+    const auto* pa = static_cast<const float*>(a.ptr);
+    const auto* pb = static_cast<const float*>(b.ptr);
+    auto* pc = static_cast<float*>(c.out.ptr);
+    const bool withC = c.in.size() > 2 && beta != 0.0f;
+    if (!withC)
+        return Launch([=](cudaStream_t s) { g(s, pa, pb, pc); });
+    const DeviceValue& cv = *c.in[2];
+    auto cs = broadcastStrides(cv.dims, c.out.dims);
+    StridedCopyArgs copy;
+    if (!cs || cv.dtype != DType::F32
+        || !makeStridedCopy(c.out.dims, *cs, contiguousStrides(c.out.dims), 0, 0, 4, copy))
+        return lowerError("Gemm: C " + valueString(cv) + " does not broadcast to " + valueString(c.out));
+    GemmCall withBeta = g;
+    withBeta.beta = beta;
+    const void* pcIn = cv.ptr;
+    return Launch([=](cudaStream_t s) {
+        launchStridedCopy(pcIn, pc, copy, s);
+        withBeta(s, pa, pb, pc);
+    });
+}
+
+} // namespace costscope::cuda

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// Reduce, Softmax/LogSoftmax, LayerNorm/RmsNorm, GlobalPool and the fused Attention.
+#include "cuda/cuda_lower.h"
+
+#include <cmath>
+
+namespace costscope::cuda {
+
+namespace {
+LowerResult softmaxLaunch(LowerContext& c, bool logarithm)
+{
+    const DeviceValue& x = *c.in[0];
+    if (auto r = requireF32(x, "Softmax input"); !r)
+        return r.error();
+    auto a = normalizeAxis(c.attrs().intOr("axis", -1), x.dims.size());
+    if (!a || x.dims != c.out.dims)
+        return lowerError("Softmax: axis out of range for " + valueString(x) + " or output differs");
+    const auto axis = static_cast<std::size_t>(*a);
+    const std::int64_t outer = product(x.dims, 0, axis), n = x.dims[axis], inner = product(x.dims, axis + 1);
+    const auto* px = static_cast<const float*>(x.ptr);
+    auto* py = static_cast<float*>(c.out.ptr);
+    return Launch([=](cudaStream_t s) { launchSoftmax(px, py, outer, n, inner, logarithm, s); });
+}
+
+const float* optionalParam(const LowerContext& c, std::size_t i)
+{
+    return i < c.in.size() ? static_cast<const float*>(c.in[i]->ptr) : nullptr;
+}
+
+LowerResult normLaunch(LowerContext& c, bool rms)
+{
+    const DeviceValue& x = *c.in[0];
+    if (auto r = requireF32(x, rms ? "RmsNorm input" : "LayerNorm input"); !r)
+        return r.error();
+    auto a = normalizeAxis(c.attrs().intOr("axis", -1), x.dims.size());
+    if (!a || x.dims != c.out.dims)
+        return lowerError("norm: axis out of range for " + valueString(x) + " or output differs");
+    const std::int64_t n = product(x.dims, static_cast<std::size_t>(*a));
+    for (std::size_t i = 1; i < c.in.size(); ++i)
+        if (c.in[i]->dtype != DType::F32 || static_cast<std::int64_t>(c.in[i]->elements()) != n)
+            return lowerError("norm: parameter " + valueString(*c.in[i]) + " must hold " + std::to_string(n)
+                              + " F32 values");
+    const std::int64_t rows = n ? product(x.dims) / n : 0;
+    const auto eps = static_cast<float>(c.attrs().doubleOr("eps", rms ? 1e-6 : 1e-5));
+    const float* scale = optionalParam(c, 1);
+    const float* bias = rms ? nullptr : optionalParam(c, 2);
+    const auto* px = static_cast<const float*>(x.ptr);
+    auto* py = static_cast<float*>(c.out.ptr);
+    return Launch([=](cudaStream_t s) { launchNorm(px, py, rows, n, eps, scale, bias, rms, s); });
+}
+} // namespace
+
+LowerResult lowerReduce(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    if (auto r = requireF32(x, "Reduce input"); !r)
+        return r.error();
+    const std::string sub = c.node.op.subOp();
+    ReduceOp op;
+    if (sub == "Sum")
+        op = ReduceOp::Sum;
+    else if (sub == "Mean")
+        op = ReduceOp::Mean;
+    else if (sub == "Max")
+        op = ReduceOp::Max;
+    else if (sub == "Min")
+        op = ReduceOp::Min;
+    else if (sub == "Prod")
+        op = ReduceOp::Prod;
+    else
+        return lowerError("unsupported Reduce op '" + sub + "'");
+    const bool keep = c.attrs().getBool("keep_dim").value_or(c.attrs().intOr("keepdims", 1) != 0);
+    std::vector<bool> reduced(x.dims.size(), false);
+    auto axes = c.intsFromAttrOrConstant("axes", 1);
+    if (!axes && c.in.size() > 1)
+        return lowerError("Reduce: axes must be an attribute or a constant input on the CUDA backend");
+    if (!axes || axes->empty())
+        reduced.assign(x.dims.size(), true);
+    else
+        for (std::int64_t a : *axes) {
+            auto n = normalizeAxis(a, x.dims.size());
+            if (!n)
+                return lowerError("Reduce: axis " + std::to_string(a) + " out of range for " + valueString(x));
+            reduced[static_cast<std::size_t>(*n)] = true;
+        }
+    Dims dims;
+    ReduceArgs args;
+    args.op = op;
+    const Dims strides = contiguousStrides(x.dims);
+    std::size_t firstReduced = x.dims.size();
+    bool trailing = true;
+    for (std::size_t d = 0; d < x.dims.size(); ++d) {
+        if (!reduced[d])
+            dims.push_back(x.dims[d]);
+        else if (keep)
+            dims.push_back(1);
+        if (reduced[d]) {
+            firstReduced = std::min(firstReduced, d);
+            args.redDims[args.redRank] = x.dims[d];
+            args.redStrides[args.redRank++] = strides[d];
+        } else {
+            trailing = trailing && firstReduced == x.dims.size();
+            args.keptDims[args.keptRank] = x.dims[d];
+            args.keptStrides[args.keptRank++] = strides[d];
+        }
+    }
+    if (dims != c.out.dims)
+        return lowerError("Reduce: the result is " + dimsString(dims) + ", the node states " + valueString(c.out));
+    args.outCount = product(dims);
+    args.redCount = product(x.dims) / std::max<std::int64_t>(args.outCount, 1);
+    const auto* px = static_cast<const float*>(x.ptr);
+    auto* py = static_cast<float*>(c.out.ptr);
+    if (trailing) {
+        const std::int64_t rows = args.outCount, n = args.redCount;
+        return Launch([=](cudaStream_t s) { launchReduceRows(px, py, rows, n, op, s); });
+    }
+    return Launch([=](cudaStream_t s) { launchReduceStrided(px, py, args, s); });
+}
+
+LowerResult lowerSoftmax(LowerContext& c)
+{
+    return softmaxLaunch(c, false);
+}
+
+LowerResult lowerLogSoftmax(LowerContext& c)
+{
+    return softmaxLaunch(c, true);
+}
+
+LowerResult lowerLayerNorm(LowerContext& c)
+{
+    return normLaunch(c, false);
+}
+
+LowerResult lowerRmsNorm(LowerContext& c)
+{
+    return normLaunch(c, true);
+}
+
+LowerResult lowerGlobalPool(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    if (x.dims.size() < 3 || x.dtype != DType::F32)
+        return lowerError("GlobalPool needs an F32 input [N, C, spatial...], got " + valueString(x));
+    const std::string kind = c.attrs().stringOr("kind", "Avg");
+    if (kind != "Max" && kind != "Avg")
+        return lowerError("GlobalPool: unknown kind '" + kind + "'");
+    Dims dims(x.dims.size(), 1);
+    dims[0] = x.dims[0];
+    dims[1] = x.dims[1];
+    if (dims != c.out.dims)
+        return lowerError("GlobalPool: the result is " + dimsString(dims) + ", the node states " + valueString(c.out));
+    const std::int64_t rows = x.dims[0] * x.dims[1], n = product(x.dims, 2);
+    const ReduceOp op = kind == "Max" ? ReduceOp::Max : ReduceOp::Mean;
+    const auto* px = static_cast<const float*>(x.ptr);
+    auto* py = static_cast<float*>(c.out.ptr);
+    return Launch([=](cudaStream_t s) { launchReduceRows(px, py, rows, n, op, s); });
+}
+
+LowerResult lowerAttention(LowerContext& c)
+{
+    const DeviceValue &q = *c.in[0], &k = *c.in[1], &v = *c.in[2];
+    AttentionArgs a;
+    a.heads = c.attrs().intOr("num_heads", 1);
+    a.headDim = c.attrs().intOr("head_dim", 0);
+    const std::int64_t width = a.heads * a.headDim;
+    for (const DeviceValue* t : {&q, &k, &v})
+        if (t->dtype != DType::F32 || t->dims.size() < 2 || t->dims.back() != width)
+            return lowerError("Attention: " + valueString(*t) + " must be F32 [..., seq, num_heads*head_dim = "
+                              + std::to_string(width) + "]");
+    if (!attentionSupportsHeadDim(a.headDim))
+        return lowerError("Attention: head_dim " + std::to_string(a.headDim) + " is beyond the fused kernel's 256");
+    if (q.dims != c.out.dims)
+        return lowerError("Attention: output " + valueString(c.out) + " differs from q " + valueString(q));
+    a.sq = q.dims[q.dims.size() - 2];
+    a.sk = k.dims[k.dims.size() - 2];
+    a.batch = product(q.dims, 0, q.dims.size() - 2);
+    if (product(k.dims, 0, k.dims.size() - 2) != a.batch || v.dims != k.dims)
+        return lowerError("Attention: q " + valueString(q) + ", k " + valueString(k) + " and v " + valueString(v)
+                          + " do not agree");
+    const AttrValue* mk = c.attrs().find("mask_kind");
+    if (mk && !std::holds_alternative<std::monostate>(*mk)) {
+        if (auto s = c.attrs().getString("mask_kind")) {
+            if (*s == "Causal")
+                a.mask = MaskKind::Causal;
+            else if (*s == "Bias" || *s == "Custom")
+                a.mask = MaskKind::Input;
+            else if (*s != "None")
+                return lowerError("Attention: unknown mask_kind '" + *s + "'");
+        } else if (const auto* raw = std::get_if<RawJson>(mk);
+                   raw && raw->text.find("SlidingWindow") != std::string::npos
+                   && raw->text.find_first_of("0123456789") != std::string::npos) {
+            a.mask = MaskKind::Window;
+            a.window = std::stoll(raw->text.substr(raw->text.find_first_of("0123456789")));
+        } else {
+            return lowerError("Attention: unsupported mask_kind " + attrToString(*mk));
+        }
+    }
+    if (a.mask == MaskKind::Input) {
+        if (c.in.size() < 4)
+            return lowerError("Attention: mask_kind needs a 4th (mask) input");
+        const DeviceValue& m = *c.in[3];
+        auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
+        if (!strides || (m.dtype != DType::Bool && m.dtype != DType::F32))
+            return lowerError("Attention: mask " + valueString(m) + " must be Bool or F32 broadcasting to ["
+                              + std::to_string(a.batch) + "," + std::to_string(a.heads) + "," + std::to_string(a.sq)
+                              + "," + std::to_string(a.sk) + "]");
+        for (int d = 0; d < 4; ++d)
+            a.maskStrides[d] = (*strides)[static_cast<std::size_t>(d)];
+        a.maskData = m.ptr;
+        a.maskIsBool = m.dtype == DType::Bool;
+    }
+    a.scale = static_cast<float>(
+        c.attrs().doubleOr("score_scale", 1.0 / std::sqrt(double(std::max<std::int64_t>(a.headDim, 1)))));
+    a.softcap = static_cast<float>(c.attrs().doubleOr("attn_logit_softcap", 0.0));
+    a.q = static_cast<const float*>(q.ptr);
+    a.k = static_cast<const float*>(k.ptr);
+    a.v = static_cast<const float*>(v.ptr);
+    a.out = static_cast<float*>(c.out.ptr);
+    return Launch([=](cudaStream_t s) { launchAttention(a, s); });
+}
+
+} // namespace costscope::cuda

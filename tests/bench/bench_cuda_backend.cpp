@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+// CUDA backend driver for the GPU machine (no Qt there): the op-case sweep against host reference values, the
+// out-of-memory check, sgemm through a MatMul node vs cublasSgemm at 4096^3 fp32, element-wise Add vs the
+// device-to-device copy bandwidth, CUDA graph replay vs per-node launches, GPT-2/BERT-shaped whole graphs, the
+// calibration figures, and (given a bundle directory) the ONNX conformance cases and light CNNs.
+// Usage: bench_cuda_backend [RLX_DATA_DIR [CONFORMANCE_BUNDLE_DIR]]
+// Every figure is a ratio against a reference measured in the same run. Exit status 1 when a check fails.
+#include "../engine/cuda_case_list.h"
+#include "cuda_transformer_graphs.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/cuda_calibrate.h"
+#include "formats/rlx_json.h"
+#include "measure.h"
+#include "synthetic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace costscope;
+
+namespace {
+int g_failures = 0;
+
+void check(bool ok, const std::string& what)
+{
+    std::printf("%s %s\n", ok ? "PASS" : "FAIL", what.c_str());
+    g_failures += ok ? 0 : 1;
+}
+
+std::unique_ptr<ExecutablePlan> compileOrReport(CudaBackend& be, const Graph& g, const std::string& what)
+{
+    auto plan = be.compile(g, {}, 0);
+    if (!plan) {
+        check(false, what + ": " + plan.error().message);
+        return nullptr;
+    }
+    if (auto r = (*plan)->uploadParameters(); !r) {
+        check(false, what + ": " + r.error().message);
+        return nullptr;
+    }
+    return std::move(*plan);
+}
+
+void sweep(CudaBackend& be)
+{
+    for (const cudacases::Case& c : cudacases::allCases()) {
+        auto plan = compileOrReport(be, c.graph, c.name);
+        if (!plan)
+            continue;
+        (void)plan->setInputs(c.inputs);
+        auto graphRun = plan->run(nullptr);
+        auto graphOut = plan->readOutputs();
+        auto eager = plan->runInstrumented(nullptr);
+        auto eagerOut = plan->readOutputs();
+        if (!graphRun || !graphOut || !eager || !eagerOut) {
+            check(false, c.name + ": run failed");
+            continue;
+        }
+        const double e1 = cudacases::maxError(graphOut->front(), c.expected);
+        const double e2 = cudacases::maxError(eagerOut->front(), c.expected);
+        check(e1 <= c.tolerance && e2 <= c.tolerance,
+              c.name + " (graph err " + std::to_string(e1) + ", per-node err " + std::to_string(e2) + ", tol "
+                  + std::to_string(c.tolerance) + ")");
+    }
+}
+
+void outOfMemory(CudaBackend& be)
+{
+    cudacases::Builder b;
+    auto x = b.input({1});
+    auto huge = b.op(OpKind::Param, {}, {}, {std::int64_t(1) << 38}); // 2^38 floats = 1 TiB
+    auto add = b.op(OpKind::Binary, cudacases::attrs({{"op", std::string("Add")}}), {x, huge}, {std::int64_t(1) << 38});
+    auto plan = be.compile(b.finish(add), {}, 0);
+    const std::string msg = plan ? std::string("compiled") : plan.error().message;
+    check(!plan && msg.find("out of GPU memory allocating") != std::string::npos, "1 TiB tensor: " + msg);
+    auto small = be.compile(cudacases::allCases().front().graph, {}, 0);
+    check(bool(small), "a plan compiles after the out-of-memory error");
+}
+
+double medianSeconds(ExecutablePlan& plan, int runs)
+{
+    MeasureOptions o;
+    o.timedRuns = runs;
+    auto r = measure(plan, o);
+    return r ? double(r->whole.medianNs) * 1e-9 : -1.0;
+}
+
+Graph matmulGraph(std::int64_t n)
+{
+    cudacases::Builder b;
+    auto a = b.input({n, n});
+    auto w = b.op(OpKind::Param, {}, {}, {n, n});
+    return b.finish(b.op(OpKind::MatMul, {}, {a, w}, {n, n}));
+}
+
+void sgemm(int device)
+{
+    const std::int64_t n = 4096;
+    float *a = nullptr, *b = nullptr, *c = nullptr;
+    cudaMalloc(&a, n * n * 4);
+    cudaMalloc(&b, n * n * 4);
+    cudaMalloc(&c, n * n * 4);
+    cublasHandle_t h;
+    cublasCreate(&h);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    const float one = 1, zero = 0;
+    std::vector<double> ref;
+    for (int i = 0; i < 23; ++i) {
+        cudaEventRecord(e0);
+        cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), &one, b, int(n), a, int(n), &zero, c, int(n));
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (i >= 3)
+            ref.push_back(ms * 1e-3);
+    }
+    std::sort(ref.begin(), ref.end());
+    const double flops = 2.0 * double(n) * n * n, refT = ref[ref.size() / 2];
+    std::printf("cublasSgemm 4096^3 fp32: %.3f ms, %.1f TFLOP/s\n", refT * 1e3, flops / refT * 1e-12);
+    for (auto p : {cuda::MatMulPrecision::F32, cuda::MatMulPrecision::TF32, cuda::MatMulPrecision::BF16}) {
+        CudaBackend be({p});
+        auto plan = compileOrReport(be, matmulGraph(n), "MatMul 4096");
+        if (!plan)
+            continue;
+        (void)plan->setInputs({arangeInput({n, n}, DType::F32)});
+        const double t = medianSeconds(*plan, 20);
+        std::printf("MatMul node 4096^3 %s (graph replay + sync, wall): %.3f ms, %.1f TFLOP/s, %.3f x cublasSgemm\n",
+                    cuda::precisionName(p).c_str(), t * 1e3, flops / t * 1e-12, refT / t);
+        if (p == cuda::MatMulPrecision::F32)
+            check(refT / t >= 0.95, "sgemm via MatMul node >= 95% of cublasSgemm");
+    }
+    cublasDestroy(h);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    (void)device;
+}
+
+void elementwise(CudaBackend& be, const CudaCalibration& cal)
+{
+    const std::int64_t n = std::int64_t(1) << 28; // 1 GiB per operand
+    cudacases::Builder b;
+    auto x = b.input({n});
+    auto y = b.op(OpKind::Param, {}, {}, {n});
+    auto add = b.op(OpKind::Binary, cudacases::attrs({{"op", std::string("Add")}}), {x, y}, {n});
+    auto plan = compileOrReport(be, b.finish(add), "Add 2^28");
+    if (!plan)
+        return;
+    (void)plan->setInputs({HostTensor({n}, DType::F32)});
+    const double wall = medianSeconds(*plan, 20);
+    std::vector<double> kernel;
+    for (int i = 0; i < 10; ++i)
+        if (auto t = plan->runInstrumented(nullptr); t && !t->empty())
+            kernel.push_back(double(t->front().ns) * 1e-9);
+    std::sort(kernel.begin(), kernel.end());
+    const double bytes = 3.0 * double(n) * 4;
+    const double kbw = bytes / kernel[kernel.size() / 2], wbw = bytes / wall;
+    std::printf("D2D copy: %.0f GB/s (read + write)\n", cal.copyBytesPerSecond * 1e-9);
+    std::printf("Binary.Add 2^28 floats: kernel %.0f GB/s = %.3f x copy; whole run (graph + sync) %.0f GB/s = %.3f x copy\n",
+                kbw * 1e-9, kbw / cal.copyBytesPerSecond, wbw * 1e-9, wbw / cal.copyBytesPerSecond);
+    check(kbw / cal.copyBytesPerSecond >= 0.85, "element-wise Add >= 85% of the device copy bandwidth");
+}
+
+// 300 small element-wise nodes: what the CUDA graph removes is the per-launch overhead.
+void launchOverhead(CudaBackend& be)
+{
+    cudacases::Builder b;
+    NodeId cur = b.input({1024});
+    auto p = b.op(OpKind::Param, {}, {}, {1024});
+    for (int i = 0; i < 300; ++i)
+        cur = b.op(OpKind::Binary, cudacases::attrs({{"op", std::string("Add")}}), {cur, p}, {1024});
+    auto plan = compileOrReport(be, b.finish(cur), "300-node chain");
+    if (!plan)
+        return;
+    (void)plan->setInputs({HostTensor({1024}, DType::F32)});
+    const double graph = medianSeconds(*plan, 50);
+    std::vector<double> eager;
+    for (int i = 0; i < 20; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        (void)plan->runInstrumented(nullptr);
+        eager.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(eager.begin(), eager.end());
+    std::printf("300 small Adds: CUDA graph replay %.1f us, per-node launches with events %.1f us (%.2f x)\n",
+                graph * 1e6, eager[10] * 1e6, eager[10] / graph);
+}
+
+// Whole-graph times of the GPT-2/BERT-shaped graphs, to set against scripts/device_torch_baseline.py's PyTorch
+// eager times of the same architecture (printed in the same log).
+void transformers()
+{
+    for (auto p : {cuda::MatMulPrecision::F32, cuda::MatMulPrecision::TF32})
+        for (bool causal : {true, false})
+            for (std::int64_t batch : {1, 2, 8, 64}) {
+                cudacases::TransformerConfig cfg;
+                cfg.batch = batch;
+                cfg.causal = causal;
+                CudaBackend be({p});
+                const std::string name = std::string(causal ? "gpt2" : "bert") + "_12l-shaped batch " + std::to_string(batch);
+                auto plan = compileOrReport(be, cudacases::transformerGraph(cfg), name);
+                if (!plan)
+                    continue;
+                (void)plan->setInputs({HostTensor({batch, cfg.seq}, DType::I64)});
+                const double graph = medianSeconds(*plan, 50);
+                std::int64_t kernels = 0;
+                if (auto t = plan->runInstrumented(nullptr))
+                    for (const NodeTiming& n : *t)
+                        kernels += n.ns;
+                std::printf("WHOLE %s %s: CUDA graph %.1f us per run (sum of per-node event times %.1f us)\n",
+                            name.c_str(), cuda::precisionName(p).c_str(), graph * 1e6, double(kernels) * 1e-3);
+            }
+}
+
+void rlxGraphs(CudaBackend& be, const std::string& dir)
+{
+    for (const char* name : {"mnist.hir.json", "cnn.hir.json"}) {
+        std::ifstream file(dir + "/" + name);
+        std::stringstream text;
+        text << file.rdbuf();
+        auto loaded = parseRlxJson(text.str());
+        if (!loaded) {
+            std::printf("SKIP %s: %s\n", name, loaded.error().message.c_str());
+            continue;
+        }
+        auto plan = be.compile(*loaded, {}, 0);
+        if (!plan) {
+            std::printf("NOT RUN %s: %s\n", name, plan.error().message.c_str());
+            continue;
+        }
+        (void)(*plan)->uploadParameters();
+        std::vector<HostTensor> inputs;
+        for (const PlanInput& in : (*plan)->inputs())
+            inputs.push_back(arangeInput(in.dims, in.dtype));
+        (void)(*plan)->setInputs(inputs);
+        std::printf("%s on CUDA: %.1f us per run\n", name, medianSeconds(**plan, 50) * 1e6);
+    }
+}
+std::string readText(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+HostTensor rawTensor(const std::string& dir, const nlohmann::json& spec)
+{
+    const std::string bytes = readText(dir + "/" + spec["file"].get<std::string>());
+    return HostTensor::fromBytes(spec["dims"].get<std::vector<std::int64_t>>(),
+                                 parseDType(spec["dtype"].get<std::string>()).value_or(DType::F32), bytes.data(),
+                                 bytes.size());
+}
+
+// Worst |got - want| and whether every element is within atol + rtol |want| (exact for integers and bools).
+std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want)
+{
+    if (got.dims() != want.dims() || got.dtype() != want.dtype())
+        return {false, INFINITY};
+    const bool exact = !isFloating(want.dtype());
+    double worst = 0;
+    bool ok = true;
+    for (std::uint64_t i = 0; i < want.elements(); ++i) {
+        const double g = got.valueAsDouble(i), w = want.valueAsDouble(i);
+        if (std::isnan(g) || std::isnan(w)) {
+            if (ok && std::isnan(g) != std::isnan(w))
+                std::printf("  element %llu: got %g, want %g\n", static_cast<unsigned long long>(i), g, w);
+            ok = ok && std::isnan(g) == std::isnan(w);
+            continue;
+        }
+        const double err = std::abs(g - w);
+        worst = std::max(worst, err);
+        ok = ok && (exact ? err == 0 : err <= 1e-5 + 1e-3 * std::abs(w));
+    }
+    return {ok, worst};
+}
+
+// The ONNX conformance cases and light CNNs packed by scripts/make_cuda_conformance_bundle.py: each runs on the
+// CUDA backend against the ONNX expected output (floats: atol 1e-5, rtol 1e-3; integers exact). Cases whose ops
+// the backend lacks are counted, not failed; a mismatch fails.
+void conformance(CudaBackend& be, const std::string& dir)
+{
+    const auto manifest = nlohmann::json::parse(readText(dir + "/manifest.json"));
+    int matched = 0, mismatched = 0, notCompiled = 0, notPacked = 0;
+    for (const auto& c : manifest) {
+        const std::string name = c["name"];
+        if (c.contains("skip")) {
+            ++notPacked;
+            std::printf("NOT PACKED %s: %s\n", name.c_str(), c["skip"].get<std::string>().c_str());
+            continue;
+        }
+        auto g = parseRlxJson(readText(dir + "/" + c["graph"].get<std::string>()));
+        if (g && c.contains("params"))
+            for (Node& n : g->nodes)
+                for (const auto& p : c["params"])
+                    if (n.op.kind == OpKind::Param && p["name"] == n.displayName()) {
+                        const std::string bytes = readText(dir + "/" + p["file"].get<std::string>());
+                        n.data = std::make_shared<std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
+                    }
+        auto plan = g ? be.compile(*g, {}, 0) : Result<std::unique_ptr<ExecutablePlan>>(g.error());
+        if (!plan || !(*plan)->uploadParameters()) {
+            ++notCompiled;
+            std::printf("NOT RUN %s: %s\n", name.c_str(), plan ? "upload failed" : plan.error().message.c_str());
+            continue;
+        }
+        std::vector<HostTensor> inputs;
+        for (const PlanInput& in : (*plan)->inputs()) {
+            HostTensor t = arangeInput(in.dims, in.dtype);
+            if (!c["inputs"].is_null())
+                for (const auto& spec : c["inputs"])
+                    if (spec["name"] == in.name)
+                        t = rawTensor(dir, spec);
+            inputs.push_back(std::move(t));
+        }
+        auto set = (*plan)->setInputs(inputs);
+        auto run = set ? (*plan)->run(nullptr) : Result<bool>(set.error());
+        auto out = run ? (*plan)->readOutputs() : Result<std::vector<HostTensor>>(run.error());
+        if (!out || out->empty()) {
+            ++mismatched;
+            check(false, name + ": " + (out ? std::string("no output") : out.error().message));
+            continue;
+        }
+        const auto [ok, worst] = compare(out->front(), rawTensor(dir, c["output"]));
+        ok ? ++matched : ++mismatched;
+        char figures[64];
+        std::snprintf(figures, sizeof figures, " (max abs err %.3g)", worst);
+        check(ok, name + figures);
+    }
+    std::printf("conformance on CUDA: %d match, %d differ, %d not run (ops the backend lacks), %d not packed\n",
+                matched, mismatched, notCompiled, notPacked);
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CudaBackend be;
+    const auto devices = be.devices();
+    if (devices.empty()) {
+        std::printf("no CUDA device\n");
+        return 0;
+    }
+    for (const DeviceInfo& d : devices)
+        std::printf("device %d: %s, %.1f GiB, %d SMs\n", d.index, d.name.c_str(), double(d.memoryBytes) / (1 << 30),
+                    d.computeUnits);
+    sweep(be);
+    outOfMemory(be);
+    auto cal = calibrateCuda(0);
+    if (!cal) {
+        check(false, "calibration: " + cal.error().message);
+        return 1;
+    }
+    for (const auto& p : cal->sgemm)
+        std::printf("calibration sgemm %lldx%lldx%lld: %.1f TFLOP/s\n", (long long)p.m, (long long)p.n,
+                    (long long)p.k, p.flopsPerSecond * 1e-12);
+    std::printf("calibration: copy %.0f GB/s, read %.0f GB/s, launch %.2f us, launch+sync %.2f us, readback pinned "
+                "%.1f GB/s, pageable %.1f GB/s\n",
+                cal->copyBytesPerSecond * 1e-9, cal->readBytesPerSecond * 1e-9, cal->launchOverheadSeconds * 1e6,
+                cal->launchSyncSeconds * 1e6, cal->pinnedReadbackBytesPerSecond * 1e-9,
+                cal->pageableReadbackBytesPerSecond * 1e-9);
+    sgemm(0);
+    elementwise(be, *cal);
+    launchOverhead(be);
+    transformers();
+    if (argc > 1)
+        rlxGraphs(be, argv[1]);
+    if (argc > 2)
+        conformance(be, argv[2]);
+    std::printf("%d failures\n", g_failures);
+    return g_failures ? 1 : 0;
+}

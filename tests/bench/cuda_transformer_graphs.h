@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// GPT-2- and BERT-shaped graphs with the configuration of /work/shared's gpt2_12l.onnx and bert_12l.onnx (12
+// layers, hidden 64, 4 heads of 16, MLP 256, vocabulary 1000, sequence 32), built directly in the IR because the
+// GPU machine has no ONNX importer. scripts/device_torch_baseline.py times the same architecture in PyTorch.
+#include "../engine/cuda_cases.h"
+
+namespace costscope::cudacases {
+
+struct TransformerConfig {
+    std::int64_t batch = 1, seq = 32, hidden = 64, heads = 4, mlp = 256, vocab = 1000, layers = 12;
+    bool causal = true; // GPT-2 (pre-norm, causal) or BERT (post-norm, bidirectional, pooler)
+};
+
+inline Graph transformerGraph(const TransformerConfig& c)
+{
+    Builder b;
+    const std::int64_t B = c.batch, S = c.seq, H = c.hidden;
+    auto param = [&](std::vector<std::int64_t> dims) { return b.op(OpKind::Param, {}, {}, std::move(dims)); };
+    auto linear = [&](NodeId x, std::int64_t in, std::int64_t out, const char* act) {
+        Attrs a;
+        if (act)
+            a.set("activation", std::string(act));
+        return b.op(OpKind::FusedMatMulBiasAct, a, {x, param({in, out}), param({out})}, {B, S, out});
+    };
+    auto norm = [&](NodeId x) { return b.op(OpKind::LayerNorm, {}, {x, param({H}), param({H})}, {B, S, H}); };
+    auto add = [&](NodeId x, NodeId y) {
+        return b.op(OpKind::Binary, attrs({{"op", std::string("Add")}}), {x, y}, {B, S, H});
+    };
+    auto ids = b.input({B, S}, DType::I64);
+    auto x = b.op(OpKind::Gather, attrs({{"axis", std::int64_t(0)}}), {param({c.vocab, H}), ids}, {B, S, H});
+    x = add(x, param({S, H}));
+    if (!c.causal)
+        x = norm(x);
+    for (std::int64_t l = 0; l < c.layers; ++l) {
+        const NodeId in = c.causal ? norm(x) : x;
+        const NodeId qkv = linear(in, H, 3 * H, nullptr);
+        NodeId part[3];
+        for (int i = 0; i < 3; ++i)
+            part[i] = b.op(OpKind::Narrow,
+                           attrs({{"axis", std::int64_t(2)}, {"start", std::int64_t(i) * H}, {"len", H}}), {qkv},
+                           {B, S, H});
+        Attrs at = attrs({{"num_heads", c.heads}, {"head_dim", H / c.heads}});
+        if (c.causal)
+            at.set("mask_kind", std::string("Causal"));
+        const NodeId att = b.op(OpKind::Attention, at, {part[0], part[1], part[2]}, {B, S, H});
+        x = add(x, linear(att, H, H, nullptr));
+        if (!c.causal)
+            x = norm(x);
+        const NodeId h = linear(c.causal ? norm(x) : x, H, c.mlp, c.causal ? "GeluApprox" : "Gelu");
+        x = add(x, b.op(OpKind::FusedMatMulBiasAct, {}, {h, param({c.mlp, H}), param({H})}, {B, S, H}));
+        if (!c.causal)
+            x = norm(x);
+    }
+    if (c.causal)
+        return b.finish(b.op(OpKind::MatMul, {}, {norm(x), param({H, c.vocab})}, {B, S, c.vocab}));
+    const NodeId first = b.op(OpKind::Narrow, attrs({{"axis", std::int64_t(1)}, {"start", std::int64_t(0)}, {"len", std::int64_t(1)}}),
+                              {x}, {B, 1, H});
+    return b.finish(b.op(OpKind::FusedMatMulBiasAct, attrs({{"activation", std::string("Tanh")}}),
+                         {first, param({H, H}), param({H})}, {B, 1, H}));
+}
+
+} // namespace costscope::cudacases

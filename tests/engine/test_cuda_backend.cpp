@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// The CUDA backend against host reference values, one or two graphs per op family (cuda_case_list.h), in both
+// timing modes (CUDA graph replay and per-node events); out-of-memory and unsupported ops as error values.
+// Skips cleanly where no GPU is present (CI).
+#include "cuda_case_list.h"
+
+#ifdef COSTSCOPE_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
+
+#include <QTest>
+
+using namespace costscope;
+
+class TestCudaBackend : public QObject {
+    Q_OBJECT
+
+private slots:
+    void opCases_data();
+    void opCases();
+    void outOfMemoryIsAnError();
+    void unsupportedOpNamesTheNode();
+    void timingsNameThePrecision();
+    void noDeviceIsAnErrorValue();
+};
+
+static bool haveGpuOrSkip()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    return !CudaBackend().devices().empty();
+#else
+    return false;
+#endif
+}
+
+#define REQUIRE_GPU()                                                                                                  \
+    do {                                                                                                               \
+        if (!haveGpuOrSkip())                                                                                          \
+            QSKIP("no CUDA device");                                                                                   \
+    } while (0)
+
+void TestCudaBackend::opCases_data()
+{
+    QTest::addColumn<int>("index");
+    const auto cases = cudacases::allCases();
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        QTest::newRow(cases[i].name.c_str()) << int(i);
+}
+
+void TestCudaBackend::opCases()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    QFETCH(int, index);
+    const cudacases::Case c = cudacases::allCases()[std::size_t(index)];
+    CudaBackend be;
+    auto plan = be.compile(c.graph, {}, 0);
+    QVERIFY2(plan, plan ? "" : plan.error().message.c_str());
+    QVERIFY((*plan)->uploadParameters());
+    QVERIFY((*plan)->setInputs(c.inputs));
+    QVERIFY((*plan)->run(nullptr));
+    auto out = (*plan)->readOutputs();
+    QVERIFY(out);
+    QVERIFY2(cudacases::maxError(out->front(), c.expected) <= c.tolerance, "graph replay differs from the reference");
+    QVERIFY((*plan)->runInstrumented(nullptr));
+    out = (*plan)->readOutputs();
+    QVERIFY2(cudacases::maxError(out->front(), c.expected) <= c.tolerance, "per-node run differs from the reference");
+#endif
+}
+
+void TestCudaBackend::outOfMemoryIsAnError()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    cudacases::Builder b;
+    auto x = b.input({1});
+    auto huge = b.op(OpKind::Param, {}, {}, {std::int64_t(1) << 38}); // 1 TiB of floats
+    auto add = b.op(OpKind::Binary, cudacases::attrs({{"op", std::string("Add")}}), {x, huge}, {std::int64_t(1) << 38});
+    CudaBackend be;
+    auto plan = be.compile(b.finish(add), {}, 0);
+    QVERIFY(!plan);
+    QVERIFY2(plan.error().message.find("out of GPU memory allocating 1099511627776 bytes for node 2")
+                 != std::string::npos,
+             plan.error().message.c_str());
+    QVERIFY(be.compile(cudacases::allCases().front().graph, {}, 0));
+#endif
+}
+
+void TestCudaBackend::unsupportedOpNamesTheNode()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    cudacases::Builder b;
+    auto x = b.input({4});
+    auto clip = b.op(OpKind::Clip, {}, {x}, {4});
+    CudaBackend be;
+    auto plan = be.compile(b.finish(clip), {}, 0);
+    QVERIFY(!plan);
+    QCOMPARE(plan.error().node.value_or(0), clip);
+    QVERIFY(plan.error().message.find("cannot run op Clip") != std::string::npos);
+#endif
+}
+
+void TestCudaBackend::timingsNameThePrecision()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    const cudacases::Case c = cudacases::matmulCases().front();
+    CudaBackend be({cuda::MatMulPrecision::TF32});
+    auto plan = be.compile(c.graph, {}, 0);
+    QVERIFY(plan);
+    QVERIFY((*plan)->uploadParameters());
+    QVERIFY((*plan)->setInputs(c.inputs));
+    auto timings = (*plan)->runInstrumented(nullptr);
+    QVERIFY(timings);
+    QCOMPARE(timings->size(), std::size_t(1));
+    QCOMPARE(timings->front().label, std::string("MatMul[tf32]"));
+    // TF32 rounds the operands to 10-bit mantissas: close to, not equal to, the fp32 reference.
+    auto out = (*plan)->readOutputs();
+    QVERIFY(cudacases::maxError(out->front(), c.expected) <= 1e-2);
+#endif
+}
+
+void TestCudaBackend::noDeviceIsAnErrorValue()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    if (haveGpuOrSkip())
+        QSKIP("a CUDA device is present");
+    auto plan = CudaBackend().compile(cudacases::allCases().front().graph, {}, 0);
+    QVERIFY(!plan);
+    QVERIFY2(plan.error().message.rfind("no CUDA device: ", 0) == 0, plan.error().message.c_str());
+#else
+    QSKIP("built without CUDA");
+#endif
+}
+
+QTEST_GUILESS_MAIN(TestCudaBackend)
+#include "test_cuda_backend.moc"
