@@ -17,6 +17,5 @@ else
   echo "run: here is the CLI analysis of $example instead:"
 fi
 build/release/app/costscope-cli info "$example"
-if build/release/app/costscope-cli analyze "$example" >/dev/null 2>&1; then
-  build/release/app/costscope-cli analyze "$example"
-fi
+echo
+build/release/app/costscope-cli analyze "$example"
