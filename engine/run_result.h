@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ir/diagnostic.h"
+#include "tensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// Time of one node in an instrumented run.
+struct NodeTiming {
+    NodeId node = 0;
+    std::string label; // "Binary.Add", "Conv"
+    std::int64_t ns = 0;
+};
+
+// Whole-graph wall times over the timed runs (warm-up runs excluded).
+struct TimingStats {
+    int runs = 0;
+    std::int64_t medianNs = 0;
+    std::int64_t minNs = 0;
+    std::int64_t maxNs = 0;
+    double spread = 0.0; // (max - min) / median; 0 for a single run
+
+    static TimingStats of(std::vector<std::int64_t> samplesNs);
+};
+
+// The result of measuring a graph on one device: immutable once built; share as shared_ptr<const RunResult>.
+struct RunResult {
+    std::string backend;
+    std::string device;
+    std::vector<NodeTiming> perNode; // empty unless an instrumented run was made
+    TimingStats whole;
+    std::vector<HostTensor> outputs; // in the graph's output order
+};
+
+} // namespace costscope

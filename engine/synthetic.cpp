@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "synthetic.h"
+
+
+namespace costscope {
+
+namespace {
+std::uint64_t splitMix(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t hashAt(std::uint64_t seed, std::uint64_t i)
+{
+    return splitMix(splitMix(seed) ^ i);
+}
+
+// Uniform in [-0.05, 0.05).
+double smallValue(std::uint64_t seed, std::uint64_t i)
+{
+    return (double(hashAt(seed, i) >> 11) / double(1ULL << 53) - 0.5) * 0.1;
+}
+
+template <class T>
+void fillInts(HostTensor& t, std::uint64_t seed)
+{
+    auto v = t.values<T>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<T>(hashAt(seed, i) & 1);
+}
+} // namespace
+
+void fillSynthetic(HostTensor& t, std::uint64_t seed)
+{
+    switch (t.dtype()) {
+    case DType::F32: {
+        auto v = t.values<float>();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = static_cast<float>(smallValue(seed, i));
+        return;
+    }
+    case DType::F64: {
+        auto v = t.values<double>();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = smallValue(seed, i);
+        return;
+    }
+    case DType::I64: fillInts<std::int64_t>(t, seed); return;
+    case DType::I32: fillInts<std::int32_t>(t, seed); return;
+    case DType::Bool:
+    case DType::U8:
+    case DType::I8: fillInts<std::uint8_t>(t, seed); return;
+    default: return; // half and complex types stay zero
+    }
+}
+
+HostTensor arangeInput(const std::vector<std::int64_t>& dims, DType dtype)
+{
+    HostTensor t(dims, dtype);
+    const double n = static_cast<double>(t.elements());
+    if (dtype == DType::F32) {
+        auto v = t.values<float>();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = static_cast<float>(double(i) / n);
+    } else if (dtype == DType::F64) {
+        auto v = t.values<double>();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = double(i) / n;
+    }
+    return t; // integer and bool inputs: arange(n)/n truncates to zero, which the constructor already wrote
+}
+
+} // namespace costscope

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "tensor.h"
+
+#include <cstdint>
+
+namespace costscope {
+
+// Deterministic small-magnitude values for a Param without data: the same for every run, backend and machine
+// (a fixed-seed integer hash of (seed, index), mapped to [-0.05, 0.05) for floats and {0, 1} for integers).
+// `seed` is usually the node id so that different parameters differ.
+void fillSynthetic(HostTensor& t, std::uint64_t seed);
+
+// The ONNX backend-test rule for graph inputs: arange(n)/n in the tensor's shape for floats; integers and bools
+// get the same values truncated (all zero), which keeps indices in range.
+HostTensor arangeInput(const std::vector<std::int64_t>& dims, DType dtype);
+
+} // namespace costscope
