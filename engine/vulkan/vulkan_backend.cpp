@@ -14,6 +14,26 @@ Diagnostic atNode(const Node& n, const std::string& message)
     return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, message);
 }
 
+// Inputs the lowerings read unconditionally; the rest may come from attributes instead (ONNX vs RLX forms).
+std::size_t requiredInputs(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::ConstantOfShape: return 0;
+    case OpKind::Binary:
+    case OpKind::Compare:
+    case OpKind::MatMul:
+    case OpKind::FusedMatMulBiasAct:
+    case OpKind::Gemm:
+    case OpKind::Conv:
+    case OpKind::ConvTranspose:
+    case OpKind::Gather:
+    case OpKind::GatherElements: return 2;
+    case OpKind::Where:
+    case OpKind::Attention: return 3;
+    default: return 1;
+    }
+}
+
 Result<Dims> resolvedDims(const Node& n, const Bindings& bindings)
 {
     Dims dims;
@@ -80,8 +100,8 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
             l.in.push_back(&c.values[*ip]);
             l.constants.push_back(c.parameters[*ip] ? &*c.parameters[*ip] : nullptr);
         }
-        if (static_cast<int>(l.in.size()) < n.op.info().minInputs)
-            return atNode(n, n.op.label() + " needs " + std::to_string(n.op.info().minInputs) + " inputs");
+        if (l.in.size() < requiredInputs(kind))
+            return atNode(n, n.op.label() + " needs " + std::to_string(requiredInputs(kind)) + " inputs");
         for (const Value* in : l.in)
             if (in->dims.size() > kMaxRank)
                 return atNode(n, "rank above " + std::to_string(kMaxRank) + " is not supported on Vulkan");
