@@ -49,6 +49,7 @@ LowerFn findLowering(OpKind kind)
     case OpKind::GlobalPool: return lowerGlobalPool;
     case OpKind::Fft: return lowerFft;
     case OpKind::WelchPeaks: return lowerWelchPeaks;
+    case OpKind::LogMel: return lowerLogMel;
     default: return nullptr;
     }
 }

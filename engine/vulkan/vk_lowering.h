@@ -43,6 +43,8 @@ struct Lowering {
     std::vector<const Value*> in;
     std::vector<const HostTensor*> constants; // per input; nullptr unless the input is a Param/Constant
     std::function<std::size_t(std::uint64_t bytes)> newSlot;
+    // A slot holding host values computed at compile time, uploaded with the parameters.
+    std::function<std::size_t(HostTensor values)> newConstant;
     Value out;
     bool view = false;
     std::vector<Dispatch> dispatches;
@@ -127,5 +129,6 @@ LowerStatus lowerPool(Lowering&);
 LowerStatus lowerGlobalPool(Lowering&);
 LowerStatus lowerFft(Lowering&);
 LowerStatus lowerWelchPeaks(Lowering&);
+LowerStatus lowerLogMel(Lowering&);
 
 } // namespace costscope::vk

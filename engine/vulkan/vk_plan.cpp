@@ -182,10 +182,10 @@ Result<bool> VulkanPlan::upload(const std::vector<std::pair<std::size_t, const H
     if (!cmd)
         return cmd.error();
     VkDeviceSize offset = 0;
-    for (const auto& [node, t] : items) {
+    for (const auto& [slot, t] : items) {
         const VkDeviceSize bytes = deviceBytes(t->dims(), t->dtype());
         toDevice(*t, (*st)->data() + offset);
-        const Slice& dst = m_slots[m_c.values[node].slot];
+        const Slice& dst = m_slots[slot];
         if (bytes) {
             VkBufferCopy region{offset, dst.offset, bytes};
             vkCmdCopyBuffer(*cmd, (*st)->buffer(), dst.buffer, 1, &region);
@@ -201,7 +201,9 @@ Result<bool> VulkanPlan::uploadParameters()
     std::vector<std::pair<std::size_t, const HostTensor*>> items;
     for (std::size_t i = 0; i < m_c.parameters.size(); ++i)
         if (m_c.parameters[i])
-            items.emplace_back(i, &*m_c.parameters[i]);
+            items.emplace_back(m_c.values[i].slot, &*m_c.parameters[i]);
+    for (const auto& [slot, t] : m_c.constants)
+        items.emplace_back(slot, &t);
     if (auto r = upload(items); !r)
         return r.error();
     m_parametersReady = true;
@@ -220,7 +222,7 @@ Result<bool> VulkanPlan::setInputs(const std::vector<HostTensor>& inputs)
         if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
             return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
                                    + ", got " + describe(inputs[i]));
-        items.emplace_back(pos, &inputs[i]);
+        items.emplace_back(m_c.values[pos].slot, &inputs[i]);
     }
     if (auto r = upload(items); !r)
         return r.error();

@@ -25,6 +25,7 @@ public:
         std::vector<Value> values;                // per graph node
         std::vector<std::uint64_t> slotBytes;     // per slot
         std::vector<std::optional<HostTensor>> parameters; // per graph node: Param/Constant values
+        std::vector<std::pair<std::size_t, HostTensor>> constants; // slot and values made by lowerings
         std::vector<PlanInput> inputs;
     };
 
@@ -40,6 +41,7 @@ public:
 private:
     explicit VulkanPlan(std::shared_ptr<Context> context) : m_context(std::move(context)), m_arena(m_context) {}
     Result<bool> prepare();
+    // (slot, values) pairs to device memory in one submission.
     Result<bool> upload(const std::vector<std::pair<std::size_t, const HostTensor*>>& items);
     Result<bool> execute(const std::atomic<bool>* cancel, std::vector<NodeTiming>* timings);
     Result<HostBuffer*> staging(VkDeviceSize bytes) const;

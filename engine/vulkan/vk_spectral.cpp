@@ -160,3 +160,63 @@ LowerStatus lowerAttention(Lowering& l)
 }
 
 } // namespace costscope::vk
+
+namespace costscope::vk {
+
+namespace {
+// HTK mel filterbank [mels, bins] for bins spanning 0..8 kHz (a 16 kHz signal), as the CPU backend builds it.
+HostTensor melFilterbank(std::int64_t mels, std::int64_t bins)
+{
+    auto toMel = [](double f) { return 2595.0 * std::log10(1.0 + f / 700.0); };
+    auto toHz = [](double m) { return 700.0 * (std::pow(10.0, m / 2595.0) - 1.0); };
+    const double nyquist = 8000.0, top = toMel(nyquist);
+    std::vector<double> edges(static_cast<std::size_t>(mels + 2));
+    for (std::size_t i = 0; i < edges.size(); ++i)
+        edges[i] = toHz(top * double(i) / double(mels + 1));
+    HostTensor fb({mels, bins}, DType::F32);
+    for (std::int64_t m = 0; m < mels; ++m)
+        for (std::int64_t b = 0; b < bins; ++b) {
+            const double f = nyquist * double(b) / double(std::max<std::int64_t>(bins - 1, 1));
+            const double lo = edges[static_cast<std::size_t>(m)], mid = edges[static_cast<std::size_t>(m + 1)];
+            const double hi = edges[static_cast<std::size_t>(m + 2)];
+            const double w = f <= mid ? (f - lo) / (mid - lo) : (hi - f) / (hi - mid);
+            fb.values<float>()[static_cast<std::size_t>(m * bins + b)] = static_cast<float>(std::max(0.0, w));
+        }
+    return fb;
+}
+} // namespace
+
+LowerStatus lowerLogMel(Lowering& l)
+{
+    const Value& x = *l.in[0];
+    if (x.dtype != DType::F32 || x.dims.empty())
+        return lowerError("LogMel needs an F32 power spectrum [..., bins], got " + dimsString(x.dims));
+    const std::int64_t bins = x.dims.back();
+    std::int64_t mels = 0;
+    std::size_t bank = kNoSlot;
+    if (l.in.size() > 1) {
+        const Value& fb = *l.in[1];
+        if (fb.dtype != DType::F32 || fb.dims.size() != 2 || fb.dims[1] != bins)
+            return lowerError("LogMel: filterbank " + dimsString(fb.dims) + " must be F32 [mels, " + std::to_string(bins) + "]");
+        mels = fb.dims[0];
+        bank = fb.slot;
+    } else {
+        if (l.node.shape.dims.empty())
+            return lowerError("LogMel: without a filterbank input the node's shape must give the mel count");
+        auto m = l.node.shape.dims.back().resolve(l.bindings);
+        if (!m || *m < 1)
+            return lowerError("LogMel: the node's last dim (the mel count) is not bound");
+        mels = *m;
+        bank = l.newConstant(melFilterbank(mels, bins));
+    }
+    Dims dims = x.dims;
+    dims.back() = mels;
+    l.out = {dims, DType::F32, kNoSlot};
+    const std::size_t dst = l.outputSlot();
+    const std::uint64_t n = elementCount(dims);
+    if (n)
+        l.dispatches.push_back({"logmel", {i32(n), i32(mels), i32(bins)}, {x.slot, bank, dst}, linearGroups(n)});
+    return true;
+}
+
+} // namespace costscope::vk

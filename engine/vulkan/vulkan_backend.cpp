@@ -3,6 +3,7 @@
 #include "synthetic.h"
 #include "vulkan/vk_plan.h"
 
+#include <climits>
 #include <cstring>
 
 namespace costscope::vk {
@@ -59,6 +60,11 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
         c.slotBytes.push_back(bytes);
         return c.slotBytes.size() - 1;
     };
+    auto newConstant = [&c, &newSlot](HostTensor t) {
+        const std::size_t slot = newSlot(deviceBytes(t.dims(), t.dtype()));
+        c.constants.emplace_back(slot, std::move(t));
+        return slot;
+    };
     for (std::size_t pos : *order) {
         const Node& n = g.nodes[pos];
         Value& v = c.values[pos];
@@ -92,7 +98,7 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
         LowerFn fn = findLowering(kind);
         if (!fn)
             return atNode(n, "the Vulkan backend has no kernel for " + n.op.label());
-        Lowering l{n, bindings, {}, {}, newSlot, {}, false, {}};
+        Lowering l{n, bindings, {}, {}, newSlot, newConstant, {}, false, {}};
         for (NodeId id : n.inputs) {
             auto ip = g.indexOf(id);
             if (!ip)
@@ -109,6 +115,9 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
             return atNode(n, r.error().message);
         if (!deviceElementSize(l.out.dtype))
             return atNode(n, std::string(dtypeName(l.out.dtype)) + " results are not supported on Vulkan");
+        // The shaders index with 32-bit integers.
+        if (elementCount(l.out.dims) > static_cast<std::uint64_t>(INT32_MAX))
+            return atNode(n, "a result of " + dimsString(l.out.dims) + " has more than 2^31 elements, not supported on Vulkan");
         if (l.view) {
             if (elementCount(l.out.dims) != elementCount(l.in[0]->dims))
                 return atNode(n, "cannot view " + dimsString(l.in[0]->dims) + " as " + dimsString(l.out.dims));

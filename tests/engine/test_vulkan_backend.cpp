@@ -206,6 +206,11 @@ private slots:
         HostTensor half({2}, DType::F16);
         auto f16 = vulkan()->compile(oneOpGraph(makeOp(OpKind::Identity), {half}), {}, 0);
         QVERIFY(!f16);
+        // 2^34 floats: more than any storage buffer may span, an error and no crash.
+        Graph huge = oneOpGraph(makeOp(OpKind::Activation, {{"op", std::string("Relu")}}), {f32({1}, {0})});
+        huge.nodes[0].shape = Shape::of({std::int64_t(1) << 34});
+        auto tooBig = vulkan()->compile(huge, {}, 0);
+        QVERIFY(!tooBig);
         auto plan = vulkan()->compile(oneOpGraph(makeOp(OpKind::Identity), {f32({2}, {1, 2})}), {}, 0);
         QVERIFY(plan);
         QVERIFY(!(*plan)->run()); // parameters not uploaded

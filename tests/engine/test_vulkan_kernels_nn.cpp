@@ -221,6 +221,12 @@ private slots:
         auto out = VK_RUN(runOp(makeOp(OpKind::WelchPeaks, {{"k", std::int64_t(4)}, {"n_segments", std::int64_t(2)}}), {spec}));
         QVERIFY(out && sameValues(*out, {1, 8}, {2, 0, 1, 0, 8, 5, 2, 0}));
     }
+
+    void logMel()
+    {
+        auto out = VK_RUN(runOp(makeOp(OpKind::LogMel), {f32({2, 3}, {1, 2, 3, 0, 0, 0}), f32({2, 3}, {1, 0, 0, 0.5, 0.5, 1})}));
+        QVERIFY(out && sameValues(*out, {2, 2}, {0, std::log(4.5), std::log(1e-10), std::log(1e-10)}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestVulkanKernelsNn)
