@@ -40,14 +40,32 @@ int compareOp(const std::string& s)
 void emitBinary(Lowering& l, int mode, int op, const std::vector<const Value*>& operands, std::size_t dst, const Dims& out)
 {
     const std::uint64_t n = elementCount(out);
-    Dispatch d{"binary", {i32(n), i32(out.size()), mode, op}, {}, linearGroups(n)};
     std::vector<Dims> strides;
     for (const Value* v : operands)
         strides.push_back(broadcastStrides(v->dims, out));
     while (strides.size() < 3)
         strides.push_back(Dims(out.size(), 0));
-    for (std::size_t k = 0; k < out.size(); ++k)
-        d.params.insert(d.params.end(), {i32(out[k]), i32(strides[0][k]), i32(strides[1][k]), i32(strides[2][k])});
+    // Merge neighbouring dims every operand walks contiguously (same shapes collapse to one dim), so that the
+    // shader's per-element index arithmetic stays short.
+    Dims dims;
+    std::vector<Dims> merged(3);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        bool join = !dims.empty();
+        for (std::size_t o = 0; join && o < 3; ++o)
+            join = merged[o].back() == strides[o][k] * out[k];
+        if (join) {
+            dims.back() *= out[k];
+            for (std::size_t o = 0; o < 3; ++o)
+                merged[o].back() = strides[o][k];
+        } else {
+            dims.push_back(out[k]);
+            for (std::size_t o = 0; o < 3; ++o)
+                merged[o].push_back(strides[o][k]);
+        }
+    }
+    Dispatch d{"binary", {i32(n), i32(dims.size()), mode, op}, {}, linearGroups(n)};
+    for (std::size_t k = 0; k < dims.size(); ++k)
+        d.params.insert(d.params.end(), {i32(dims[k]), i32(merged[0][k]), i32(merged[1][k]), i32(merged[2][k])});
     for (const Value* v : operands)
         d.slots.push_back(v->slot);
     while (d.slots.size() < 3)
