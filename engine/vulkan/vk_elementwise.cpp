@@ -140,11 +140,21 @@ LowerStatus lowerBinary(Lowering& l)
     const int mode = t == DType::F32 ? 0 : t == DType::I64 ? 2 : t == DType::I32 ? 4 : -1;
     if (mode < 0)
         return lowerError("Binary does not support " + std::string(dtypeName(t)) + " on Vulkan");
-    auto out = broadcastAll({l.in[0], l.in[1]}, "Binary");
+    const Value& x = *l.in[0];
+    const Value& y = *l.in[1];
+    // Opset-6 PRelu: a slope [C] applies along the channel dim (dim 1), which numpy broadcasting would not do.
+    if (op == 8 && y.dims.size() == 1 && x.dims.size() > 2 && y.dims[0] == x.dims[1] && !broadcastDims(x.dims, y.dims)) {
+        Value slope = y;
+        slope.dims.resize(x.dims.size() - 1, 1);
+        l.out = {x.dims, t, kNoSlot};
+        emitBinary(l, mode, op, {&x, &slope}, l.outputSlot(), x.dims);
+        return true;
+    }
+    auto out = broadcastAll({&x, &y}, "Binary");
     if (!out)
         return out.error();
     l.out = {*out, t, kNoSlot};
-    emitBinary(l, mode, op, {l.in[0], l.in[1]}, l.outputSlot(), *out);
+    emitBinary(l, mode, op, {&x, &y}, l.outputSlot(), *out);
     return true;
 }
 

@@ -100,16 +100,10 @@ LowerStatus lowerView(Lowering& l)
     switch (l.node.op.kind) {
     case OpKind::Reshape: {
         auto target = intsFromAttrOrConstant(l, "new_shape", 1);
-        if (!target) {
-            Dims stated;
-            for (const Dim& d : l.node.shape.dims) {
-                auto v = d.resolve(l.bindings);
-                if (!v)
-                    return lowerError("Reshape: no target shape (new_shape, a constant shape input or static node dims)");
-                stated.push_back(*v);
-            }
-            target = stated;
-        }
+        if (!target)
+            target = statedDims(l);
+        if (!target)
+            return lowerError("Reshape: no target shape (new_shape, a constant shape input or resolved node dims)");
         dims = *target;
         int inferred = -1;
         std::int64_t known = 1;
@@ -266,7 +260,9 @@ LowerStatus lowerExpand(Lowering& l)
     const Value& x = *l.in[0];
     auto target = intsFromAttrOrConstant(l, "target_shape", 1);
     if (!target)
-        return lowerError("Expand: no target shape (target_shape or a constant input)");
+        target = statedDims(l);
+    if (!target)
+        return lowerError("Expand: no target shape (target_shape, a constant input or resolved node dims)");
     auto dims = broadcastDims(x.dims, *target);
     if (!dims)
         return lowerError("Expand: " + dimsString(x.dims) + " does not broadcast to " + dimsString(*target));

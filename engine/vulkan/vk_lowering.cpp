@@ -151,6 +151,18 @@ std::optional<Dims> intsFromAttrOrConstant(const Lowering& l, const std::string&
     return std::nullopt;
 }
 
+std::optional<Dims> statedDims(const Lowering& l)
+{
+    Dims dims;
+    for (const Dim& d : l.node.shape.dims) {
+        auto v = d.resolve(l.bindings);
+        if (!v || *v < 0)
+            return std::nullopt;
+        dims.push_back(*v);
+    }
+    return dims;
+}
+
 Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
 {
     Dims v = attrs.intsOr(key, {});

@@ -71,6 +71,8 @@ std::optional<Dims> broadcastDims(const Dims& a, const Dims& b);
 Dims broadcastStrides(const Dims& d, const Dims& out);
 // An int list from attribute `key`, else from constant input `index`.
 std::optional<Dims> intsFromAttrOrConstant(const Lowering& l, const std::string& key, std::size_t index);
+// The node's stated shape with the bindings applied, when every dim resolves (and the shape is not empty).
+std::optional<Dims> statedDims(const Lowering& l);
 // Spatial attribute (stride, dilation, padding) expanded to n entries.
 Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt);
 

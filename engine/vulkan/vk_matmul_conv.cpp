@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // MatMul, FusedMatMulBiasAct and Gemm (matmul.comp); Conv (conv.comp, implicit GEMM), ConvTranspose
-// (conv_transpose.comp); Pool and GlobalPool (pool.comp). Convolutions and pools take 1-D or 2-D spatial dims.
+// (conv_transpose.comp); Pool and GlobalPool (pool.comp). Convolutions and pools take 1 to 3 spatial dims.
 #include "vulkan/vk_lowering.h"
 
 #include <algorithm>
@@ -87,11 +87,19 @@ Dims spatialDims(const Dims& d)
     return Dims(d.begin() + 2, d.end());
 }
 
-// Spatial dims as (H, W): 1-D becomes H = 1.
-std::array<std::int64_t, 2> hw(const Dims& spatial, std::int64_t one = 1)
+// Spatial dims as (D, H, W), missing leading dims filled with `fill`.
+std::array<std::int64_t, 3> dhw(const Dims& spatial, std::int64_t fill = 1)
 {
-    return spatial.size() == 1 ? std::array<std::int64_t, 2>{one, spatial[0]}
-                               : std::array<std::int64_t, 2>{spatial[0], spatial[1]};
+    std::array<std::int64_t, 3> v{fill, fill, fill};
+    for (std::size_t i = 0; i < spatial.size() && i < 3; ++i)
+        v[3 - spatial.size() + i] = spatial[i];
+    return v;
+}
+
+void append(std::vector<std::int32_t>& p, const std::array<std::int64_t, 3>& v)
+{
+    for (std::int64_t x : v)
+        p.push_back(i32(x));
 }
 } // namespace
 
@@ -172,9 +180,9 @@ Result<ConvGeometry> convGeometry(const Lowering& l, bool transposed)
 {
     const Value& x = *l.in[0];
     const Value& w = *l.in[1];
-    if (x.dims.size() < 3 || x.dims.size() > 4 || w.dims.size() != x.dims.size() || x.dtype != DType::F32
+    if (x.dims.size() < 3 || x.dims.size() > 5 || w.dims.size() != x.dims.size() || x.dtype != DType::F32
         || w.dtype != DType::F32)
-        return lowerError("needs F32 input [N, C, L] or [N, C, H, W] and a weight of the same rank on Vulkan, got "
+        return lowerError("needs F32 input [N, C, 1 to 3 spatial dims] and a weight of the same rank on Vulkan, got "
                           + dimsString(x.dims) + " and " + dimsString(w.dims));
     ConvGeometry g;
     const std::size_t sp = x.dims.size() - 2;
@@ -209,10 +217,16 @@ Result<ConvGeometry> convGeometry(const Lowering& l, bool transposed)
 // Conv parameters shared by conv.comp and conv_transpose.comp, from N on.
 std::vector<std::int32_t> convParams(const Value& x, std::int64_t oc, const ConvGeometry& g)
 {
-    const auto in = hw(g.in), out = hw(g.out), k = hw(g.kernel), s = hw(g.stride), d = hw(g.dilation);
-    const auto p = hw(g.padBegin, 0);
-    return {i32(x.dims[0]), i32(x.dims[1]), i32(in[0]), i32(in[1]), i32(oc), i32(out[0]), i32(out[1]), i32(k[0]),
-            i32(k[1]), i32(s[0]), i32(s[1]), i32(p[0]), i32(p[1]), i32(d[0]), i32(d[1]), i32(g.groups)};
+    std::vector<std::int32_t> p{i32(x.dims[0]), i32(x.dims[1])};
+    append(p, dhw(g.in));
+    p.push_back(i32(oc));
+    append(p, dhw(g.out));
+    append(p, dhw(g.kernel));
+    append(p, dhw(g.stride));
+    append(p, dhw(g.padBegin, 0));
+    append(p, dhw(g.dilation));
+    p.push_back(i32(g.groups));
+    return p;
 }
 } // namespace
 
@@ -286,8 +300,8 @@ std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::in
 LowerStatus lowerPool(Lowering& l)
 {
     const Value& x = *l.in[0];
-    if (x.dims.size() < 3 || x.dims.size() > 4 || x.dtype != DType::F32)
-        return lowerError("Pool needs an F32 input [N, C, L] or [N, C, H, W] on Vulkan, got " + dimsString(x.dims));
+    if (x.dims.size() < 3 || x.dims.size() > 5 || x.dtype != DType::F32)
+        return lowerError("Pool needs an F32 input [N, C, 1 to 3 spatial dims] on Vulkan, got " + dimsString(x.dims));
     const Attrs& a = l.attrs();
     const std::string kind = a.stringOr("kind", "Max");
     if (kind != "Max" && kind != "Avg")
@@ -313,14 +327,17 @@ LowerStatus lowerPool(Lowering& l)
     l.out = {dims, DType::F32, kNoSlot};
     const std::size_t dst = l.outputSlot();
     const std::uint64_t n = elementCount(dims);
-    const auto in = hw(inS), out = hw(outS), kk = hw(k), ss = hw(s), dd = hw(dil), b = hw(pb, 0), e = hw(pe, 0);
+    std::vector<std::int32_t> p{i32(n)};
+    append(p, dhw(inS));
+    append(p, dhw(outS));
+    append(p, dhw(k));
+    append(p, dhw(s));
+    append(p, dhw(pb, 0));
+    append(p, dhw(dil));
+    p.insert(p.end(), {kind == "Max", includePad});
+    append(p, dhw(pe, 0));
     if (n)
-        l.dispatches.push_back({"pool",
-                                {i32(n), i32(in[0]), i32(in[1]), i32(out[0]), i32(out[1]), i32(kk[0]), i32(kk[1]),
-                                 i32(ss[0]), i32(ss[1]), i32(b[0]), i32(b[1]), i32(dd[0]), i32(dd[1]), kind == "Max",
-                                 includePad, i32(e[0]), i32(e[1])},
-                                {x.slot, dst},
-                                linearGroups(n)});
+        l.dispatches.push_back({"pool", std::move(p), {x.slot, dst}, linearGroups(n)});
     return true;
 }
 
@@ -340,7 +357,8 @@ LowerStatus lowerGlobalPool(Lowering& l)
     const auto w = static_cast<std::int64_t>(elementCount(spatialDims(x.dims)));
     const std::uint64_t n = elementCount(dims);
     if (n)
-        l.dispatches.push_back({"pool", {i32(n), 1, i32(w), 1, 1, 1, i32(w), 1, 1, 0, 0, 1, 1, kind == "Max", 0, 0, 0},
+        l.dispatches.push_back({"pool", {i32(n), 1, 1, i32(w), 1, 1, 1, 1, 1, i32(w), 1, 1, 1, 0, 0, 0, 1, 1, 1,
+                                         kind == "Max", 0, 0, 0, 0},
                                 {x.slot, dst}, linearGroups(n)});
     return true;
 }

@@ -7,6 +7,16 @@
 // skipped with that reason; every other difference fails.
 #include <QTest>
 
+// moc cannot evaluate the condition below, so the class is declared once for both builds.
+class TestVulkanConformance : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void cases_data();
+    void cases();
+};
+
 // The ONNX importer is written on another branch; until it is merged this suite has nothing to import with.
 #if defined(COSTSCOPE_HAVE_VULKAN) && defined(COSTSCOPE_HAVE_ONNX) && __has_include("formats/onnx_import.cpp")
 #include "formats/graph_file.h"
@@ -22,6 +32,7 @@
 #include <algorithm>
 
 using namespace costscope;
+using namespace costscope::test;
 using namespace costscope::vktest;
 
 namespace {
@@ -67,14 +78,15 @@ QString compareOutputs(const HostTensor& got, const HostTensor& want)
 }
 } // namespace
 
-class TestVulkanConformance : public QObject {
-    Q_OBJECT
-private slots:
-    void initTestCase() { VK_REQUIRE_DEVICE(); }
-    void cleanupTestCase() { QVERIFY2(vulkanValidationErrors() == 0, vulkanLastValidationError().c_str()); }
-    void cases_data();
-    void cases();
-};
+void TestVulkanConformance::initTestCase()
+{
+    VK_REQUIRE_DEVICE();
+}
+
+void TestVulkanConformance::cleanupTestCase()
+{
+    QVERIFY2(vulkanValidationErrors() == 0, vulkanLastValidationError().c_str());
+}
 
 void TestVulkanConformance::cases_data()
 {
@@ -114,6 +126,8 @@ void TestVulkanConformance::cases()
         if (!QFileInfo::exists(f))
             break;
         auto t = readTensorProtoFile(f.toStdString());
+        if (!t && t.error().message.find("not supported") != std::string::npos)
+            QSKIP(qPrintable(QString::fromStdString(t.error().message)));
         QVERIFY2(t, t ? "" : t.error().message.c_str());
         fileInputs.push_back(std::move(*t));
     }
@@ -139,13 +153,14 @@ void TestVulkanConformance::cases()
     QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
 }
 
-QTEST_GUILESS_MAIN(TestVulkanConformance)
 #else
-class TestVulkanConformance : public QObject {
-    Q_OBJECT
-private slots:
-    void skipped() { QSKIP("needs the Vulkan backend and the ONNX importer"); }
-};
-QTEST_GUILESS_MAIN(TestVulkanConformance)
+void TestVulkanConformance::initTestCase()
+{
+    QSKIP("needs the Vulkan backend and the ONNX importer");
+}
+void TestVulkanConformance::cleanupTestCase() {}
+void TestVulkanConformance::cases_data() {}
+void TestVulkanConformance::cases() {}
 #endif
+QTEST_GUILESS_MAIN(TestVulkanConformance)
 #include "test_vulkan_conformance.moc"

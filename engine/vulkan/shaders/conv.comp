@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// 2-D convolution (1-D as H = 1) as an implicit GEMM per group: rows = output channels of the group, columns =
-// batch x output pixels, K = input channels of the group x kernel taps; the input patch is gathered into shared
-// memory tile by tile instead of materialising im2col. 64x64 tiles, 4x4 results per invocation, z = group.
-// p: 0 N, 1 C, 2 H, 3 W, 4 OC, 5 OH, 6 OW, 7 KH, 8 KW, 9 stride h, 10 stride w, 11 pad h, 12 pad w,
-// 13 dilation h, 14 dilation w, 15 groups, 16 has bias.
+// Convolution over up to 3 spatial dims (fewer as leading 1s) as an implicit GEMM per group: rows = output
+// channels of the group, columns = batch x output positions, K = input channels of the group x kernel taps; the
+// input patch is gathered into shared memory tile by tile instead of materialising im2col. 64x64 tiles, 4x4
+// results per invocation, z = group.
+// p: 0 N, 1 C, 2 D, 3 H, 4 W, 5 OC, 6 OD, 7 OH, 8 OW, 9 KD, 10 KH, 11 KW, 12-14 strides, 15-17 pads,
+// 18-20 dilations, 21 groups, 22 has bias.
 #version 450
 layout(local_size_x = 256) in;
 layout(set = 0, binding = 0) readonly buffer Params { int p[]; };
@@ -20,11 +21,13 @@ shared float Bs[BK][BN];
 
 void main()
 {
-    int N = p[0], C = p[1], H = p[2], W = p[3], OC = p[4], OH = p[5], OW = p[6], KH = p[7], KW = p[8];
-    int G = p[15];
+    int N = p[0], C = p[1], D = p[2], H = p[3], W = p[4], OC = p[5], OD = p[6], OH = p[7], OW = p[8];
+    int KD = p[9], KH = p[10], KW = p[11];
+    int G = p[21];
     int Cg = C / G, OCg = OC / G;
     int g = int(gl_WorkGroupID.z);
-    int M = OCg, NC = N * OH * OW, K = Cg * KH * KW;
+    int taps = KD * KH * KW, outs = OD * OH * OW;
+    int M = OCg, NC = N * outs, K = Cg * taps;
     int t = int(gl_LocalInvocationIndex);
     int tx = t % 16, ty = t / 16;
     int row0 = int(gl_WorkGroupID.y) * BM, col0 = int(gl_WorkGroupID.x) * BN;
@@ -44,12 +47,15 @@ void main()
             int gn = col0 + n, gkb = k0 + kb;
             float v = 0.0;
             if (gn < NC && gkb < K) {
-                int ic = gkb / (KH * KW), kh = (gkb / KW) % KH, kw = gkb % KW;
-                int b = gn / (OH * OW), oh = (gn / OW) % OH, ow = gn % OW;
-                int ih = oh * p[9] - p[11] + kh * p[13];
-                int iw = ow * p[10] - p[12] + kw * p[14];
-                if (ih >= 0 && ih < H && iw >= 0 && iw < W)
-                    v = x[((b * C + g * Cg + ic) * H + ih) * W + iw];
+                int ic = gkb / taps, tap = gkb % taps;
+                int kd = tap / (KH * KW), kh = (tap / KW) % KH, kw = tap % KW;
+                int b = gn / outs, pos = gn % outs;
+                int od = pos / (OH * OW), oh = (pos / OW) % OH, ow = pos % OW;
+                int id = od * p[12] - p[15] + kd * p[18];
+                int ih = oh * p[13] - p[16] + kh * p[19];
+                int iw = ow * p[14] - p[17] + kw * p[20];
+                if (id >= 0 && id < D && ih >= 0 && ih < H && iw >= 0 && iw < W)
+                    v = x[(((b * C + g * Cg + ic) * D + id) * H + ih) * W + iw];
             }
             Bs[kb][n] = v;
         }
@@ -75,8 +81,8 @@ void main()
             int n = col0 + tx + 16 * j;
             if (n >= NC)
                 continue;
-            int b = n / (OH * OW), pix = n % (OH * OW);
-            o[(b * OC + oc) * OH * OW + pix] = acc[i][j] + (p[16] != 0 ? bias[oc] : 0.0);
+            int b = n / outs, pos = n % outs;
+            o[(b * OC + oc) * outs + pos] = acc[i][j] + (p[22] != 0 ? bias[oc] : 0.0);
         }
     }
 }

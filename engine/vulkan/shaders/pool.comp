@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Max/Avg pooling over 2-D windows (1-D as H = 1; GlobalPool as one window over all positions), one output
-// element per invocation.
-// p: 0 n, 1 H, 2 W, 3 OH, 4 OW, 5 KH, 6 KW, 7 stride h, 8 stride w, 9 pad h, 10 pad w, 11 dilation h,
-// 12 dilation w, 13 is max, 14 count_include_pad, 15 end pad h, 16 end pad w.
+// Max/Avg pooling over windows of up to 3 spatial dims (fewer as leading 1s; GlobalPool as one window over all
+// positions), one output element per invocation.
+// p: 0 n, 1 D, 2 H, 3 W, 4 OD, 5 OH, 6 OW, 7 KD, 8 KH, 9 KW, 10-12 strides, 13-15 pads, 16-18 dilations,
+// 19 is max, 20 count_include_pad, 21-23 end pads.
 #version 450
 #include "common.glsl"
 layout(set = 0, binding = 1) readonly buffer X { float x[]; };
@@ -13,23 +13,27 @@ void main()
     uint i = gid();
     if (i >= uint(p[0]))
         return;
-    int H = p[1], W = p[2], OH = p[3], OW = p[4];
-    int ow = int(i) % OW, oh = (int(i) / OW) % OH, plane = int(i) / (OW * OH);
-    bool isMax = p[13] != 0;
+    int D = p[1], H = p[2], W = p[3], OD = p[4], OH = p[5], OW = p[6];
+    int rem = int(i);
+    int ow = rem % OW, oh = (rem / OW) % OH, od = (rem / (OW * OH)) % OD, plane = rem / (OW * OH * OD);
+    bool isMax = p[19] != 0;
     float acc = isMax ? -1.0 / 0.0 : 0.0;
     int counted = 0;
-    for (int kh = 0; kh < p[5]; ++kh) {
-        int ih = oh * p[7] - p[9] + kh * p[11];
-        for (int kw = 0; kw < p[6]; ++kw) {
-            int iw = ow * p[8] - p[10] + kw * p[12];
-            bool inside = ih >= 0 && ih < H && iw >= 0 && iw < W;
-            bool inPadded = ih < H + p[15] && iw < W + p[16];
-            if (inside) {
-                float v = x[(plane * H + ih) * W + iw];
-                acc = isMax ? max(acc, v) : acc + v;
+    for (int kd = 0; kd < p[7]; ++kd) {
+        int id = od * p[10] - p[13] + kd * p[16];
+        for (int kh = 0; kh < p[8]; ++kh) {
+            int ih = oh * p[11] - p[14] + kh * p[17];
+            for (int kw = 0; kw < p[9]; ++kw) {
+                int iw = ow * p[12] - p[15] + kw * p[18];
+                bool inside = id >= 0 && id < D && ih >= 0 && ih < H && iw >= 0 && iw < W;
+                bool inPadded = id < D + p[21] && ih < H + p[22] && iw < W + p[23];
+                if (inside) {
+                    float v = x[((plane * D + id) * H + ih) * W + iw];
+                    acc = isMax ? max(acc, v) : acc + v;
+                }
+                if (inside || (p[20] != 0 && inPadded))
+                    ++counted;
             }
-            if (inside || (p[14] != 0 && inPadded))
-                ++counted;
         }
     }
     o[i] = isMax ? acc : (counted > 0 ? acc / float(counted) : 0.0);
