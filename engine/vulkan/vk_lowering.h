@@ -28,10 +28,20 @@ struct Value {
 
 // One compute dispatch: shader, parameter words, tensor slots for bindings 1.. and the workgroup counts.
 struct Dispatch {
+    Dispatch() = default;
+    Dispatch(std::string shader_, std::vector<std::int32_t> params_, std::vector<std::size_t> slots_,
+             std::array<std::uint32_t, 3> groups_)
+        : shader(std::move(shader_)), params(std::move(params_)), slots(std::move(slots_)), groups(groups_)
+    {
+    }
+
     std::string shader;
     std::vector<std::int32_t> params;
     std::vector<std::size_t> slots;
     std::array<std::uint32_t, 3> groups{1, 1, 1};
+    // Per binding (parallel to `slots`): the byte range of the slot bound, {0, 0} for all of it. Lets a kernel
+    // walk a tensor larger than the device's storage-buffer range in pieces.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
 };
 
 // What one node lowers to. A lowering reads `in` (and `constants`, the host values of Param/Constant inputs,
@@ -40,6 +50,7 @@ struct Dispatch {
 struct Lowering {
     const Node& node;
     const Bindings& bindings;
+    std::uint64_t maxBinding; // the device's maxStorageBufferRange
     std::vector<const Value*> in;
     std::vector<const HostTensor*> constants; // per input; nullptr unless the input is a Param/Constant
     std::function<std::size_t(std::uint64_t bytes)> newSlot;

@@ -37,8 +37,29 @@ LowerStatus emitMatMul(Lowering& l, const MatMulSpec& s, std::size_t a, std::siz
     for (std::size_t i = 0; i < s.batch.size(); ++i)
         d.params.insert(d.params.end(), {i32(s.batch[i]), i32(s.aStride[i]), i32(s.bStride[i]),
                                          i32(s.cStride.empty() ? 0 : s.cStride[i])});
-    if (batches && s.m && s.n)
+    if (!batches || !s.m || !s.n)
+        return true;
+    const std::uint64_t bBytes = static_cast<std::uint64_t>(s.k) * static_cast<std::uint64_t>(s.n) * 4;
+    if (bBytes <= l.maxBinding || !s.tb || batches != 1) {
         l.dispatches.push_back(std::move(d));
+        return true;
+    }
+    // A transposed B (the fully connected layers' [N, K] weights) wider than one binding: bind it in pieces of
+    // whole rows, 128 at a time so that every piece starts at an aligned offset, each piece computing its columns.
+    const std::uint64_t rowBytes = static_cast<std::uint64_t>(s.k) * 4;
+    const std::int64_t piece = static_cast<std::int64_t>(l.maxBinding / rowBytes / 128 * 128);
+    if (piece < 128)
+        return lowerError("MatMul: rows of " + std::to_string(rowBytes) + " bytes are too long for the device");
+    for (std::int64_t n0 = 0; n0 < s.n; n0 += piece) {
+        const std::int64_t cols = std::min(piece, s.n - n0);
+        Dispatch part = d;
+        part.params[1] = i32(cols);
+        part.params[14] = i32(s.n);
+        part.params[15] = i32(n0);
+        part.groups[0] = static_cast<std::uint32_t>((cols + 127) / 128);
+        part.ranges = {{0, 0}, {static_cast<std::uint64_t>(n0) * rowBytes, static_cast<std::uint64_t>(cols) * rowBytes}};
+        l.dispatches.push_back(std::move(part));
+    }
     return true;
 }
 

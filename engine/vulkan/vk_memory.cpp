@@ -65,9 +65,6 @@ Result<Slice> Arena::allocate(VkDeviceSize bytes)
         }
     Block b;
     b.size = std::max(bytes, kBlockBytes);
-    if (bytes > m_context->properties().limits.maxStorageBufferRange)
-        return Diagnostic::error("a tensor of " + std::to_string(bytes) + " bytes exceeds the device's storage "
-                                 "buffer range (" + std::to_string(m_context->properties().limits.maxStorageBufferRange) + ")");
     auto ok = createBuffer(*m_context, b.size, kTensorUsage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, b.buffer, b.memory);
     if (!ok)
         return ok.error();

@@ -129,8 +129,16 @@ Result<bool> VulkanPlan::prepare()
             std::array<VkDescriptorBufferInfo, kTensorBindings + 1> infos{};
             infos[0] = {m_params->buffer(), paramOffset, bytes};
             paramOffset += alignUp(bytes, kParamAlignment);
+            const VkDeviceSize maxRange = m_context->properties().limits.maxStorageBufferRange;
             for (std::uint32_t b = 0; b < kTensorBindings; ++b) {
-                const Slice sl = b < d.slots.size() && d.slots[b] != kNoSlot ? m_slots[d.slots[b]] : *dummy;
+                Slice sl = b < d.slots.size() && d.slots[b] != kNoSlot ? m_slots[d.slots[b]] : *dummy;
+                if (b < d.ranges.size() && d.ranges[b].second) {
+                    sl.offset += d.ranges[b].first;
+                    sl.size = d.ranges[b].second;
+                }
+                if (sl.size > maxRange)
+                    return atNode(s.node, "a tensor of " + std::to_string(sl.size) + " bytes exceeds the device's "
+                                  "storage buffer range (" + std::to_string(maxRange) + "), not supported on Vulkan");
                 infos[b + 1] = {sl.buffer, sl.offset, sl.size};
             }
             std::array<VkWriteDescriptorSet, kTensorBindings + 1> writes{};

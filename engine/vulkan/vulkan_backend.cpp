@@ -47,7 +47,7 @@ Result<Dims> resolvedDims(const Node& n, const Bindings& bindings)
     return dims;
 }
 
-Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings)
+Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings, std::uint64_t maxBinding)
 {
     VulkanPlan::Compiled c;
     c.graph = g;
@@ -98,7 +98,7 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
         LowerFn fn = findLowering(kind);
         if (!fn)
             return atNode(n, "the Vulkan backend has no kernel for " + n.op.label());
-        Lowering l{n, bindings, {}, {}, newSlot, newConstant, {}, false, {}};
+        Lowering l{n, bindings, maxBinding, {}, {}, newSlot, newConstant, {}, false, {}};
         for (NodeId id : n.inputs) {
             auto ip = g.indexOf(id);
             if (!ip)
@@ -173,7 +173,7 @@ Result<std::unique_ptr<ExecutablePlan>> VulkanBackend::compile(const Graph& g, c
     auto ctx = context(device);
     if (!ctx)
         return ctx.error();
-    auto lowered = lowerGraph(g, bindings);
+    auto lowered = lowerGraph(g, bindings, (*ctx)->properties().limits.maxStorageBufferRange);
     if (!lowered)
         return lowered.error();
     auto plan = VulkanPlan::create(*ctx, std::move(*lowered));

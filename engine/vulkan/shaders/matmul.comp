@@ -2,7 +2,8 @@
 // Batched C = act(alpha * op(A) op(B) + beta * Cin) with 128x128 output tiles in shared memory, 8x8 results
 // per invocation. One workgroup per tile, z = batch.
 // p: 0 M, 1 N, 2 K, 3 transA, 4 transB, 5 lda, 6 ldb, 7 alpha, 8 beta, 9 has Cin, 10 Cin row stride,
-// 11 Cin column stride, 12 activation (-1 none), 13 batch rank, then per batch dim (16 + 4d): dim, A stride,
+// 11 Cin column stride, 12 activation (-1 none), 13 batch rank, 14 output row stride (0: N), 15 column offset
+// of this piece in the output and Cin (a wide B split in pieces), then per batch dim (16 + 4d): dim, A stride,
 // B stride, Cin stride.
 #version 450
 #include "act.glsl"
@@ -38,7 +39,8 @@ void main()
         bOff += idx * p[base + 2];
         cOff += idx * p[base + 3];
     }
-    int oOff = int(gl_WorkGroupID.z) * M * N;
+    int ldo = p[14] != 0 ? p[14] : N;
+    int oOff = int(gl_WorkGroupID.z) * M * ldo;
 
     float acc[8][8];
     for (int i = 0; i < 8; ++i)
@@ -80,12 +82,13 @@ void main()
             int n = col0 + tx + 16 * j;
             if (n >= N)
                 continue;
+            int on = n + p[15];
             float v = alpha * acc[i][j];
             if (p[9] != 0)
-                v += beta * cin[cOff + m * p[10] + n * p[11]];
+                v += beta * cin[cOff + m * p[10] + on * p[11]];
             if (p[12] >= 0)
                 v = activate(p[12], v, 0.0, 0.0, 0.0, 0.0);
-            o[oOff + m * N + n] = v;
+            o[oOff + m * ldo + on] = v;
         }
     }
 }
