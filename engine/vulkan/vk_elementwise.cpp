@@ -3,6 +3,7 @@
 // and ConstantOfShape through unary.comp; Cast through cast.comp.
 #include "vulkan/vk_lowering.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -318,12 +319,16 @@ LowerStatus lowerConstantOfShape(Lowering& l)
     }
     l.out = {*dims, dtype, kNoSlot};
     const std::size_t dst = l.outputSlot();
-    const std::uint64_t n = elementCount(*dims);
-    if (n)
-        l.dispatches.push_back({"unary",
-                                {i32(n), -1, 0, 0, 0, 0, 0, i32(deviceElementSize(dtype) / 4), words[0], words[1]},
-                                {kNoSlot, dst},
-                                linearGroups(n)});
+    // Filled in pieces that each fit one binding: the light CNNs make their large weights with ConstantOfShape.
+    const std::uint64_t n = elementCount(*dims), size = deviceElementSize(dtype);
+    const std::uint64_t piece = std::max<std::uint64_t>(l.maxBinding / size / 1024 * 1024, 1024);
+    for (std::uint64_t first = 0; first < n; first += piece) {
+        const std::uint64_t count = std::min(piece, n - first);
+        Dispatch d{"unary", {i32(count), -1, 0, 0, 0, 0, 0, i32(size / 4), words[0], words[1]}, {kNoSlot, dst},
+                   linearGroups(count)};
+        d.ranges = {{0, 0}, {first * size, count * size}};
+        l.dispatches.push_back(std::move(d));
+    }
     return true;
 }
 

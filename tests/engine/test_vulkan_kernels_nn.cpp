@@ -115,6 +115,27 @@ private slots:
         QVERIFY(f && sameValues(*f, {1, 2}, {0, 3}));
     }
 
+    void wideWeightsInPieces()
+    {
+        // A [33024, 1024] weight is 135 MB, above lavapipe's 128 MiB storage-buffer range: both its fill and the
+        // Gemm reading it (transposed, as fully connected layers are) go in pieces.
+        Graph g = oneOpGraph(makeOp(OpKind::Gemm, {{"trans_b", std::int64_t(1)}}), {f32({1, 1024}, {})});
+        Node w;
+        w.id = 5;
+        w.op = makeOp(OpKind::ConstantOfShape, {{"shape", std::vector<std::int64_t>{33024, 1024}}, {"value", 0.5},
+                                                {"dtype", std::string("F32")}});
+        g.add(w);
+        g.find(1)->inputs.push_back(5);
+        HostTensor ones({1, 1024}, DType::F32);
+        std::fill(ones.values<float>().begin(), ones.values<float>().end(), 1.0f);
+        auto out = VK_RUN(runGraphAll(g, {ones}));
+        QVERIFY(out);
+        QCOMPARE((*out)[0].dims(), (std::vector<std::int64_t>{1, 33024}));
+        for (std::uint64_t i = 0; i < (*out)[0].elements(); i += 97)
+            QCOMPARE((*out)[0].values<float>()[i], 512.0f);
+        QCOMPARE((*out)[0].values<float>()[33023], 512.0f);
+    }
+
     void conv_data()
     {
         QTest::addColumn<int>("index");
