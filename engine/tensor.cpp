@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -37,8 +38,10 @@ AlignedBuffer& AlignedBuffer::operator=(const AlignedBuffer& o)
 
 void AlignedBuffer::resize(std::size_t bytes)
 {
-    if (bytes > m_capacity) {
-        const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    if (bytes > m_capacity || !m_data) {
+        // Never null, even when empty: memcpy and friends must not get a null pointer.
+        const std::size_t rounded =
+            std::max<std::size_t>((bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
         m_data.reset(static_cast<std::byte*>(std::aligned_alloc(kAlignment, rounded)));
         m_capacity = m_data ? rounded : 0;
         if (!m_data) {
