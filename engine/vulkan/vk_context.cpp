@@ -182,6 +182,8 @@ Result<std::shared_ptr<Context>> Context::create(std::shared_ptr<Instance> insta
         return Diagnostic::error(c->name() + " lacks shaderInt64, which the I64 kernels need");
     VkPhysicalDeviceFeatures features{};
     features.shaderInt64 = VK_TRUE;
+    features.shaderFloat64 = supported.shaderFloat64;
+    c->m_float64 = supported.shaderFloat64 == VK_TRUE;
     const float priority = 1.0f;
     auto qi = vkInfo<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
     qi.queueFamilyIndex = c->m_queueFamily;

@@ -68,6 +68,7 @@ public:
     VkPipelineLayout pipelineLayout() const { return m_pipelineLayout; }
     const VkPhysicalDeviceProperties& properties() const { return m_properties; }
     bool timestampsSupported() const { return m_timestampBits > 0; }
+    bool float64() const { return m_float64; }
     double timestampPeriodNs() const { return m_properties.limits.timestampPeriod; }
     std::string name() const { return m_properties.deviceName; }
     std::uint32_t queueFamily() const { return m_queueFamily; }
@@ -87,6 +88,7 @@ private:
     VkPhysicalDeviceProperties m_properties{};
     VkPhysicalDeviceMemoryProperties m_memory{};
     std::uint32_t m_timestampBits = 0;
+    bool m_float64 = false;
     VkDevice m_device = VK_NULL_HANDLE;
     VkQueue m_queue = VK_NULL_HANDLE;
     std::uint32_t m_queueFamily = 0;

@@ -106,6 +106,7 @@ int castCode(DType t)
     case DType::U32: return 1;
     case DType::I64: return 2;
     case DType::Bool: return 3;
+    case DType::F64: return 4;
     default: return -1;
     }
 }
@@ -138,7 +139,7 @@ LowerStatus lowerBinary(Lowering& l)
     if (auto s = sameDType(l, 0, "Binary"); !s)
         return s;
     const DType t = l.in[0]->dtype;
-    const int mode = t == DType::F32 ? 0 : t == DType::I64 ? 2 : t == DType::I32 ? 4 : -1;
+    const int mode = t == DType::F32 ? 0 : t == DType::I64 ? 2 : t == DType::I32 ? 4 : t == DType::F64 ? 8 : -1;
     if (mode < 0)
         return lowerError("Binary does not support " + std::string(dtypeName(t)) + " on Vulkan");
     const Value& x = *l.in[0];
@@ -167,7 +168,11 @@ LowerStatus lowerCompare(Lowering& l)
     if (auto s = sameDType(l, 0, "Compare"); !s)
         return s;
     const DType t = l.in[0]->dtype;
-    const int mode = t == DType::F32 ? 1 : t == DType::I64 ? 3 : (t == DType::I32 || t == DType::Bool) ? 5 : -1;
+    const int mode = t == DType::F32 ? 1
+        : t == DType::I64            ? 3
+        : t == DType::F64            ? 9
+        : (t == DType::I32 || t == DType::Bool) ? 5
+                                     : -1;
     if (mode < 0)
         return lowerError("Compare does not support " + std::string(dtypeName(t)) + " on Vulkan");
     auto out = broadcastAll({l.in[0], l.in[1]}, "Compare");
@@ -197,7 +202,7 @@ LowerStatus lowerSum(Lowering& l)
     if (auto s = sameDType(l, 0, "Sum"); !s)
         return s;
     const DType t = l.in[0]->dtype;
-    const int mode = t == DType::F32 ? 0 : t == DType::I64 ? 2 : t == DType::I32 ? 4 : -1;
+    const int mode = t == DType::F32 ? 0 : t == DType::I64 ? 2 : t == DType::I32 ? 4 : t == DType::F64 ? 8 : -1;
     if (mode < 0)
         return lowerError("Sum does not support " + std::string(dtypeName(t)) + " on Vulkan");
     if (l.in.size() == 1) {
@@ -310,6 +315,8 @@ LowerStatus lowerConstantOfShape(Lowering& l)
     } else if (dtype == DType::I64) {
         const auto v = static_cast<std::int64_t>(value);
         std::memcpy(words.data(), &v, 8);
+    } else if (dtype == DType::F64) {
+        std::memcpy(words.data(), &value, 8);
     } else if (dtype == DType::Bool) {
         words[0] = value != 0.0 ? 1 : 0;
     } else if (deviceElementSize(dtype) == 4) {

@@ -320,6 +320,8 @@ LowerStatus lowerPad(Lowering& l)
     } else if (x.dtype == DType::I64) {
         const auto v = static_cast<std::int64_t>(value);
         std::memcpy(fill.data(), &v, 8);
+    } else if (x.dtype == DType::F64) {
+        std::memcpy(fill.data(), &value, 8);
     } else {
         fill[0] = static_cast<std::int32_t>(value);
     }

@@ -67,7 +67,8 @@ std::uint32_t deviceElementSize(DType t)
     case DType::I32:
     case DType::U32:
     case DType::Bool: return 4;
-    case DType::I64: return 8;
+    case DType::I64:
+    case DType::F64: return 8;
     default: return 0;
     }
 }

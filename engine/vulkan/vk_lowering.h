@@ -19,7 +19,7 @@ using Dims = std::vector<std::int64_t>;
 constexpr std::size_t kNoSlot = SIZE_MAX;
 
 // A tensor as the plan sees it: dims and dtype fixed at compile time, stored in a device slot (views share the
-// slot of their input). Bool is one 32-bit word per element on the device; I64 two words.
+// slot of their input). Bool is one 32-bit word per element on the device; I64 and F64 two words.
 struct Value {
     Dims dims;
     DType dtype = DType::F32;
@@ -70,7 +70,7 @@ using LowerFn = LowerStatus (*)(Lowering&);
 // nullptr for kinds without a Vulkan kernel.
 LowerFn findLowering(OpKind kind);
 
-// Device bytes per element (Bool 4, I64 8, F32/I32 4); 0 for dtypes the Vulkan backend does not hold.
+// Device bytes per element (Bool 4, I64/F64 8, F32/I32 4); 0 for dtypes the Vulkan backend does not hold.
 std::uint32_t deviceElementSize(DType t);
 std::uint64_t elementCount(const Dims& d);
 std::uint64_t deviceBytes(const Dims& d, DType t);

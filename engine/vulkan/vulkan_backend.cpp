@@ -47,7 +47,13 @@ Result<Dims> resolvedDims(const Node& n, const Bindings& bindings)
     return dims;
 }
 
-Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings, std::uint64_t maxBinding)
+// The dtypes a device holds: F64 only where shaderFloat64 is supported.
+bool held(DType t, const Context& ctx)
+{
+    return deviceElementSize(t) && (t != DType::F64 || ctx.float64());
+}
+
+Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings, const Context& ctx)
 {
     VulkanPlan::Compiled c;
     c.graph = g;
@@ -75,7 +81,7 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
                 return dims.error();
             v.dims = *dims;
             v.dtype = n.shape.dtype;
-            if (!deviceElementSize(v.dtype))
+            if (!held(v.dtype, ctx))
                 return atNode(n, std::string(dtypeName(v.dtype)) + " tensors are not supported on Vulkan");
             v.slot = newSlot(deviceBytes(v.dims, v.dtype));
             if (kind == OpKind::Input) {
@@ -98,7 +104,7 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
         LowerFn fn = findLowering(kind);
         if (!fn)
             return atNode(n, "the Vulkan backend has no kernel for " + n.op.label());
-        Lowering l{n, bindings, maxBinding, {}, {}, newSlot, newConstant, {}, false, {}};
+        Lowering l{n, bindings, ctx.properties().limits.maxStorageBufferRange, {}, {}, newSlot, newConstant, {}, false, {}};
         for (NodeId id : n.inputs) {
             auto ip = g.indexOf(id);
             if (!ip)
@@ -113,7 +119,7 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
                 return atNode(n, "rank above " + std::to_string(kMaxRank) + " is not supported on Vulkan");
         if (auto r = fn(l); !r)
             return atNode(n, r.error().message);
-        if (!deviceElementSize(l.out.dtype))
+        if (!held(l.out.dtype, ctx))
             return atNode(n, std::string(dtypeName(l.out.dtype)) + " results are not supported on Vulkan");
         // The shaders index with 32-bit integers.
         if (elementCount(l.out.dims) > static_cast<std::uint64_t>(INT32_MAX))
@@ -173,7 +179,7 @@ Result<std::unique_ptr<ExecutablePlan>> VulkanBackend::compile(const Graph& g, c
     auto ctx = context(device);
     if (!ctx)
         return ctx.error();
-    auto lowered = lowerGraph(g, bindings, (*ctx)->properties().limits.maxStorageBufferRange);
+    auto lowered = lowerGraph(g, bindings, **ctx);
     if (!lowered)
         return lowered.error();
     auto plan = VulkanPlan::create(*ctx, std::move(*lowered));

@@ -49,6 +49,12 @@ private slots:
         QVERIFY(prelu && sameValues(*prelu, {2, 2}, {-0.5, 2, -0.75, 4}));
         auto imod = VK_RUN(runOp(makeOp(OpKind::Binary, {{"op", std::string("Mod")}}), {i64({2}, {-7, 7}), i64({}, {3})}));
         QVERIFY(imod && imod->dtype() == DType::I64 && sameValues(*imod, {2}, {2, 1}));
+        const double d[] = {0.1, 1e300}, e[] = {0.2};
+        auto f64 = VK_RUN(runOp(makeOp(OpKind::Binary, {{"op", std::string("Add")}}),
+                                {HostTensor::fromBytes({2}, DType::F64, d, 16), HostTensor::fromBytes({1}, DType::F64, e, 8)}));
+        QVERIFY(f64 && f64->dtype() == DType::F64);
+        QCOMPARE(f64->values<double>()[0], 0.1 + 0.2); // exact in double, not in float
+        QCOMPARE(f64->values<double>()[1], 1e300);
     }
 
     void compareWhereSum()
@@ -203,7 +209,7 @@ private slots:
         auto unknown = vulkan()->compile(oneOpGraph(Op::unknown("Frobnicate"), {f32({1}, {1})}), {}, 0);
         QVERIFY(!unknown);
         QVERIFY(unknown.error().message.find("no kernel for Frobnicate") != std::string::npos);
-        HostTensor half({2}, DType::F16);
+        HostTensor half({2}, DType::F16); // F16 is not held on Vulkan
         auto f16 = vulkan()->compile(oneOpGraph(makeOp(OpKind::Identity), {half}), {}, 0);
         QVERIFY(!f16);
         // 2^34 floats: more than any storage buffer may span, an error and no crash.
