@@ -79,7 +79,9 @@ Result<double> medianWallNs(int repeats, F f)
     return samples[samples.size() / 2];
 }
 
-Result<double> bufferCopyNs(vk::VulkanBackend& b, DeviceIndex device, std::uint64_t bytes, int repeats)
+// Best GPU time of `copies` back-to-back vkCmdCopyBuffer of `bytes` (timestamps around them; wall time where the
+// queue has no timestamps).
+Result<double> bufferCopyNs(vk::VulkanBackend& b, DeviceIndex device, std::uint64_t bytes, int copies, int repeats)
 {
     auto ctx = b.context(device);
     if (!ctx)
@@ -94,15 +96,48 @@ Result<double> bufferCopyNs(vk::VulkanBackend& b, DeviceIndex device, std::uint6
     auto commands = vk::Commands::create(*ctx);
     if (!commands)
         return commands.error();
-    return medianWallNs(repeats, [&]() -> Result<bool> {
+    VkDevice dev = (*ctx)->device();
+    VkQueryPool pool = VK_NULL_HANDLE;
+    if ((*ctx)->timestampsSupported()) {
+        auto qi = vk::vkInfo<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = 2;
+        if (VkResult r = vkCreateQueryPool(dev, &qi, nullptr, &pool); r != VK_SUCCESS)
+            return vk::vkError("vkCreateQueryPool", r);
+    }
+    double best = 1e30;
+    Result<bool> status = true;
+    for (int i = 0; i < std::max(repeats, 1) && status; ++i) {
         auto cmd = (*commands)->begin();
-        if (!cmd)
-            return cmd.error();
+        if (!cmd) {
+            status = cmd.error();
+            break;
+        }
+        if (pool) {
+            vkCmdResetQueryPool(*cmd, pool, 0, 2);
+            vkCmdWriteTimestamp(*cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 0);
+        }
         VkBufferCopy region{src->offset, dst->offset, bytes};
-        for (int i = 0; i < 10; ++i)
+        for (int c = 0; c < copies; ++c)
             vkCmdCopyBuffer(*cmd, src->buffer, dst->buffer, 1, &region);
-        return (*commands)->submitAndWait();
-    });
+        if (pool)
+            vkCmdWriteTimestamp(*cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 1);
+        const auto t0 = Clock::now();
+        status = (*commands)->submitAndWait();
+        double ns = double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        std::uint64_t stamps[2] = {0, 0};
+        if (status && pool
+            && vkGetQueryPoolResults(dev, pool, 0, 2, sizeof(stamps), stamps, 8,
+                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS
+            && stamps[1] > stamps[0])
+            ns = double(stamps[1] - stamps[0]) * (*ctx)->timestampPeriodNs();
+        best = std::min(best, ns);
+    }
+    if (pool)
+        vkDestroyQueryPool(dev, pool, nullptr);
+    if (!status)
+        return status.error();
+    return best;
 }
 } // namespace
 
@@ -159,7 +194,7 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
             return read.error();
         c.readbackGBps = 2.0 * 4.0 * double(n) / *read; // two outputs of n floats
     }
-    auto bufferCopy = bufferCopyNs(backend, o.device, static_cast<std::uint64_t>(n) * 4, o.repeats);
+    auto bufferCopy = bufferCopyNs(backend, o.device, static_cast<std::uint64_t>(n) * 4, 10, o.repeats);
     if (!bufferCopy)
         return bufferCopy.error();
     c.bufferCopyGBps = 10.0 * bytes / *bufferCopy;
