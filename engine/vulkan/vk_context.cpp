@@ -223,7 +223,7 @@ Context::~Context()
     vkDeviceWaitIdle(m_device);
     for (auto& [name, p] : m_pipelines)
         vkDestroyPipeline(m_device, p, nullptr);
-    for (VkShaderModule m : m_modules)
+    for (auto& [name, m] : m_modules)
         vkDestroyShaderModule(m_device, m, nullptr);
     if (m_pipelineCache)
         vkDestroyPipelineCache(m_device, m_pipelineCache, nullptr);
@@ -234,34 +234,47 @@ Context::~Context()
     vkDestroyDevice(m_device, nullptr);
 }
 
-Result<VkPipeline> Context::pipeline(std::string_view shader)
+Result<VkPipeline> Context::pipeline(std::string_view shader, const std::vector<std::int32_t>& constants)
 {
     std::lock_guard lock(m_mutex);
-    if (auto it = m_pipelines.find(shader); it != m_pipelines.end())
+    std::string key(shader);
+    for (std::int32_t c : constants)
+        key += '#' + std::to_string(c);
+    if (auto it = m_pipelines.find(key); it != m_pipelines.end())
         return it->second;
-    const EmbeddedShader* found = nullptr;
-    for (const EmbeddedShader& s : embeddedShaders())
-        if (s.name == shader)
-            found = &s;
-    if (!found)
-        return Diagnostic::error("no embedded shader '" + std::string(shader) + "'");
-    auto mi = vkInfo<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = found->wordCount * 4;
-    mi.pCode = found->words;
     VkShaderModule module = VK_NULL_HANDLE;
-    if (VkResult r = vkCreateShaderModule(m_device, &mi, nullptr, &module); r != VK_SUCCESS)
-        return vkError("vkCreateShaderModule", r);
-    m_modules.push_back(module);
+    if (auto it = m_modules.find(shader); it != m_modules.end()) {
+        module = it->second;
+    } else {
+        const EmbeddedShader* found = nullptr;
+        for (const EmbeddedShader& s : embeddedShaders())
+            if (s.name == shader)
+                found = &s;
+        if (!found)
+            return Diagnostic::error("no embedded shader '" + std::string(shader) + "'");
+        auto mi = vkInfo<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+        mi.codeSize = found->wordCount * 4;
+        mi.pCode = found->words;
+        if (VkResult r = vkCreateShaderModule(m_device, &mi, nullptr, &module); r != VK_SUCCESS)
+            return vkError("vkCreateShaderModule", r);
+        m_modules.emplace(std::string(shader), module);
+    }
+    std::vector<VkSpecializationMapEntry> entries;
+    for (std::uint32_t i = 0; i < constants.size(); ++i)
+        entries.push_back({i, i * 4, 4});
+    VkSpecializationInfo spec{static_cast<std::uint32_t>(entries.size()), entries.data(), constants.size() * 4,
+                              constants.data()};
     auto pi = vkInfo<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
     pi.stage = vkInfo<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
     pi.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     pi.stage.module = module;
     pi.stage.pName = "main";
+    pi.stage.pSpecializationInfo = constants.empty() ? nullptr : &spec;
     pi.layout = m_pipelineLayout;
     VkPipeline p = VK_NULL_HANDLE;
     if (VkResult r = vkCreateComputePipelines(m_device, m_pipelineCache, 1, &pi, nullptr, &p); r != VK_SUCCESS)
-        return vkError("vkCreateComputePipelines(" + std::string(shader) + ")", r);
-    m_pipelines.emplace(std::string(shader), p);
+        return vkError("vkCreateComputePipelines(" + key + ")", r);
+    m_pipelines.emplace(key, p);
     return p;
 }
 

@@ -73,8 +73,9 @@ public:
     std::string name() const { return m_properties.deviceName; }
     std::uint32_t queueFamily() const { return m_queueFamily; }
 
-    // The compute pipeline of an embedded shader, built on first use and cached.
-    Result<VkPipeline> pipeline(std::string_view shader);
+    // The compute pipeline of an embedded shader with these specialization constants (ids 0, 1, ...), built on
+    // first use and cached.
+    Result<VkPipeline> pipeline(std::string_view shader, const std::vector<std::int32_t>& constants = {});
     // Memory type with the flags, among those allowed by typeBits; -1 when none.
     int memoryType(std::uint32_t typeBits, VkMemoryPropertyFlags flags) const;
 
@@ -97,7 +98,7 @@ private:
     VkPipelineCache m_pipelineCache = VK_NULL_HANDLE;
     std::mutex m_mutex; // plans of one backend may be driven from different threads
     std::map<std::string, VkPipeline, std::less<>> m_pipelines;
-    std::vector<VkShaderModule> m_modules;
+    std::map<std::string, VkShaderModule, std::less<>> m_modules;
 };
 
 // A command pool, one primary command buffer and a fence: what one thread needs to record and submit work.

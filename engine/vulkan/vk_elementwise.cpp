@@ -65,6 +65,7 @@ void emitBinary(Lowering& l, int mode, int op, const std::vector<const Value*>& 
         }
     }
     Dispatch d{"binary", {i32(n), i32(dims.size()), mode, op}, {}, linearGroups(n)};
+    d.constants = {mode, op};
     for (std::size_t k = 0; k < dims.size(); ++k)
         d.params.insert(d.params.end(), {i32(dims[k]), i32(merged[0][k]), i32(merged[1][k]), i32(merged[2][k])});
     for (const Value* v : operands)
@@ -237,6 +238,7 @@ LowerStatus emitUnary(Lowering& l, int op, std::array<double, 4> params)
                 isNan ? 1 : 0, 0, 0, 0},
                {x.slot, dst},
                linearGroups(n)};
+    d.constants = {op};
     if (n)
         l.dispatches.push_back(std::move(d));
     return true;

@@ -42,6 +42,9 @@ struct Dispatch {
     // Per binding (parallel to `slots`): the byte range of the slot bound, {0, 0} for all of it. Lets a kernel
     // walk a tensor larger than the device's storage-buffer range in pieces.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    // Specialization constants (ids 0, 1, ...): the op selectors of unary.comp and binary.comp, so that the
+    // driver compiles only the branch taken (CPU drivers such as lavapipe otherwise run every case, masked).
+    std::vector<std::int32_t> constants;
 };
 
 // What one node lowers to. A lowering reads `in` (and `constants`, the host values of Param/Constant inputs,

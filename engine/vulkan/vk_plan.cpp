@@ -112,7 +112,7 @@ Result<bool> VulkanPlan::prepare()
     for (const Step& s : m_c.steps) {
         std::vector<Bound> bound;
         for (const Dispatch& d : s.dispatches) {
-            auto pipeline = m_context->pipeline(d.shader);
+            auto pipeline = m_context->pipeline(d.shader, d.constants);
             if (!pipeline)
                 return atNode(s.node, pipeline.error().message);
             VkDescriptorSetLayout layout = m_context->setLayout();

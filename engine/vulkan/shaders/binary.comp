@@ -6,6 +6,9 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "common.glsl"
+// Mode and op as specialization constants where the plan sets them (-100: read them from p[2], p[3]).
+layout(constant_id = 0) const int kMode = -100;
+layout(constant_id = 1) const int kOp = -100;
 layout(set = 0, binding = 1) readonly buffer A { float a[]; };
 layout(set = 0, binding = 1) readonly buffer A64 { int64_t a64[]; };
 layout(set = 0, binding = 1) readonly buffer AI { int ai[]; };
@@ -152,7 +155,8 @@ void main()
         ib += idx * p[base + 2];
         ic += idx * p[base + 3];
     }
-    int mode = p[2], op = p[3];
+    int mode = kMode != -100 ? kMode : p[2];
+    int op = kOp != -100 ? kOp : p[3];
     switch (mode) {
     case 0: o[i] = binaryF(op, a[ia], b[ib]); break;
     case 1: oi[i] = compareF(op, a[ia], b[ib]) ? 1 : 0; break;

@@ -4,6 +4,8 @@
 #version 450
 #include "common.glsl"
 #include "act.glsl"
+// The op as a specialization constant where the plan sets it (-100: read it from p[1]).
+layout(constant_id = 0) const int kOp = -100;
 layout(set = 0, binding = 1) readonly buffer X { float x[]; };
 layout(set = 0, binding = 2) writeonly buffer Y { float y[]; };
 layout(set = 0, binding = 2) writeonly buffer YU { uint yu[]; };
@@ -13,7 +15,7 @@ void main()
     uint i = gid();
     if (i >= uint(p[0]))
         return;
-    int op = p[1];
+    int op = kOp != -100 ? kOp : p[1];
     if (op < 0) {
         for (int w = 0; w < p[7]; ++w)
             yu[i * uint(p[7]) + uint(w)] = uint(p[8 + w]);
