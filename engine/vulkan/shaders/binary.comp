@@ -149,8 +149,8 @@ void main()
     int ia = 0, ib = 0, ic = 0;
     for (int d = p[1] - 1; d >= 0; --d) {
         int base = 4 + 4 * d;
-        int idx = rem % p[base];
-        rem /= p[base];
+        int idx = d == 0 ? rem : rem % p[base];
+        rem = d == 0 ? 0 : rem / p[base];
         ia += idx * p[base + 1];
         ib += idx * p[base + 2];
         ic += idx * p[base + 3];

@@ -19,8 +19,9 @@ void main()
     bool pad = false;
     for (int d = p[1] - 1; d >= 0; --d) {
         int b = 8 + 7 * d;
-        int o = rem % p[b];
-        rem /= p[b];
+        // The outermost dim needs no division: what remains is its index (integer division is slow on CPUs).
+        int o = d == 0 ? rem : rem % p[b];
+        rem = d == 0 ? 0 : rem / p[b];
         dOff += o * p[b + 1];
         int idx = p[b + 3] + o * p[b + 4];
         int n = p[b + 5];
