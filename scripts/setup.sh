@@ -12,7 +12,7 @@ packages=(
   # model
   nlohmann-json3-dev libonnx-dev libprotobuf-dev protobuf-compiler
   # engine
-  libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools
+  libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   # layout reference, headless windows, report checks, packaging checks
   libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file librsvg2-bin
 )
