@@ -103,8 +103,15 @@ void readOp(const OJson& raw, Node& n)
         n.op = Op::unknown(name, payload.dump()); // a known name with an unexpected payload: keep it verbatim
         return;
     case PayloadForm::Scalar: {
+        // RLX writes {"Activation": "Relu"}; a sub-op with parameters (LeakyRelu's alpha, from ONNX) has no RLX
+        // spelling, so Costscope writes {"Activation": {"op": "LeakyRelu", "alpha": 0.1}} and reads both.
+        if (payload.is_object() && payload.contains("op") && payload["op"].is_string()) {
+            n.op = Op::make(*kind, structAttrs(payload));
+            return;
+        }
         if (!payload.is_string())
-            fail(n, name + " payload must be a string such as \"Add\", found " + payload.dump().substr(0, 80));
+            fail(n, name + " payload must be a string such as \"Add\" or an object with a string \"op\", found "
+                        + payload.dump().substr(0, 80));
         Attrs a;
         a.set("op", payload.get<std::string>());
         n.op = Op::make(*kind, std::move(a));
@@ -247,7 +254,16 @@ OJson writeOp(const Node& n)
     OJson inner;
     switch (info.form) {
     case PayloadForm::Unit: inner = op.name; break;
-    case PayloadForm::Scalar: inner = OJson{{op.name, op.subOp()}}; break;
+    case PayloadForm::Scalar:
+        if (op.attrs.entries().size() > 1) {
+            OJson payload = OJson::object();
+            for (const auto& [k, v] : op.attrs.entries())
+                payload[k] = attrToJson(v);
+            inner = OJson{{op.name, payload}};
+        } else {
+            inner = OJson{{op.name, op.subOp()}};
+        }
+        break;
     case PayloadForm::Struct: {
         OJson payload = OJson::object();
         if (op.kind == OpKind::Constant && n.data)

@@ -25,7 +25,7 @@ const std::vector<BadFile>& badFiles()
         {"rlx_bad_utf8.json",
          R"(:1:11: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte)"},
         {"rlx_binary_object_payload.json",
-         R"(: node 1: Binary payload must be a string such as "Add", found {"op":"Add"})"},
+         R"(: node 1: Binary payload must be a string such as "Add" or an object with a string "op", found {"kind":"Add"})"},
         {"rlx_constant_byte_300.json", R"(: node 1: Constant data must hold bytes 0..255, found 300)"},
         {"rlx_constant_data_string.json", R"(: node 1: Constant data must be an array of bytes)"},
         {"rlx_cycle_two_nodes.json", R"(: node 1 (a): is part of a cycle)"},

@@ -23,6 +23,7 @@ private slots:
     void unknownOpsAndKeysSurvive();
     void symbolsRoundTrip();
     void constantDataIsRead();
+    void parameterisedSubOpsKeepTheirAttributes();
 };
 
 void TestRlxJson::sharedFilesRoundTrip_data()
@@ -141,6 +142,37 @@ void TestRlxJson::constantDataIsRead()
     float value = 0;
     std::memcpy(&value, c->data->data(), 4);
     QVERIFY(std::abs(value - 1e-5f) < 1e-9f);
+}
+
+void TestRlxJson::parameterisedSubOpsKeepTheirAttributes()
+{
+    Graph g;
+    g.name = "leaky";
+    Node x;
+    x.id = 0;
+    Attrs xa;
+    xa.set("name", std::string("x"));
+    x.op = Op::make(OpKind::Input, xa);
+    x.shape = Shape::of({4});
+    Node act;
+    act.id = 1;
+    Attrs aa;
+    aa.set("op", std::string("LeakyRelu"));
+    aa.set("alpha", 0.25);
+    act.op = Op::make(OpKind::Activation, aa);
+    act.inputs = {0};
+    act.shape = Shape::of({4});
+    g.nodes = {x, act};
+    g.outputs = {1};
+    const std::string text = writeRlxJson(g);
+    QVERIFY(text.find(R"({"Activation":{"op":"LeakyRelu","alpha":0.25}})") != std::string::npos);
+    auto back = parseRlxJson(text);
+    QVERIFY(back.ok());
+    QVERIFY(*back == g);
+    QCOMPARE(back->nodes[1].op.attrs.getDouble("alpha").value(), 0.25);
+    // A plain sub-op keeps RLX's own spelling.
+    g.nodes[1].op.attrs.erase("alpha");
+    QVERIFY(writeRlxJson(g).find(R"({"Mir":{"Activation":"LeakyRelu"}})") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestRlxJson)
