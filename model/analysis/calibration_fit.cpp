@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/calibration_fit.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace costscope {
+
+namespace {
+bool usable(const FitSample& s)
+{
+    return s.predictedNs > 0 && s.measuredNs > 0 && std::isfinite(s.predictedNs) && std::isfinite(s.measuredNs);
+}
+
+double factorOf(const std::map<std::string, double>& corrections, const std::string& cls)
+{
+    auto it = corrections.find(cls);
+    return it == corrections.end() ? 1.0 : it->second;
+}
+} // namespace
+
+ErrorStats errorStats(const std::vector<std::pair<double, double>>& pm)
+{
+    ErrorStats e;
+    double sum = 0;
+    int in10 = 0, in25 = 0;
+    for (auto [predicted, measured] : pm) {
+        if (!(measured > 0))
+            continue;
+        const double rel = std::abs(predicted - measured) / measured;
+        sum += rel;
+        in10 += rel <= 0.10;
+        in25 += rel <= 0.25;
+        ++e.count;
+    }
+    if (e.count > 0) {
+        e.mape = 100.0 * sum / e.count;
+        e.within10 = double(in10) / e.count;
+        e.within25 = double(in25) / e.count;
+    }
+    return e;
+}
+
+ErrorStats nodeErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections)
+{
+    std::vector<std::pair<double, double>> pm;
+    for (const FitRun& r : runs)
+        for (const FitSample& s : r.nodes)
+            if (usable(s))
+                pm.emplace_back(s.predictedNs * factorOf(corrections, s.opClass), s.measuredNs);
+    return errorStats(pm);
+}
+
+ErrorStats graphErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections)
+{
+    std::vector<std::pair<double, double>> pm;
+    for (const FitRun& r : runs) {
+        double predicted = r.predictedNs;
+        for (const FitSample& s : r.nodes)
+            predicted += s.predictedNs * (factorOf(corrections, s.opClass) - 1.0);
+        pm.emplace_back(predicted, r.measuredNs);
+    }
+    return errorStats(pm);
+}
+
+FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& o)
+{
+    std::map<std::string, std::pair<double, int>> logSums;
+    for (const FitRun& r : runs)
+        for (const FitSample& s : r.nodes)
+            if (usable(s)) {
+                auto& [sum, n] = logSums[s.opClass];
+                sum += std::log(s.measuredNs / s.predictedNs);
+                ++n;
+            }
+    FitReport report;
+    for (const auto& [cls, sn] : logSums) {
+        report.samples[cls] = sn.second;
+        if (sn.second >= o.minSamples)
+            report.corrections[cls] = std::clamp(std::exp(sn.first / sn.second), o.minFactor, o.maxFactor);
+    }
+    report.nodesBefore = nodeErrors(runs, {});
+    report.nodesAfter = nodeErrors(runs, report.corrections);
+    report.graphsBefore = graphErrors(runs, {});
+    report.graphsAfter = graphErrors(runs, report.corrections);
+    return report;
+}
+
+} // namespace costscope
