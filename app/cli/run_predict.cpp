@@ -4,8 +4,6 @@
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
 
-#include <unordered_map>
-
 namespace costscope::cli {
 
 namespace {
@@ -36,25 +34,6 @@ Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::
     p.rlx = makeCostModel("rlx")->estimate(g, p.rlxProfile, b);
     p.costscope = makeCostModel("costscope")->estimate(g, p.costscopeProfile, b);
     return p;
-}
-
-FitRun fitRunFrom(const Graph& g, const GraphCost& uncorrected, const std::vector<std::pair<NodeId, double>>& measured,
-                  double wholeMeasuredNs)
-{
-    std::unordered_map<NodeId, const NodeCost*> byId;
-    for (const NodeCost& c : uncorrected.nodes)
-        byId[c.id] = &c;
-    FitRun run;
-    run.predictedNs = uncorrected.totalNs;
-    run.measuredNs = wholeMeasuredNs;
-    for (auto [id, ns] : measured) {
-        auto it = byId.find(id);
-        const Node* n = g.find(id);
-        if (it == byId.end() || !n || it->second->skipped || it->second->totalNs <= 0)
-            continue;
-        run.nodes.push_back({std::string(opClassName(n->op.info().opClass)), it->second->totalNs, ns});
-    }
-    return run;
 }
 
 } // namespace costscope::cli

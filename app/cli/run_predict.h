@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/calibration_fit.h"
 #include "analysis/cost_model.h"
 #include "ir/diagnostic.h"
 
 #include <string>
-#include <utility>
-#include <vector>
 
 namespace costscope::cli {
 
@@ -22,10 +19,5 @@ struct RunPredictions {
 // `profileName` empty: the automatic choice above. An error names a profile that does not exist.
 Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::string& backend,
                                   const std::string& profileName);
-
-// A fit sample set from one measured run: `uncorrected` is the Costscope estimate under a profile without
-// corrections; `measured` pairs node ids with measured ns (nodes the model calls free are left out).
-FitRun fitRunFrom(const Graph& g, const GraphCost& uncorrected,
-                  const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs);
 
 } // namespace costscope::cli

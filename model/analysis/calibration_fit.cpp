@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace costscope {
 
@@ -84,6 +85,25 @@ FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& o)
     report.graphsBefore = graphErrors(runs, {});
     report.graphsAfter = graphErrors(runs, report.corrections);
     return report;
+}
+
+FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
+                  double wholeMeasuredNs)
+{
+    std::unordered_map<NodeId, const NodeCost*> byId;
+    for (const NodeCost& c : cost.nodes)
+        byId[c.id] = &c;
+    FitRun run;
+    run.predictedNs = cost.totalNs;
+    run.measuredNs = wholeMeasuredNs;
+    for (auto [id, ns] : measured) {
+        auto it = byId.find(id);
+        const Node* n = g.find(id);
+        if (it == byId.end() || !n || it->second->skipped || it->second->totalNs <= 0)
+            continue;
+        run.nodes.push_back({std::string(opClassName(n->op.info().opClass)), it->second->totalNs, ns});
+    }
+    return run;
 }
 
 } // namespace costscope

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/cost_model.h"
 #include "analysis/device_profile.h"
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace costscope {
@@ -54,5 +56,11 @@ FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& opti
 // The whole-graph and per-node error of `runs` under the given factors (missing classes: 1).
 ErrorStats graphErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections);
 ErrorStats nodeErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections);
+
+// A fit sample set from one measured run: `cost` is an estimate (for fitting: the Costscope model under a profile
+// without corrections); `measured` pairs node ids with measured ns. Nodes the model calls free or could not cost
+// are left out.
+FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
+                  double wholeMeasuredNs);
 
 } // namespace costscope

@@ -115,6 +115,13 @@ Result<Graph> rebatch(const Graph& g, std::int64_t batch)
         auto s = inferShape(n.op, shapes, nodes);
         if (!s)
             return nodeError(n, n.op.label() + ": " + s.error().message);
+        // The batch flows into this node but its dim 0 did not follow: a Param or Constant broadcast against it
+        // still carries the old batch, and the graph would silently keep computing at that size.
+        const Shape& before = g.nodes[pos].shape;
+        if (batch != *oldBatch && before.rank() > 0 && s->rank() > 0 && before.dims[0] == Dim::fixed(*oldBatch)
+            && s->dims[0] == Dim::fixed(*oldBatch))
+            return nodeError(n, n.op.label() + " keeps batch " + std::to_string(*oldBatch) + " (" + s->toString()
+                                    + "): an operand that is not an Input carries the batch");
         n.shape = std::move(*s);
     }
     return out;
