@@ -17,7 +17,7 @@
 namespace costscope::cli {
 
 namespace {
-constexpr const char* kUsageLine = "usage: costscope-cli fit --profile NAME RUN.json... [--json]";
+constexpr const char* kUsageLine = "usage: costscope-cli fit --profile NAME RUN.json... [--weight-by-time] [--json]";
 
 // One run file as a fit sample set; the graph is re-read from the path the run recorded.
 Result<FitRun> runFromJson(const std::string& path, const DeviceProfile& uncorrected)
@@ -64,7 +64,7 @@ void printStats(const char* what, const ErrorStats& before, const ErrorStats& af
 int cmdFit(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json"}, {"profile"}, &err);
+    auto args = Args::parse(argv, {"json", "weight-by-time"}, {"profile"}, &err);
     if (!args || !args->option("profile") || args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "needs --profile NAME and at least one RUN.json" : err) << '\n';
         return kUsage;
@@ -86,7 +86,9 @@ int cmdFit(const std::vector<std::string>& argv)
         }
         runs.push_back(std::move(*run));
     }
-    const FitReport report = fitCorrections(runs);
+    FitOptions options;
+    options.weightByTime = args->flag("weight-by-time");
+    const FitReport report = fitCorrections(runs, options);
     profile.corrections = report.corrections;
     auto saved = lib.saveUserProfile(profile);
     if (!saved) {

@@ -20,7 +20,7 @@ const std::vector<Command>& commands()
         {"run", "run FILE [--backend cpu] [--bind S=N]... [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--batch N] [--profile P] [--json]", cmdRun},
         {"calibrate", "calibrate --backend cpu [--quick] [--save NAME] [--json]  microbenchmarks -> device profile",
          cmdCalibrate},
-        {"fit", "fit --profile NAME RUN.json... [--json]  fit per-op-class corrections from measured runs", cmdFit},
+        {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--json]  fit per-op-class corrections from measured runs", cmdFit},
     };
     return list;
 }

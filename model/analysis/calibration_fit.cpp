@@ -66,19 +66,25 @@ ErrorStats graphErrors(const std::vector<FitRun>& runs, const std::map<std::stri
 
 FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& o)
 {
-    std::map<std::string, std::pair<double, int>> logSums;
+    struct Sums {
+        double weightedLog = 0, weight = 0;
+        int n = 0;
+    };
+    std::map<std::string, Sums> sums;
     for (const FitRun& r : runs)
         for (const FitSample& s : r.nodes)
             if (usable(s)) {
-                auto& [sum, n] = logSums[s.opClass];
-                sum += std::log(s.measuredNs / s.predictedNs);
-                ++n;
+                Sums& c = sums[s.opClass];
+                const double w = o.weightByTime ? s.measuredNs : 1.0;
+                c.weightedLog += w * std::log(s.measuredNs / s.predictedNs);
+                c.weight += w;
+                ++c.n;
             }
     FitReport report;
-    for (const auto& [cls, sn] : logSums) {
-        report.samples[cls] = sn.second;
-        if (sn.second >= o.minSamples)
-            report.corrections[cls] = std::clamp(std::exp(sn.first / sn.second), o.minFactor, o.maxFactor);
+    for (const auto& [cls, c] : sums) {
+        report.samples[cls] = c.n;
+        if (c.n >= o.minSamples)
+            report.corrections[cls] = std::clamp(std::exp(c.weightedLog / c.weight), o.minFactor, o.maxFactor);
     }
     report.nodesBefore = nodeErrors(runs, {});
     report.nodesAfter = nodeErrors(runs, report.corrections);

@@ -28,6 +28,9 @@ struct FitRun {
 
 struct FitOptions {
     int minSamples = 3;       // a class with fewer usable samples keeps factor 1
+    // Weight each sample's log ratio by its measured time: the factor then follows the nodes that dominate a
+    // graph's time rather than the many tiny ones (better whole-graph error, worse per-node error).
+    bool weightByTime = false;
     double minFactor = 0.05;  // clamp: a factor outside these bounds says the model is wrong, not mis-scaled
     double maxFactor = 20.0;
 };
@@ -48,7 +51,8 @@ struct FitReport {
     ErrorStats nodesBefore, nodesAfter, graphsBefore, graphsAfter;
 };
 
-// Least squares on log time per class, closed form: log f = mean(log(measured / predicted)), then clamped.
+// Least squares on log time per class, closed form: log f = mean(log(measured / predicted)) (weighted by
+// measured time when asked), then clamped.
 // Samples with a non-positive prediction or measurement are ignored. The corrected whole-graph prediction keeps
 // the graph's fixed terms: predicted + Σ node predicted × (f − 1).
 FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& options = {});

@@ -55,6 +55,19 @@ private slots:
         const FitReport r = fitCorrections({run});
         QVERIFY(std::abs(r.corrections.at("pool") - 1.0) < 1e-12); // exp(mean(log 2, log 0.5, 0))
     }
+    void timeWeightedFitFollowsTheBigNodes()
+    {
+        FitRun run;
+        run.nodes = {{"conv", 10, 10}, {"conv", 10, 10}, {"conv", 1000, 4000}};
+        FitOptions o;
+        o.weightByTime = true;
+        const double weighted = fitCorrections({run}, o).corrections.at("conv");
+        const double plain = fitCorrections({run}).corrections.at("conv");
+        QVERIFY(std::abs(plain - std::cbrt(4.0)) < 1e-12);
+        QVERIFY(std::abs(weighted - std::exp(4000 * std::log(4.0) / 4020)) < 1e-12);
+        const auto exact = syntheticRuns({{"conv", 2.5}}, 3);
+        QVERIFY(std::abs(fitCorrections(exact, o).corrections.at("conv") - 2.5) < 1e-12);
+    }
     void minimumSamplesAndClamp()
     {
         FitRun run;
