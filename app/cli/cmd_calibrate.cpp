@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// costscope-cli calibrate: microbenchmarks of a backend's device, saved as a user device profile.
+// costscope-cli calibrate: microbenchmarks of a backend's device, saved as a user device profile (by default
+// "calibrated-<backend>", the profile `run` compares against when no --profile is given).
 #include "analysis/profile_io.h"
 #include "analysis/profile_library.h"
 #include "calibration/cpu_calibrate.h"
@@ -65,28 +66,22 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         std::cerr << "costscope-cli calibrate: " << c.error().message << '\n';
         return kBadInput;
     }
-    const std::string name = args->option("save").value_or("calibrated-cpu");
+    const std::string name = args->option("save").value_or("calibrated-" + backend);
     const DeviceProfile p = profileFromCpuCalibration(*c, name, hostName(), utcDate());
-    std::string saved;
-    if (args->option("save")) {
-        auto lib = ProfileLibrary::load(ProfilePaths::defaults());
-        auto path = lib.saveUserProfile(p);
-        if (!path) {
-            std::cerr << "costscope-cli calibrate: " << path.error().message << '\n';
-            return kBadInput;
-        }
-        saved = *path;
+    auto lib = ProfileLibrary::load(ProfilePaths::defaults());
+    auto saved = lib.saveUserProfile(p);
+    if (!saved) {
+        std::cerr << "costscope-cli calibrate: " << saved.error().message << '\n';
+        return kBadInput;
     }
     if (args->flag("json")) {
         auto j = nlohmann::ordered_json::parse(profileToJsonText(p));
-        if (!saved.empty())
-            j["saved_to"] = saved;
+        j["saved_to"] = *saved;
         std::cout << j.dump(2) << '\n';
         return kOk;
     }
     printFigures(*c);
-    if (!saved.empty())
-        std::cout << "saved profile '" << name << "' to " << saved << '\n';
+    std::cout << "saved profile '" << name << "' to " << *saved << '\n';
     return kOk;
 }
 
