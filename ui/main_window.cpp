@@ -9,6 +9,7 @@
 #include "panels/node_table_model.h"
 #include "panels/node_table_panel.h"
 #include "panels/property_panel.h"
+#include "panels/run_panel.h"
 #include "panels/search_bar.h"
 #include "panels/summary_panel.h"
 #include "resources_init.h"
@@ -85,6 +86,7 @@ void MainWindow::buildDocks()
     resizeDocks({summary}, {340}, Qt::Horizontal);
     summary->raise();
     connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
+    installRunPanel(this);
 }
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include "cli/analysis_options.h"
 #include "cli/analysis_setup.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "ir/rebatch.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,10 +68,12 @@ void printText(const std::vector<GraphCost>& costs, std::size_t pick)
 int cmdAnalyze(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json", "csv"}, kAnalysisOptions, &err);
+    std::set<std::string> options = kAnalysisOptions;
+    options.insert("batch");
+    auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
         std::cerr << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
-                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--json|--csv]"
+                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--json|--csv]"
                   << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
@@ -78,9 +82,22 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     auto setup = analysisSetup(*args, &code);
     if (!setup)
         return code;
+    auto batch = positiveInt(*args, "batch", 0, &err);
+    if (!batch) {
+        std::cerr << err << '\n';
+        return kUsage;
+    }
     auto loaded = loadForCommand(path, args->flag("json") || args->flag("csv"));
     if (!loaded)
         return kBadInput;
+    if (*batch > 0) {
+        auto rebatched = rebatch(loaded->graph, *batch);
+        if (!rebatched) {
+            std::cerr << rebatched.error().format(path) << '\n';
+            return kBadInput;
+        }
+        loaded->graph = std::move(*rebatched);
+    }
     const Graph& g = loaded->graph;
 
     std::vector<GraphCost> costs;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // costscope-cli run: runs a graph on a backend, times it and optionally checks its first output.
-// Predicted times are not reported yet: the cost models that would supply them are not part of this build.
+// Every run is compared with the RLX parity model and the Costscope model (see run_predict.h).
 #include "backend.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/run_check.h"
+#include "cli/run_predict.h"
+#include "ir/rebatch.h"
 #include "formats/graph_file.h"
 #include "measure.h"
 #include "synthetic.h"
@@ -14,7 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <iostream>
+#include <unordered_map>
 
 namespace costscope::cli {
 
@@ -24,7 +28,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
-    "         [--save-output OUT.pb] [--json]";
+    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--json]";
 
 std::optional<std::int64_t> parseInt(const std::string& s)
 {
@@ -62,7 +66,8 @@ std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std:
 }
 
 struct Settings {
-    std::string file, backend = "cpu", reference, saveOutput;
+    std::string file, backend = "cpu", reference, saveOutput, profile;
+    std::int64_t batch = 0; // 0: as the file states
     DeviceIndex device = 0;
     Bindings bindings;
     std::vector<std::string> inputFiles;
@@ -75,7 +80,7 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
 {
     auto args = Args::parse(argv, {"json", "per-node"},
                             {"backend", "device", "bind", "input", "runs", "warmup", "reference", "rtol", "atol",
-                             "save-output"},
+                             "save-output", "profile", "batch"},
                             error);
     if (!args)
         return std::nullopt;
@@ -89,6 +94,7 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     s.reference = args->option("reference").value_or("");
     s.saveOutput = args->option("save-output").value_or("");
     s.inputFiles = args->options("input");
+    s.profile = args->option("profile").value_or("");
     s.json = args->flag("json");
     s.measure.perNode = args->flag("per-node");
     auto bindings = parseBindings(args->options("bind"), error);
@@ -103,8 +109,10 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
         return v && *v >= lo ? v : std::nullopt;
     };
     auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0), device = intOption("device", 0, 0);
-    if (!runs || !warmup || !device)
+    auto batch = intOption("batch", 0, 0);
+    if (!runs || !warmup || !device || !batch)
         return std::nullopt;
+    s.batch = *batch;
     s.measure.timedRuns = static_cast<int>(*runs);
     s.measure.warmupRuns = static_cast<int>(*warmup);
     s.device = static_cast<DeviceIndex>(*device);
@@ -175,10 +183,27 @@ Result<HostTensor> referenceOutput(const Settings& s, const Graph& g, std::vecto
     return outs->front();
 }
 
-Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, const RunResult& r)
+double relError(double predicted, double measured)
 {
+    return measured > 0 ? (predicted - measured) / measured : 0.0;
+}
+
+Json predictedJson(const GraphCost& c, double measuredNs)
+{
+    return {{"profile", c.profile}, {"total_ns", c.totalNs}, {"error", relError(c.totalNs, double(measuredNs))}};
+}
+
+Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, const RunResult& r,
+                const RunPredictions& p)
+{
+    std::unordered_map<NodeId, std::pair<double, double>> predicted;
+    for (std::size_t i = 0; i < p.rlx.nodes.size() && i < p.costscope.nodes.size(); ++i)
+        predicted[p.rlx.nodes[i].id] = {p.rlx.nodes[i].totalNs, p.costscope.nodes[i].totalNs};
     Json j;
     j["graph"] = g.name;
+    j["file"] = s.file;
+    if (s.batch > 0)
+        j["batch"] = s.batch;
     j["backend"] = s.backend;
     j["device"] = {{"index", device.index}, {"name", device.name}};
     j["bindings"] = s.bindings;
@@ -187,9 +212,14 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     auto nodes = Json::array();
     for (const NodeTiming& t : r.perNode) {
         const Node* n = g.find(t.node);
-        nodes.push_back({{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns}});
+        const auto [rlx, cs] = predicted[t.node];
+        nodes.push_back({{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
+                         {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
+                         {"error", {{"rlx", relError(rlx, double(t.ns))}, {"costscope", relError(cs, double(t.ns))}}}});
     }
     j["per_node"] = nodes;
+    j["predicted"] = {{"rlx", predictedJson(p.rlx, double(r.whole.medianNs))},
+                      {"costscope", predictedJson(p.costscope, double(r.whole.medianNs))}};
     auto outs = Json::array();
     for (std::size_t i = 0; i < r.outputs.size() && i < g.outputs.size(); ++i)
         outs.push_back({{"id", g.outputs[i]}, {"shape", describe(r.outputs[i])}});
@@ -197,16 +227,26 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     return j;
 }
 
-void printText(const Graph& g, const DeviceInfo& device, const RunResult& r)
+void printText(const Graph& g, const DeviceInfo& device, const RunResult& r, const RunPredictions& p)
 {
+    std::unordered_map<NodeId, std::pair<double, double>> predicted;
+    for (std::size_t i = 0; i < p.rlx.nodes.size() && i < p.costscope.nodes.size(); ++i)
+        predicted[p.rlx.nodes[i].id] = {p.rlx.nodes[i].totalNs, p.costscope.nodes[i].totalNs};
     std::cout << "graph:   " << g.name << "\ndevice:  " << device.backend << ':' << device.index << " (" << device.name
               << ")\nruns:    " << r.whole.runs << "\nmedian:  " << double(r.whole.medianNs) / 1e6
               << " ms\nmin:     " << double(r.whole.minNs) / 1e6 << " ms\nmax:     " << double(r.whole.maxNs) / 1e6
               << " ms\nspread:  " << r.whole.spread * 100 << " %\n";
+    const double measured = double(r.whole.medianNs);
+    for (const GraphCost* c : {&p.rlx, &p.costscope})
+        std::cout << "predicted " << c->model << " (" << c->profile << "): " << c->totalNs / 1e6 << " ms, error "
+                  << std::round(relError(c->totalNs, measured) * 1000) / 10 << " %\n";
     if (!r.perNode.empty())
-        std::cout << "per node (ns):\n";
-    for (const NodeTiming& t : r.perNode)
-        std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << '\n';
+        std::cout << "per node (ns): id op measured rlx costscope\n";
+    for (const NodeTiming& t : r.perNode) {
+        const auto [rlx, cs] = predicted[t.node];
+        std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << ' ' << std::llround(rlx) << ' '
+                  << std::llround(cs) << '\n';
+    }
 }
 } // namespace
 
@@ -232,7 +272,20 @@ int cmdRun(const std::vector<std::string>& argv)
     auto loaded = loadForCommand(s.file, s.json);
     if (!loaded)
         return kBadInput;
+    if (s.batch > 0) {
+        auto rebatched = rebatch(loaded->graph, s.batch);
+        if (!rebatched) {
+            std::cerr << rebatched.error().format(s.file) << '\n';
+            return kBadInput;
+        }
+        loaded->graph = std::move(*rebatched);
+    }
     const Graph& g = loaded->graph;
+    auto predictions = predictRun(g, s.bindings, s.backend, s.profile);
+    if (!predictions) {
+        std::cerr << "costscope-cli run: " << predictions.error().message << '\n';
+        return kUsage;
+    }
     std::vector<HostTensor> inputs;
     auto plan = prepare(*backend, g, s, s.device, &inputs);
     auto result = plan ? measure(**plan, s.measure) : Result<RunResult>(plan.error());
@@ -240,7 +293,7 @@ int cmdRun(const std::vector<std::string>& argv)
         std::cerr << result.error().format(s.file) << '\n';
         return kBadInput;
     }
-    Json j = resultJson(g, s, devices[static_cast<std::size_t>(s.device)], *result);
+    Json j = resultJson(g, s, devices[static_cast<std::size_t>(s.device)], *result, *predictions);
     if (!s.saveOutput.empty() && !result->outputs.empty())
         if (auto w = writeFileAtomic(s.saveOutput, serializeTensorProto(result->outputs.front())); !w) {
             std::cerr << w.error().format(s.saveOutput) << '\n';
@@ -267,7 +320,7 @@ int cmdRun(const std::vector<std::string>& argv)
     if (s.json)
         std::cout << j.dump(2) << '\n';
     else
-        printText(g, devices[static_cast<std::size_t>(s.device)], *result);
+        printText(g, devices[static_cast<std::size_t>(s.device)], *result, *predictions);
     return failed ? kCheckFailed : kOk;
 }
 

@@ -17,7 +17,10 @@ const std::vector<Command>& commands()
          cmdSweep},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
         {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
-        {"run", "run FILE [--backend cpu] [--bind S=N]... [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--json]", cmdRun},
+        {"run", "run FILE [--backend cpu] [--bind S=N]... [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--batch N] [--profile P] [--json]", cmdRun},
+        {"calibrate", "calibrate --backend cpu [--quick] [--save NAME] [--json]  microbenchmarks -> device profile",
+         cmdCalibrate},
+        {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--json]  fit per-op-class corrections from measured runs", cmdFit},
     };
     return list;
 }

@@ -26,5 +26,7 @@ int cmdSweep(const std::vector<std::string>& args);
 int cmdProfiles(const std::vector<std::string>& args);
 int cmdDevices(const std::vector<std::string>& args);
 int cmdRun(const std::vector<std::string>& args);
+int cmdCalibrate(const std::vector<std::string>& args);
+int cmdFit(const std::vector<std::string>& args);
 
 } // namespace costscope::cli

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli fit: per-op-class corrections of the Costscope model from runs saved by `run --per-node --json`.
+#include "analysis/calibration_fit.h"
+#include "analysis/profile_library.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/run_predict.h"
+#include "ir/rebatch.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace costscope::cli {
+
+namespace {
+constexpr const char* kUsageLine = "usage: costscope-cli fit --profile NAME RUN.json... [--weight-by-time] [--json]";
+
+// One run file as a fit sample set; the graph is re-read from the path the run recorded.
+Result<FitRun> runFromJson(const std::string& path, const DeviceProfile& uncorrected)
+{
+    std::ifstream in(path);
+    if (!in)
+        return Diagnostic::error("cannot read the run file");
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        const auto j = nlohmann::json::parse(text.str());
+        const std::string file = j.at("file").get<std::string>();
+        auto loaded = loadGraphFile(file);
+        if (!loaded)
+            return Diagnostic::error("graph " + file + ": " + loaded.error().message);
+        Graph g = std::move(loaded->graph);
+        if (j.contains("batch")) {
+            auto r = rebatch(g, j.at("batch").get<std::int64_t>());
+            if (!r)
+                return r.error();
+            g = std::move(*r);
+        }
+        const Bindings b = j.value("bindings", Bindings{});
+        if (j.at("per_node").empty())
+            return Diagnostic::error("no per-node times (run it with --per-node)");
+        std::vector<std::pair<NodeId, double>> measured;
+        for (const auto& n : j.at("per_node"))
+            measured.emplace_back(n.at("id").get<NodeId>(), n.at("measured_ns").get<double>());
+        const GraphCost cost = makeCostModel("costscope")->estimate(g, uncorrected, b);
+        return fitRunFrom(g, cost, measured, j.at("whole").at("median_ns").get<double>());
+    } catch (const nlohmann::json::exception& e) {
+        return Diagnostic::error(std::string("not a run JSON file: ") + e.what());
+    }
+}
+
+void printStats(const char* what, const ErrorStats& before, const ErrorStats& after)
+{
+    std::cout << what << " (" << before.count << "): MAPE " << before.mape << " % -> " << after.mape
+              << " %, within 10 % " << before.within10 * 100 << " % -> " << after.within10 * 100
+              << " %, within 25 % " << before.within25 * 100 << " % -> " << after.within25 * 100 << " %\n";
+}
+} // namespace
+
+int cmdFit(const std::vector<std::string>& argv)
+{
+    std::string err;
+    auto args = Args::parse(argv, {"json", "weight-by-time"}, {"profile"}, &err);
+    if (!args || !args->option("profile") || args->positional().empty()) {
+        std::cerr << kUsageLine << '\n' << (err.empty() ? "needs --profile NAME and at least one RUN.json" : err) << '\n';
+        return kUsage;
+    }
+    auto lib = ProfileLibrary::load(ProfilePaths::defaults());
+    const DeviceProfile* found = lib.find(*args->option("profile"));
+    if (!found) {
+        std::cerr << "costscope-cli fit: no device profile named '" << *args->option("profile") << "'\n";
+        return kUsage;
+    }
+    DeviceProfile profile = *found;
+    profile.corrections.clear();
+    std::vector<FitRun> runs;
+    for (const std::string& path : args->positional()) {
+        auto run = runFromJson(path, profile);
+        if (!run) {
+            std::cerr << run.error().format(path) << '\n';
+            return kBadInput;
+        }
+        runs.push_back(std::move(*run));
+    }
+    FitOptions options;
+    options.weightByTime = args->flag("weight-by-time");
+    const FitReport report = fitCorrections(runs, options);
+    profile.corrections = report.corrections;
+    auto saved = lib.saveUserProfile(profile);
+    if (!saved) {
+        std::cerr << "costscope-cli fit: " << saved.error().message << '\n';
+        return kBadInput;
+    }
+    if (args->flag("json")) {
+        auto stats = [](const ErrorStats& e) {
+            return nlohmann::ordered_json{{"count", e.count}, {"mape", e.mape}, {"within_10", e.within10},
+                                          {"within_25", e.within25}};
+        };
+        nlohmann::ordered_json j{{"profile", profile.name}, {"saved_to", *saved}, {"corrections", report.corrections},
+                                 {"samples", report.samples}};
+        j["nodes"] = {{"before", stats(report.nodesBefore)}, {"after", stats(report.nodesAfter)}};
+        j["graphs"] = {{"before", stats(report.graphsBefore)}, {"after", stats(report.graphsAfter)}};
+        std::cout << j.dump(2) << '\n';
+        return kOk;
+    }
+    for (const auto& [cls, f] : report.corrections)
+        std::cout << "  " << cls << ": x" << f << " (" << report.samples.at(cls) << " samples)\n";
+    printStats("per node", report.nodesBefore, report.nodesAfter);
+    printStats("whole graph", report.graphsBefore, report.graphsAfter);
+    std::cout << "saved profile '" << profile.name << "' to " << *saved << '\n';
+    return kOk;
+}
+
+} // namespace costscope::cli

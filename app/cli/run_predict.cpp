@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "cli/run_predict.h"
+
+#include "analysis/profile_library.h"
+#include "analysis/rlx_profiles.h"
+
+namespace costscope::cli {
+
+namespace {
+Device deviceOfBackend(const std::string& backend)
+{
+    if (backend == "cuda")
+        return Device::Cuda;
+    if (backend == "vulkan")
+        return Device::Gpu;
+    return Device::Cpu;
+}
+} // namespace
+
+Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::string& backend,
+                                  const std::string& profileName)
+{
+    const auto set = rlxProfileSet("rlx-linux");
+    const DeviceProfile* rlx = findProfile(set, deviceOfBackend(backend));
+    if (!rlx)
+        return Diagnostic::error("rlx-linux has no profile for backend " + backend);
+    RunPredictions p;
+    p.rlxProfile = *rlx;
+    const auto lib = ProfileLibrary::load(ProfilePaths::defaults());
+    const DeviceProfile* chosen = lib.find(profileName.empty() ? "calibrated-" + backend : profileName);
+    if (!chosen && !profileName.empty())
+        return Diagnostic::error("no device profile named '" + profileName + "' (see costscope-cli profiles)");
+    p.costscopeProfile = chosen ? *chosen : *rlx;
+    p.rlx = makeCostModel("rlx")->estimate(g, p.rlxProfile, b);
+    p.costscope = makeCostModel("costscope")->estimate(g, p.costscopeProfile, b);
+    return p;
+}
+
+} // namespace costscope::cli

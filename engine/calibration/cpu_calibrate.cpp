@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "calibration/cpu_calibrate.h"
+
+#include "calibration/micro_graphs.h"
+#include "cpu/cpu_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <random>
+#include <thread>
+
+namespace costscope {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// A compiled micro-graph with random inputs, ready to time.
+Result<std::unique_ptr<ExecutablePlan>> ready(Backend& backend, const Graph& g)
+{
+    auto plan = backend.compile(g, {}, 0);
+    if (!plan)
+        return plan.error();
+    if (auto r = (*plan)->uploadParameters(); !r)
+        return r.error();
+    std::mt19937 rng(12345);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<HostTensor> inputs;
+    for (const PlanInput& in : (*plan)->inputs()) {
+        HostTensor t;
+        t.reset(in.dims, in.dtype);
+        for (float& v : t.values<float>())
+            v = dist(rng);
+        inputs.push_back(std::move(t));
+    }
+    if (auto r = (*plan)->setInputs(inputs); !r)
+        return r.error();
+    return std::move(*plan);
+}
+
+// Median wall time of one whole-graph run, in ns.
+Result<double> timeGraph(Backend& backend, const Graph& g, const CpuCalibrationOptions& o)
+{
+    auto plan = ready(backend, g);
+    if (!plan)
+        return plan.error();
+    std::vector<double> samples;
+    for (int i = 0; i < o.warmupRuns + o.repeats; ++i) {
+        const auto t0 = Clock::now();
+        if (auto r = (*plan)->run(o.cancel); !r)
+            return r.error();
+        const double ns = double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        if (i >= o.warmupRuns)
+            samples.push_back(ns);
+    }
+    return medianOf(samples);
+}
+
+double memcpyBandwidth(std::size_t bytes, const CpuCalibrationOptions& o)
+{
+    std::vector<char> src(bytes, 1), dst(bytes);
+    std::vector<double> samples;
+    for (int i = 0; i < o.warmupRuns + o.repeats; ++i) {
+        const auto t0 = Clock::now();
+        std::memcpy(dst.data(), src.data(), bytes);
+        const double ns = double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        if (i >= o.warmupRuns)
+            samples.push_back(ns);
+    }
+    // The copy must be observable or the compiler may drop it.
+    return dst[bytes / 2] == 1 ? double(bytes) / std::max(1.0, medianOf(samples)) : 0.0;
+}
+} // namespace
+
+std::vector<SgemmPoint> cpuSgemmGrid(bool quick)
+{
+    std::vector<SgemmPoint> grid;
+    const std::vector<std::int64_t> sizes = quick ? std::vector<std::int64_t>{16, 64, 256, 512}
+                                                  : std::vector<std::int64_t>{16, 32, 64, 128, 256, 512, 1024};
+    for (std::int64_t s : sizes)
+        grid.push_back({s, s, s, 0});
+    // Skinny shapes: a few rows (batch-1 linear layers) and a wide inner dimension.
+    const std::vector<std::int64_t> skinny = quick ? std::vector<std::int64_t>{1, 8} : std::vector<std::int64_t>{1, 4, 16, 64};
+    const std::int64_t big = quick ? 512 : 1024;
+    for (std::int64_t m : skinny)
+        grid.push_back({m, big, big, 0});
+    grid.push_back({big, 16, big, 0});
+    if (!quick) {
+        grid.push_back({256, 1024, 64, 0});
+        grid.push_back({1024, 256, 256, 0});
+    }
+    return grid;
+}
+
+Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
+{
+    CpuBackend backend;
+    CpuCalibration c;
+    const auto devices = backend.devices();
+    c.device = devices.empty() ? "cpu" : devices.front().name;
+    c.numThreads = devices.empty() ? 1 : std::max(1, devices.front().computeUnits);
+    for (SgemmPoint p : cpuSgemmGrid(o.quick)) {
+        auto ns = timeGraph(backend, matmulGraph(p.m, p.k, p.n), o);
+        if (!ns)
+            return ns.error();
+        p.gflops = 2.0 * double(p.m) * double(p.k) * double(p.n) / std::max(1.0, *ns);
+        c.sgemm.push_back(p);
+    }
+    // Large enough to leave the last-level cache, small enough for a quick run.
+    const std::int64_t elements = o.quick ? (std::int64_t(1) << 23) : (std::int64_t(1) << 25);
+    const double tensorBytes = double(elements) * 4.0;
+    auto readNs = timeGraph(backend, reduceGraph(elements), o);
+    auto writeNs = readNs ? timeGraph(backend, fillGraph(elements), o) : readNs;
+    auto copyNs = writeNs ? timeGraph(backend, chainGraph(elements, 1), o) : writeNs;
+    if (!copyNs)
+        return copyNs.error();
+    c.readBw = tensorBytes / std::max(1.0, *readNs);
+    c.writeBw = tensorBytes / std::max(1.0, *writeNs);
+    c.copyBw = 2.0 * tensorBytes / std::max(1.0, *copyNs);
+    constexpr int kChain = 64;
+    auto one = timeGraph(backend, chainGraph(16, 1), o);
+    auto many = one ? timeGraph(backend, chainGraph(16, kChain), o) : one;
+    if (!many)
+        return many.error();
+    c.dispatchNs = std::max(0.0, (*many - *one) / (kChain - 1));
+    c.roundtripNs = *one;
+    c.hostReadbackBw = memcpyBandwidth(std::size_t(tensorBytes), o);
+    return c;
+}
+
+DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& host,
+                                        const std::string& date)
+{
+    DeviceProfile p;
+    p.name = name;
+    p.device = Device::Cpu;
+    p.description = "CPU " + c.device + " (" + std::to_string(c.numThreads) + " threads), measured through the "
+                    "Costscope CPU backend";
+    p.source = "calibrated on " + host + " " + date + " by costscope-cli calibrate";
+    p.sgemmTable = c.sgemm;
+    double best = 0;
+    for (const SgemmPoint& s : c.sgemm)
+        best = std::max(best, s.gflops);
+    p.sgemmGflops = best;
+    p.peakGflops = best;
+    p.memoryBw = c.copyBw;
+    p.dispatchNs = c.dispatchNs;
+    p.roundtripNs = c.roundtripNs;
+    p.hostReadbackBw = c.hostReadbackBw;
+    p.unifiedMemory = true;
+    p.numThreads = c.numThreads;
+    return p;
+}
+
+} // namespace costscope

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#ifdef COSTSCOPE_HAVE_CUDA
+#include "calibration/cuda_profile.h"
+
+#include <algorithm>
+
+namespace costscope {
+
+DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::string& name, const std::string& host,
+                                         const std::string& date)
+{
+    DeviceProfile p;
+    p.name = name;
+    p.device = Device::Cuda;
+    p.description = "CUDA " + c.device + ", measured with cuBLAS and Costscope's own kernels";
+    p.source = "calibrated on " + host + " " + date + " by costscope-cli calibrate";
+    double best = 0;
+    for (const CudaCalibration::GemmPoint& g : c.sgemm) {
+        p.sgemmTable.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});
+        best = std::max(best, g.flopsPerSecond / 1e9);
+    }
+    p.sgemmGflops = best;
+    p.peakGflops = best;
+    // bytes/s → bytes/ns; seconds → ns.
+    p.memoryBw = c.copyBytesPerSecond / 1e9;
+    p.dispatchNs = c.launchOverheadSeconds * 1e9;
+    p.roundtripNs = c.launchSyncSeconds * 1e9;
+    p.hostReadbackBw = c.pinnedReadbackBytesPerSecond / 1e9;
+    p.unifiedMemory = false;
+    p.numThreads = 1;
+    return p;
+}
+
+} // namespace costscope
+#endif

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#ifdef COSTSCOPE_HAVE_CUDA
+#include "analysis/device_profile.h"
+#include "cuda/cuda_calibrate.h"
+
+#include <string>
+
+namespace costscope {
+
+// A Costscope device profile from CUDA microbenchmarks: cuBLAS rates as the sgemm table (best = flat and peak),
+// device copy bandwidth as memory bandwidth, pinned readback as host readback.
+DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::string& name, const std::string& host,
+                                         const std::string& date);
+
+} // namespace costscope
+#endif

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ir/graph.h"
+
+#include <cstdint>
+
+namespace costscope {
+
+// Tiny graphs the calibration times (all F32, inputs named "a", "b", "x").
+Graph matmulGraph(std::int64_t m, std::int64_t k, std::int64_t n); // a[m,k] · b[k,n]
+Graph reduceGraph(std::int64_t elements);                          // Sum of x[elements] to a scalar
+Graph fillGraph(std::int64_t elements);                            // Expand of x[1] to [elements]
+Graph chainGraph(std::int64_t elements, int length);               // `length` Relu nodes in a chain over x
+
+} // namespace costscope

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/calibration_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace costscope {
+
+namespace {
+bool usable(const FitSample& s)
+{
+    return s.predictedNs > 0 && s.measuredNs > 0 && std::isfinite(s.predictedNs) && std::isfinite(s.measuredNs);
+}
+
+double factorOf(const std::map<std::string, double>& corrections, const std::string& cls)
+{
+    auto it = corrections.find(cls);
+    return it == corrections.end() ? 1.0 : it->second;
+}
+} // namespace
+
+ErrorStats errorStats(const std::vector<std::pair<double, double>>& pm)
+{
+    ErrorStats e;
+    double sum = 0;
+    int in10 = 0, in25 = 0;
+    for (auto [predicted, measured] : pm) {
+        if (!(measured > 0))
+            continue;
+        const double rel = std::abs(predicted - measured) / measured;
+        sum += rel;
+        in10 += rel <= 0.10;
+        in25 += rel <= 0.25;
+        ++e.count;
+    }
+    if (e.count > 0) {
+        e.mape = 100.0 * sum / e.count;
+        e.within10 = double(in10) / e.count;
+        e.within25 = double(in25) / e.count;
+    }
+    return e;
+}
+
+ErrorStats nodeErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections)
+{
+    std::vector<std::pair<double, double>> pm;
+    for (const FitRun& r : runs)
+        for (const FitSample& s : r.nodes)
+            if (usable(s))
+                pm.emplace_back(s.predictedNs * factorOf(corrections, s.opClass), s.measuredNs);
+    return errorStats(pm);
+}
+
+ErrorStats graphErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections)
+{
+    std::vector<std::pair<double, double>> pm;
+    for (const FitRun& r : runs) {
+        double predicted = r.predictedNs;
+        for (const FitSample& s : r.nodes)
+            predicted += s.predictedNs * (factorOf(corrections, s.opClass) - 1.0);
+        pm.emplace_back(predicted, r.measuredNs);
+    }
+    return errorStats(pm);
+}
+
+FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& o)
+{
+    struct Sums {
+        double weightedLog = 0, weight = 0;
+        int n = 0;
+    };
+    std::map<std::string, Sums> sums;
+    for (const FitRun& r : runs)
+        for (const FitSample& s : r.nodes)
+            if (usable(s)) {
+                Sums& c = sums[s.opClass];
+                const double w = o.weightByTime ? s.measuredNs : 1.0;
+                c.weightedLog += w * std::log(s.measuredNs / s.predictedNs);
+                c.weight += w;
+                ++c.n;
+            }
+    FitReport report;
+    for (const auto& [cls, c] : sums) {
+        report.samples[cls] = c.n;
+        if (c.n >= o.minSamples)
+            report.corrections[cls] = std::clamp(std::exp(c.weightedLog / c.weight), o.minFactor, o.maxFactor);
+    }
+    report.nodesBefore = nodeErrors(runs, {});
+    report.nodesAfter = nodeErrors(runs, report.corrections);
+    report.graphsBefore = graphErrors(runs, {});
+    report.graphsAfter = graphErrors(runs, report.corrections);
+    return report;
+}
+
+FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
+                  double wholeMeasuredNs)
+{
+    std::unordered_map<NodeId, const NodeCost*> byId;
+    for (const NodeCost& c : cost.nodes)
+        byId[c.id] = &c;
+    FitRun run;
+    run.predictedNs = cost.totalNs;
+    run.measuredNs = wholeMeasuredNs;
+    for (auto [id, ns] : measured) {
+        auto it = byId.find(id);
+        const Node* n = g.find(id);
+        if (it == byId.end() || !n || it->second->skipped || it->second->totalNs <= 0)
+            continue;
+        run.nodes.push_back({std::string(opClassName(n->op.info().opClass)), it->second->totalNs, ns});
+    }
+    return run;
+}
+
+} // namespace costscope

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/cost_model.h"
+#include "analysis/device_profile.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace costscope {
+
+// One measured node: its op class (opClassName), what the Costscope model predicted without corrections, and the
+// measured time.
+struct FitSample {
+    std::string opClass;
+    double predictedNs = 0;
+    double measuredNs = 0;
+};
+
+// One measured graph: the uncorrected whole-graph prediction, the measured median, and its nodes.
+struct FitRun {
+    double predictedNs = 0;
+    double measuredNs = 0;
+    std::vector<FitSample> nodes;
+};
+
+struct FitOptions {
+    int minSamples = 3;       // a class with fewer usable samples keeps factor 1
+    // Weight each sample's log ratio by its measured time: the factor then follows the nodes that dominate a
+    // graph's time rather than the many tiny ones (better whole-graph error, worse per-node error).
+    bool weightByTime = false;
+    double minFactor = 0.05;  // clamp: a factor outside these bounds says the model is wrong, not mis-scaled
+    double maxFactor = 20.0;
+};
+
+// Prediction error over a set of (predicted, measured) pairs; shares are fractions in 0..1.
+struct ErrorStats {
+    int count = 0;
+    double mape = 0;          // mean |predicted - measured| / measured, in percent
+    double within10 = 0;      // share with |error| <= 10 %
+    double within25 = 0;      // share with |error| <= 25 %
+};
+
+ErrorStats errorStats(const std::vector<std::pair<double, double>>& predictedMeasured);
+
+struct FitReport {
+    std::map<std::string, double> corrections; // fitted factor per class (classes with enough samples)
+    std::map<std::string, int> samples;        // usable samples per class
+    ErrorStats nodesBefore, nodesAfter, graphsBefore, graphsAfter;
+};
+
+// Least squares on log time per class, closed form: log f = mean(log(measured / predicted)) (weighted by
+// measured time when asked), then clamped.
+// Samples with a non-positive prediction or measurement are ignored. The corrected whole-graph prediction keeps
+// the graph's fixed terms: predicted + Σ node predicted × (f − 1).
+FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& options = {});
+
+// The whole-graph and per-node error of `runs` under the given factors (missing classes: 1).
+ErrorStats graphErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections);
+ErrorStats nodeErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections);
+
+// A fit sample set from one measured run: `cost` is an estimate (for fitting: the Costscope model under a profile
+// without corrections); `measured` pairs node ids with measured ns. Nodes the model calls free or could not cost
+// are left out.
+FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
+                  double wholeMeasuredNs);
+
+} // namespace costscope

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli calibrate / fit and run's predictions: the saved profile, the JSON keys and the exit codes.
+#include "test_paths.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace costscope::test;
+
+class TestCliCalibrate : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        // User profiles go to $XDG_DATA_HOME/costscope/profiles: keep the test's away from the real ones.
+        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+    }
+
+    void calibrateSavesAProfile()
+    {
+        QByteArray out, err;
+        const int code = runCli({"calibrate", "--backend", "cpu", "--quick", "--save", "calibrated-cpu", "--json"},
+                                &out, &err);
+        QVERIFY2(code == 0, err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["name"].toString(), QString("calibrated-cpu"));
+        QVERIFY(j["sgemm_gflops"].toDouble() > 0.1);
+        QVERIFY(j["sgemm_table"].toArray().size() >= 4);
+        QVERIFY(j["memory_bw_gbps"].toDouble() > 0.1);
+        QVERIFY(j["source"].toString().contains("by costscope-cli calibrate"));
+        QVERIFY(QFile::exists(m_home.filePath("costscope/profiles/calibrated-cpu.json")));
+        QByteArray listed;
+        QCOMPARE(runCli({"profiles", "show", "calibrated-cpu"}, &listed), 0);
+        QVERIFY(listed.contains("calibrated-cpu"));
+    }
+
+    void runPredictsAndFitLearns()
+    {
+        COSTSCOPE_REQUIRE_SHARED();
+        const QString runFile = m_home.filePath("mnist_run.json");
+        QByteArray out, err;
+        const int code = runCli({"run", sharedPath("data/rlx/mnist.hir.json"), "--batch", "8", "--runs", "3",
+                                 "--warmup", "1", "--per-node", "--json"},
+                                &out, &err);
+        QVERIFY2(code == 0, err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["batch"].toInt(), 8);
+        const QJsonObject predicted = j["predicted"].toObject();
+        QVERIFY(predicted["rlx"].toObject()["total_ns"].toDouble() > 0);
+        QCOMPARE(predicted["costscope"].toObject()["profile"].toString(), QString("calibrated-cpu"));
+        QVERIFY(j["per_node"].toArray()[0].toObject()["predicted_ns"].toObject().contains("costscope"));
+        QFile f(runFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(out);
+        f.close();
+
+        QByteArray fitOut;
+        QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu", runFile, "--json"}, &fitOut, &err), 0);
+        const QJsonObject fit = QJsonDocument::fromJson(fitOut).object();
+        QVERIFY(!fit["corrections"].toObject().isEmpty());
+        QVERIFY(fit["nodes"].toObject()["after"].toObject()["mape"].toDouble()
+                <= fit["nodes"].toObject()["before"].toObject()["mape"].toDouble());
+    }
+
+    void exitCodes()
+    {
+        QCOMPARE(runCli({"calibrate", "--backend", "tpu"}), 2);
+        QCOMPARE(runCli({"calibrate", "stray"}), 2);
+        QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu"}), 2);
+        QCOMPARE(runCli({"fit", "--profile", "no-such-profile", "x.json"}), 2);
+        QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu", m_home.filePath("missing.json")}), 3);
+        COSTSCOPE_REQUIRE_SHARED();
+        QCOMPARE(runCli({"run", sharedPath("data/rlx/mnist.hir.json"), "--profile", "no-such-profile"}), 2);
+        QCOMPARE(runCli({"analyze", sharedPath("data/rlx/mnist.hir.json"), "--batch", "0"}), 2);
+    }
+
+private:
+    QTemporaryDir m_home;
+};
+
+QTEST_GUILESS_MAIN(TestCliCalibrate)
+#include "test_cli_calibrate.moc"

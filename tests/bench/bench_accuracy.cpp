@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// Accuracy of the cost models against this CPU: calibrate (quick grid), run the shared graphs at batch 1, 8, 64
+// (plain median + one instrumented run), and compare RLX parity, the uncorrected Costscope model and the
+// Costscope model with corrections fitted on half the graphs (evaluated on the other half).
+// usage: bench_accuracy [DATA_DIR (default ../shared/data)] [--max-gflop 3000] [--batches 1,8,64]
+#include "analysis/calibration_fit.h"
+#include "analysis/rlx_profiles.h"
+#include "backend.h"
+#include "calibration/cpu_calibrate.h"
+#include "formats/graph_file.h"
+#include "ir/rebatch.h"
+#include "measure.h"
+#include "synthetic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace costscope;
+namespace fs = std::filesystem;
+
+namespace {
+struct Case {
+    std::string graph;
+    std::int64_t batch = 0;
+    bool fitSet = false;
+    double measuredNs = 0;
+    FitRun rlx, costscope; // same measurements, predictions of each model
+};
+
+std::vector<fs::path> graphFiles(const fs::path& data)
+{
+    std::vector<fs::path> files;
+    for (const char* dir : {"rlx", "onnx/light", "onnx/transformers"}) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(data / dir, ec)) {
+            const std::string n = e.path().filename().string();
+            if (n.ends_with(".hir.json") || (n.ends_with(".onnx")))
+                files.push_back(e.path());
+        }
+    }
+    std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
+        return a.filename() < b.filename();
+    });
+    return files;
+}
+
+double seconds(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One graph at one batch: measured whole-graph median and per-node times.
+Result<RunResult> measureOnCpu(Backend& cpu, const Graph& g)
+{
+    auto plan = cpu.compile(g, {}, 0);
+    if (!plan)
+        return plan.error();
+    if (auto r = (*plan)->uploadParameters(); !r)
+        return r.error();
+    std::vector<HostTensor> inputs;
+    for (const PlanInput& in : (*plan)->inputs())
+        inputs.push_back(arangeInput(in.dims, in.dtype));
+    if (auto r = (*plan)->setInputs(inputs); !r)
+        return r.error();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (auto r = (*plan)->run(); !r) // also the first warm-up
+        return r.error();
+    MeasureOptions o;
+    o.warmupRuns = 1;
+    o.timedRuns = std::clamp(static_cast<int>(1.0 / std::max(1e-6, seconds(t0))), 3, 15);
+    o.perNode = true;
+    return measure(**plan, o);
+}
+
+void printStats(const char* model, const char* set, const std::vector<FitRun>& runs,
+                const std::map<std::string, double>& corrections)
+{
+    const ErrorStats w = graphErrors(runs, corrections), n = nodeErrors(runs, corrections);
+    std::printf("| %-22s | %-5s | %6d | %6.1f | %4.0f%% | %4.0f%% | %5d | %6.1f | %4.0f%% | %4.0f%% |\n", model, set,
+                w.count, w.mape, 100 * w.within10, 100 * w.within25, n.count, n.mape, 100 * n.within10,
+                100 * n.within25);
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    fs::path data = "../shared/data";
+    double maxGflop = 3000;
+    std::vector<std::int64_t> batches = {1, 8, 64};
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--max-gflop" && i + 1 < argc)
+            maxGflop = std::stod(argv[++i]);
+        else if (a == "--batches" && i + 1 < argc) {
+            batches.clear();
+            for (std::string s = argv[++i]; !s.empty();) {
+                const auto comma = s.find(',');
+                batches.push_back(std::stoll(s.substr(0, comma)));
+                s = comma == std::string::npos ? "" : s.substr(comma + 1);
+            }
+        } else
+            data = a;
+    }
+    CpuCalibrationOptions co;
+    co.quick = true;
+    auto calibration = calibrateCpu(co);
+    if (!calibration) {
+        std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
+        return 1;
+    }
+    const DeviceProfile calibrated = profileFromCpuCalibration(*calibration, "calibrated-cpu", "bench", "now");
+    std::printf("calibration: %s, %d threads; best sgemm %.1f GFLOP/s; copy %.2f, read %.2f, write %.2f, readback "
+                "%.2f GB/s; dispatch %.0f ns; roundtrip %.0f ns\n",
+                calibration->device.c_str(), calibration->numThreads, calibrated.sgemmGflops, calibration->copyBw,
+                calibration->readBw, calibration->writeBw, calibration->hostReadbackBw, calibration->dispatchNs,
+                calibration->roundtripNs);
+    for (const SgemmPoint& p : calibration->sgemm)
+        std::printf("  sgemm %lldx%lldx%lld: %.1f GFLOP/s\n", (long long)p.m, (long long)p.k, (long long)p.n,
+                    p.gflops);
+    const auto rlxSet = rlxProfileSet("rlx-linux");
+    const DeviceProfile rlxCpu = *findProfile(rlxSet, Device::Cpu);
+    auto rlxModel = makeCostModel("rlx"), csModel = makeCostModel("costscope");
+    auto cpu = makeBackend("cpu");
+
+    std::vector<Case> cases;
+    const auto files = graphFiles(data);
+    std::printf("\nsplit: graphs sorted by file name; even positions fit the corrections, odd ones evaluate them\n");
+    for (std::size_t gi = 0; gi < files.size(); ++gi) {
+        auto loaded = loadGraphFile(files[gi].string());
+        const std::string name = files[gi].filename().string();
+        if (!loaded) {
+            std::printf("%-32s not loadable: %s\n", name.c_str(), loaded.error().message.c_str());
+            continue;
+        }
+        std::vector<std::pair<std::int64_t, Graph>> variants;
+        for (std::int64_t batch : batches) {
+            auto g = rebatch(loaded->graph, batch);
+            if (g)
+                variants.emplace_back(batch, std::move(*g));
+            else
+                std::printf("%-32s b%-3lld not rebatchable: %s\n", name.c_str(), (long long)batch,
+                            g.error().message.c_str());
+        }
+        // A graph that cannot be rebatched still counts once, at the batch its file states (0: not told).
+        if (variants.empty()) {
+            const Node* in = nullptr;
+            for (const Node& n : loaded->graph.nodes)
+                in = !in && n.op.kind == OpKind::Input ? &n : in;
+            const bool told = in && in->shape.rank() > 0 && in->shape.dims[0].isStatic();
+            variants.emplace_back(told ? in->shape.dims[0].value : 0, loaded->graph);
+        }
+        for (auto& [batch, graph] : variants) {
+            const Graph* g = &graph;
+            const GraphCost rlx = rlxModel->estimate(*g, rlxCpu, {});
+            const GraphCost cs = csModel->estimate(*g, calibrated, {});
+            double flops = 0;
+            for (const NodeCost& c : cs.nodes)
+                flops += c.flops;
+            if (flops / 1e9 > maxGflop) {
+                std::printf("%-32s b%-3lld skipped: %.0f GFLOP over --max-gflop\n", name.c_str(), (long long)batch,
+                            flops / 1e9);
+                continue;
+            }
+            auto r = measureOnCpu(*cpu, *g);
+            if (!r) {
+                std::printf("%-32s b%-3lld does not run: %s\n", name.c_str(), (long long)batch,
+                            r.error().message.c_str());
+                continue;
+            }
+            std::vector<std::pair<NodeId, double>> measured;
+            for (const NodeTiming& t : r->perNode)
+                measured.emplace_back(t.node, double(t.ns));
+            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}};
+            c.rlx = fitRunFrom(*g, rlx, measured, c.measuredNs);
+            c.costscope = fitRunFrom(*g, cs, measured, c.measuredNs);
+            std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f\n",
+                        name.c_str(), (long long)batch, c.fitSet ? "fit " : "eval", c.measuredNs / 1e6,
+                        100 * r->whole.spread, c.rlx.predictedNs / 1e6, c.costscope.predictedNs / 1e6);
+            std::fflush(stdout);
+            cases.push_back(std::move(c));
+        }
+    }
+    std::vector<FitRun> fitRuns, evalCs, evalRlx, allCs, allRlx;
+    for (const Case& c : cases) {
+        (c.fitSet ? fitRuns : evalCs).push_back(c.costscope);
+        if (!c.fitSet)
+            evalRlx.push_back(c.rlx);
+        allCs.push_back(c.costscope);
+        allRlx.push_back(c.rlx);
+    }
+    const FitReport fit = fitCorrections(fitRuns);
+    FitOptions weighted;
+    weighted.weightByTime = true;
+    const FitReport fitW = fitCorrections(fitRuns, weighted);
+    for (const FitReport* f : {&fit, &fitW}) {
+        std::printf("\ncorrections fitted on the fit half (%s):", f == &fit ? "uniform" : "time-weighted");
+        for (const auto& [cls, factor] : f->corrections)
+            std::printf(" %s x%.2f (%d)", cls.c_str(), factor, f->samples.at(cls));
+    }
+    std::printf("\n\n| model                  | set   | graphs | MAPE %% | ±10%% | ±25%% | nodes | MAPE %% | ±10%% | ±25%% |\n");
+    printStats("rlx parity", "eval", evalRlx, {});
+    printStats("costscope uncorrected", "eval", evalCs, {});
+    printStats("costscope calibrated", "eval", evalCs, fit.corrections);
+    printStats("costscope calibrated-w", "eval", evalCs, fitW.corrections);
+    printStats("rlx parity", "all", allRlx, {});
+    printStats("costscope uncorrected", "all", allCs, {});
+    printStats("costscope calibrated", "all", allCs, fit.corrections);
+    printStats("costscope calibrated-w", "all", allCs, fitW.corrections);
+    return 0;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The correction fit: recovers known factors, honours the sample minimum and clamp, reports errors.
+#include "analysis/calibration_fit.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace costscope;
+
+namespace {
+// Runs whose nodes are exactly `factor` × the prediction per class.
+std::vector<FitRun> syntheticRuns(const std::map<std::string, double>& factors, int perClass)
+{
+    std::vector<FitRun> runs;
+    for (int r = 0; r < 3; ++r) {
+        FitRun run;
+        run.predictedNs = 1000;
+        run.measuredNs = 1000;
+        for (const auto& [cls, f] : factors)
+            for (int i = 0; i < perClass; ++i) {
+                const double predicted = 100.0 * (i + 1) * (r + 1);
+                run.nodes.push_back({cls, predicted, predicted * f});
+                run.predictedNs += predicted;
+                run.measuredNs += predicted * f;
+            }
+        runs.push_back(run);
+    }
+    return runs;
+}
+} // namespace
+
+class TestCalibrationFit : public QObject {
+    Q_OBJECT
+private slots:
+    void recoversKnownFactors()
+    {
+        const std::map<std::string, double> want = {{"matmul", 1.7}, {"elementwise", 0.4}, {"conv", 3.0}};
+        const FitReport r = fitCorrections(syntheticRuns(want, 4));
+        QCOMPARE(r.corrections.size(), want.size());
+        for (const auto& [cls, f] : want) {
+            QVERIFY(std::abs(r.corrections.at(cls) - f) < 1e-12);
+            QCOMPARE(r.samples.at(cls), 12);
+        }
+        QVERIFY(r.nodesBefore.mape > 30);
+        QVERIFY(r.nodesAfter.mape < 1e-9);
+        QCOMPARE(r.nodesAfter.within10, 1.0);
+        QVERIFY(r.graphsAfter.mape < 1e-9);
+        QVERIFY(r.graphsBefore.mape > r.graphsAfter.mape);
+    }
+    void geometricMeanOfNoisyRatios()
+    {
+        FitRun run;
+        run.nodes = {{"pool", 100, 200}, {"pool", 100, 50}, {"pool", 100, 100}};
+        const FitReport r = fitCorrections({run});
+        QVERIFY(std::abs(r.corrections.at("pool") - 1.0) < 1e-12); // exp(mean(log 2, log 0.5, 0))
+    }
+    void timeWeightedFitFollowsTheBigNodes()
+    {
+        FitRun run;
+        run.nodes = {{"conv", 10, 10}, {"conv", 10, 10}, {"conv", 1000, 4000}};
+        FitOptions o;
+        o.weightByTime = true;
+        const double weighted = fitCorrections({run}, o).corrections.at("conv");
+        const double plain = fitCorrections({run}).corrections.at("conv");
+        QVERIFY(std::abs(plain - std::cbrt(4.0)) < 1e-12);
+        QVERIFY(std::abs(weighted - std::exp(4000 * std::log(4.0) / 4020)) < 1e-12);
+        const auto exact = syntheticRuns({{"conv", 2.5}}, 3);
+        QVERIFY(std::abs(fitCorrections(exact, o).corrections.at("conv") - 2.5) < 1e-12);
+    }
+    void minimumSamplesAndClamp()
+    {
+        FitRun run;
+        run.nodes = {{"norm", 100, 150}, {"norm", 100, 150}, {"reduce", 1, 1000}, {"reduce", 1, 1000},
+                     {"reduce", 1, 1000}, {"gather", 0, 10}, {"gather", 10, 0}, {"gather", 10, 20}};
+        FitOptions o;
+        o.minSamples = 3;
+        o.maxFactor = 20;
+        const FitReport r = fitCorrections({run}, o);
+        QVERIFY(!r.corrections.count("norm"));        // two samples only
+        QCOMPARE(r.samples.at("norm"), 2);
+        QCOMPARE(r.corrections.at("reduce"), 20.0);   // clamped from 1000
+        QCOMPARE(r.samples.at("gather"), 1);          // zero times ignored
+    }
+    void errorStatsShares()
+    {
+        const ErrorStats e = errorStats({{105, 100}, {80, 100}, {200, 100}, {100, 100}});
+        QCOMPARE(e.count, 4);
+        QVERIFY(std::abs(e.mape - (5 + 20 + 100 + 0) / 4.0) < 1e-9);
+        QCOMPARE(e.within10, 0.5);
+        QCOMPARE(e.within25, 0.75);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCalibrationFit)
+#include "test_calibration_fit.moc"
