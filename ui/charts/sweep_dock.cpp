@@ -36,11 +36,16 @@ void syncToolbar(MainWindow* w, SweepPanel* panel)
 
 SweepPanel* installSweepDock(MainWindow* w)
 {
-    auto* panel = new SweepPanel(w);
+    auto* panel = new SweepPanel(w, SweepPanel::Arrangement::Tabs);
     auto* dock = new QDockWidget(QObject::tr("Sweeps"), w);
     dock->setObjectName(QStringLiteral("sweepDock"));
     dock->setWidget(panel);
     w->addDockWidget(Qt::RightDockWidgetArea, dock);
+    // A tab beside Summary and Properties: the canvas keeps its width until the user asks for the charts.
+    if (auto* summary = w->findChild<QDockWidget*>(QStringLiteral("summaryDock")))
+        w->tabifyDockWidget(summary, dock);
+    if (auto* summary = w->findChild<QDockWidget*>(QStringLiteral("summaryDock")))
+        summary->raise();
     syncToolbar(w, panel);
 
     QObject::connect(w, &MainWindow::graphLoaded, panel, [w, panel] { panel->setGraph(w->graph()); });

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
@@ -35,7 +36,7 @@ QSpinBox* spin(QWidget* parent, const QString& prefix, int value, int max)
 }
 } // namespace
 
-SweepPanel::SweepPanel(QWidget* parent)
+SweepPanel::SweepPanel(QWidget* parent, Arrangement arrangement)
     : QWidget(parent), m_delay(new QTimer(this)), m_symbol(new QLineEdit(QStringLiteral("batch"), this)),
       m_values(new QLineEdit(QStringLiteral("1:4096:x2"), this)),
       m_devices(new QLineEdit(QStringLiteral("Cpu,Cuda,Gpu"), this)),
@@ -45,6 +46,7 @@ SweepPanel::SweepPanel(QWidget* parent)
 {
     m_symbol->setToolTip(tr("Symbol to sweep"));
     m_symbol->setMaximumWidth(90);
+    m_status->setWordWrap(true);
     m_values->setToolTip(tr("Values: a list (1,2,4), a geometric range (1:4096:x2) or an arithmetic one (1:64:+8)"));
     m_devices->setToolTip(tr("Devices or profiles to compare, comma-separated"));
     auto* fuse = new QPushButton(tr("Fuse selection"), this);
@@ -56,21 +58,33 @@ SweepPanel::SweepPanel(QWidget* parent)
     controls->addWidget(m_values, 2);
     controls->addWidget(new QLabel(tr("on"), this));
     controls->addWidget(m_devices, 2);
-    controls->addWidget(m_nFft);
-    controls->addWidget(m_k);
-    controls->addWidget(fuse);
-    controls->addWidget(m_status, 3);
-    auto* grid = new QGridLayout;
-    grid->addWidget(m_costs, 0, 0);
-    grid->addWidget(m_gates, 0, 1);
-    grid->addWidget(m_strategies, 1, 0);
-    grid->addWidget(m_shares, 1, 1);
+    // A second row keeps the dock narrow enough to sit beside the canvas.
+    auto* options = new QHBoxLayout;
+    options->addWidget(m_nFft);
+    options->addWidget(m_k);
+    options->addWidget(fuse);
+    options->addWidget(m_status, 3);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addLayout(grid, 1);
+    layout->addLayout(options);
+    if (arrangement == Arrangement::Tabs) {
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_costs, tr("Devices"));
+        tabs->addTab(m_gates, tr("Fusion gate"));
+        tabs->addTab(m_strategies, tr("Welch peaks"));
+        tabs->addTab(m_shares, tr("Time shares"));
+        layout->addWidget(tabs, 1);
+    } else {
+        auto* grid = new QGridLayout;
+        grid->addWidget(m_costs, 0, 0);
+        grid->addWidget(m_gates, 0, 1);
+        grid->addWidget(m_strategies, 1, 0);
+        grid->addWidget(m_shares, 1, 1);
+        layout->addLayout(grid, 1);
+    }
     createSweepChartAxes(m_costs, m_gates, m_strategies, m_shares);
     for (QCustomPlot* plot : {m_costs, m_gates, m_strategies, m_shares}) {
-        plot->setMinimumSize(280, 200);
+        plot->setMinimumSize(160, 110);
         connect(new ChartInteraction(plot), &ChartInteraction::valueClicked, this, &SweepPanel::valueClicked);
     }
 

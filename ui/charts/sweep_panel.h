@@ -19,7 +19,9 @@ namespace costscope {
 class SweepPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit SweepPanel(QWidget* parent = nullptr);
+    // Tabs: one chart at a time, for a dock beside the canvas; Grid: all four, for a screenshot or a wide window.
+    enum class Arrangement { Tabs, Grid };
+    explicit SweepPanel(QWidget* parent = nullptr, Arrangement arrangement = Arrangement::Grid);
     ~SweepPanel() override;
 
     void setGraph(std::shared_ptr<const Graph> graph);
