@@ -11,6 +11,15 @@
 namespace costscope {
 
 namespace {
+// RFC 4180: a cell holding a comma, quote or line break is quoted, quotes doubled (node names may hold any).
+QString csvCell(const QString& text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    QString quoted = text;
+    return QLatin1Char('"') + quoted.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+}
+
 bool svg(QCustomPlot* plot, const QString& path, int width, int height)
 {
     QSvgGenerator gen;
@@ -48,11 +57,11 @@ bool exportChart(QCustomPlot* plot, const QString& path, QString* error, int wid
 bool exportChartCsv(QCustomPlot* plot, const QString& path, QString* error)
 {
     std::map<double, std::vector<QString>> rows;
-    QString header = plot->xAxis->label();
+    QString header = csvCell(plot->xAxis->label());
     const int n = plot->graphCount();
     for (int i = 0; i < n; ++i) {
         QCPGraph* g = plot->graph(i);
-        header += QLatin1Char(',') + g->name();
+        header += QLatin1Char(',') + csvCell(g->name());
         const std::vector<double> raw = rawValues(g);
         for (int k = 0; k < g->dataCount(); ++k) {
             auto& row = rows[g->dataMainKey(k)];
