@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "charts/symlog.h"
+#include <algorithm>
 #include <cmath>
 
 namespace costscope {
@@ -20,18 +21,15 @@ QVector<double> SymlogTicker::createTickVector(double, const QCPRange& range)
     // 0, ±c·10^k: evenly spaced once |y| ≫ c. Every other decade when the range holds many.
     const double span = std::max(std::abs(range.lower), std::abs(range.upper));
     const int step = span > 6 ? 2 : 1;
-    for (int k = 12; k >= 0; k -= step) {
-        const double s = symlog(-m_c * std::pow(10.0, k), m_c);
-        if (range.contains(s))
-            ticks << s;
-    }
+    // ±c sits right next to 0 on a wide range: its labels would collide with 0's.
+    const int first = span > 4 ? 1 : 0;
+    for (int k = first; k <= 12; k += step)
+        for (const double sign : {-1.0, 1.0})
+            if (const double t = symlog(sign * m_c * std::pow(10.0, k), m_c); range.contains(t))
+                ticks << t;
     if (range.contains(0))
         ticks << 0;
-    for (int k = 0; k <= 12; k += step) {
-        const double s = symlog(m_c * std::pow(10.0, k), m_c);
-        if (range.contains(s))
-            ticks << s;
-    }
+    std::sort(ticks.begin(), ticks.end());
     return ticks;
 }
 
@@ -43,6 +41,8 @@ QString SymlogTicker::getTickLabel(double tick, const QLocale&, QChar, int)
 QString durationLabel(double ns)
 {
     const double a = std::abs(ns);
+    if (ns == 0)
+        return QStringLiteral("0");
     const QString sign = ns < 0 ? QStringLiteral("−") : QString();
     if (a >= 1e9)
         return sign + QStringLiteral("%1 s").arg(a / 1e9, 0, 'g', 3);
