@@ -2,6 +2,7 @@
 // The Sweeps panel: plotted series equal costscope-cli sweep / gate / welch-peaks for the same inputs (read back
 // from the QCustomPlot graphs), markers sit where the data flips, exports are valid files, stale results are
 // dropped, and clicks, legend and canvas selection act on the charts.
+#include "canvas/graph_scene.h"
 #include "charts/chart_export.h"
 #include "charts/sweep_charts.h"
 #include "charts/sweep_panel.h"
@@ -303,6 +304,33 @@ private slots:
         QVERIFY(panel);
         emit panel->valueClicked(64);
         QCOMPARE(window.batchSpin()->value(), 64);
+    }
+
+    void canvasSelectionHighlightsAndFuses()
+    {
+        MainWindow window;
+        window.setErrorReporter([](const QString&, const QString& message) { qWarning("%s", qPrintable(message)); });
+        auto* panel = window.findChild<SweepPanel*>();
+        QVERIFY(panel);
+        QSignalSpy applied(panel, &SweepPanel::resultsApplied);
+        QSignalSpy laidOut(&window, &MainWindow::layoutReady);
+        window.openFile(m_file);
+        QVERIFY(applied.wait(120000));
+        QVERIFY(laidOut.count() > 0 || laidOut.wait(120000));
+        // The loaded graph is swept: chart 4's top node is a node of it.
+        const NodeId top = panel->data().shares.front().node;
+        const auto& nodes = window.graph()->nodes;
+        int index = -1;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].id == top)
+                index = static_cast<int>(i);
+        QVERIFY(index >= 0);
+        QVERIFY(window.scene()->selectNode(static_cast<std::size_t>(index)));
+        QCOMPARE(panel->shareChart()->graph(0)->pen().widthF(), 3.0);
+        // "Fuse selection" scores the canvas selection.
+        emit panel->fuseRequested();
+        QVERIFY(applied.wait(120000));
+        QVERIFY(graphNamed(panel->gateChart(), QStringLiteral("Cuda (selection)")));
     }
 };
 
