@@ -214,9 +214,9 @@ private slots:
         const SweepData& d = m_panel->data();
         const std::size_t last = kValueList.size() - 1;
         QVERIFY(d.shares.front().share[last] > 0);
-        QVERIFY(highlightShare(plot, d, static_cast<long long>(d.shares.front().node)));
+        QVERIFY(highlightShare(plot, static_cast<long long>(d.shares.front().node)));
         QCOMPARE(plot->graph(0)->pen().widthF(), 3.0);
-        QVERIFY(!highlightShare(plot, d, -1));
+        QVERIFY(!highlightShare(plot, -1));
         QCOMPARE(plot->graph(0)->pen().widthF(), 1.0);
     }
 

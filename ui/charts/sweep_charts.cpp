@@ -173,12 +173,10 @@ void plotShares(QCustomPlot* plot, const SweepData& d)
     }
     plot->rescaleAxes();
     plot->yAxis->setRange(0, 1.0);
-    const QCPRange r = plot->xAxis->range();
-    plot->xAxis->setRange(r.lower, r.upper);
     plot->replot();
 }
 
-bool highlightShare(QCustomPlot* plot, const SweepData&, long long node)
+bool highlightShare(QCustomPlot* plot, long long node)
 {
     bool found = false;
     for (int i = 0; i < plot->graphCount(); ++i) {

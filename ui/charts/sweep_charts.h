@@ -16,6 +16,6 @@ void plotGateScores(QCustomPlot* plot, const SweepData& d, const std::string& sh
 void plotStrategies(QCustomPlot* plot, const SweepData& d);
 void plotShares(QCustomPlot* plot, const SweepData& d);
 // Emphasises the curve of `node` in chart 4 (none when node < 0); returns whether the node has a curve.
-bool highlightShare(QCustomPlot* plot, const SweepData& d, long long node);
+bool highlightShare(QCustomPlot* plot, long long node);
 
 } // namespace costscope

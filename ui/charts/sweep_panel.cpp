@@ -139,7 +139,7 @@ void SweepPanel::setFuseNodes(std::vector<NodeId> nodes)
 void SweepPanel::setHighlightedNode(long long node)
 {
     m_highlight = node;
-    highlightShare(m_shares, m_data, node);
+    highlightShare(m_shares, node);
 }
 
 QString SweepPanel::statusText() const
@@ -223,7 +223,7 @@ void SweepPanel::replot()
     plotGateScores(m_gates, d, shade);
     plotStrategies(m_strategies, d);
     plotShares(m_shares, d);
-    highlightShare(m_shares, d, m_highlight);
+    highlightShare(m_shares, m_highlight);
 }
 
 } // namespace costscope
