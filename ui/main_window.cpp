@@ -5,6 +5,7 @@
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "charts/sweep_dock.h"
 #include "jobs/load_job.h"
 #include "panels/node_table_model.h"
 #include "panels/node_table_panel.h"
@@ -43,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildToolBar();
     buildMenus();
+    installSweepDock(this);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);

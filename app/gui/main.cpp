@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep] FILE | costscope --version
+#include "charts/sweep_screenshot.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
 #include "screenshot.h"
@@ -41,7 +42,7 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window offscreen to OUT.png and exit."),
                                         QStringLiteral("OUT.png"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("What the screenshot shows: canvas."),
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("What the screenshot shows: canvas or sweep."),
                                   QStringLiteral("canvas|sweep"), QStringLiteral("canvas"));
     parser.addOption(screenshot);
     parser.addOption(view);
@@ -54,13 +55,16 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "costscope: --screenshot needs exactly one FILE\n");
             return 2;
         }
-        if (parser.value(view) != QLatin1String("canvas")) {
-            std::fprintf(stderr, "costscope: --view %s: only the canvas view exists in this build\n",
-                         qPrintable(parser.value(view)));
+        const QString shown = parser.value(view);
+        if (shown != QLatin1String("canvas") && shown != QLatin1String("sweep")) {
+            std::fprintf(stderr, "costscope: --view %s: expected canvas or sweep\n", qPrintable(shown));
             return 2;
         }
         QString error;
-        const int rc = costscope::renderScreenshot(files.front(), parser.value(screenshot), QSize(1600, 1000), &error);
+        const QSize size(1600, 1000);
+        const int rc = shown == QLatin1String("sweep")
+                           ? costscope::renderSweepScreenshot(files.front(), parser.value(screenshot), size, &error)
+                           : costscope::renderScreenshot(files.front(), parser.value(screenshot), size, &error);
         if (rc != 0)
             std::fprintf(stderr, "%s\n", qPrintable(error));
         return rc;

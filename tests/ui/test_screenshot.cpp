@@ -29,6 +29,38 @@ private slots:
         QVERIFY(colours.size() > 5);
     }
 
+    void sweepViewWritesPng()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("sweep.png"));
+        QProcess p;
+        p.start(costscope::test::binaryPath(QStringLiteral("app/costscope")),
+                {QStringLiteral("--screenshot"), out, QStringLiteral("--view"), QStringLiteral("sweep"),
+                 costscope::test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        // Curves drawn in all four quadrants, not empty axes: many colours in each.
+        for (const QPoint origin : {QPoint(0, 60), QPoint(800, 60), QPoint(0, 530), QPoint(800, 530)}) {
+            QSet<QRgb> colours;
+            for (int y = 0; y < 400; y += 3)
+                for (int x = 60; x < 780; x += 3)
+                    colours.insert(image.pixel(origin.x() + x, origin.y() + y));
+            QVERIFY(colours.size() > 20);
+        }
+    }
+
+    void unknownViewExitsTwo()
+    {
+        QProcess p;
+        p.start(costscope::test::binaryPath(QStringLiteral("app/costscope")),
+                {QStringLiteral("--screenshot"), QStringLiteral("x.png"), QStringLiteral("--view"),
+                 QStringLiteral("pie"), costscope::test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+    }
+
     void badFileExitsThree()
     {
         QTemporaryDir dir;

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "charts/sweep_data.h"
+#include "analysis/fuse_what_if.h"
+#include "analysis/rlx_profiles.h"
+#include "analysis/welch_peaks.h"
+#include "jobs/cost_job.h"
+#include <algorithm>
+#include <limits>
+
+namespace costscope {
+
+const std::vector<std::string>& gateDeviceNames()
+{
+    // One device per RLX fusion target, in fusionTargets() order (Gpu stands for the wgpu class).
+    static const std::vector<std::string> names = {"Metal", "Mlx", "Cuda", "Rocm", "Gpu", "Tpu", "Cpu"};
+    return names;
+}
+
+namespace {
+
+void welchCurves(const SweepInputs& in, const std::vector<DeviceProfile>& set, Device focus, SweepData& out)
+{
+    for (const std::string& name : gateDeviceNames()) {
+        const Device d = *parseDevice(name);
+        GateCurve c;
+        c.label = std::string(fusionTargetName(*fusionTargetFor(d)));
+        for (std::int64_t v : in.values) {
+            const WelchGate g = welchGate(set, d, v, in.nFft, in.k);
+            c.scoreNs.push_back(g.scoreNs);
+            c.fuse.push_back(g.shouldFuse);
+            c.minGainNs = g.minGainNs;
+        }
+        out.welchGates.push_back(std::move(c));
+    }
+    out.strategyNs.assign(4, {});
+    for (std::int64_t v : in.values) {
+        const WelchStrategyCosts s = welchStrategyCosts(set, focus, v, in.nFft, in.k);
+        out.strategyNs[0].push_back(s.ultraNs);
+        out.strategyNs[1].push_back(s.fastNs);
+        out.strategyNs[2].push_back(s.rlxNs);
+        out.strategyNs[3].push_back(s.learnedNs);
+        out.strategyPick.push_back(static_cast<int>(s.pick));
+    }
+}
+
+void fuseCurves(const SweepInputs& in, SweepData& out)
+{
+    std::vector<GateCurve> curves;
+    for (std::int64_t v : in.values) {
+        Bindings b = in.base;
+        b[in.symbol] = v;
+        auto w = fuseWhatIf(*in.graph, in.fuseNodes, b);
+        if (!w) {
+            out.fuseError = w.error().message;
+            return;
+        }
+        curves.resize(w->verdicts.size());
+        for (std::size_t t = 0; t < w->verdicts.size(); ++t) {
+            const FuseVerdict& verdict = w->verdicts[t];
+            curves[t].label = std::string(fusionTargetName(verdict.target)) + " (selection)";
+            curves[t].scoreNs.push_back(verdict.scoreNs);
+            curves[t].fuse.push_back(verdict.shouldFuse);
+            curves[t].minGainNs = verdict.minGainNs;
+        }
+    }
+    out.fuseGates = std::move(curves);
+}
+
+std::string nodeLabel(const Graph& g, NodeId id)
+{
+    const Node* n = g.find(id);
+    if (!n)
+        return "node " + std::to_string(id);
+    return "%" + std::to_string(id) + " " + (n->name ? *n->name : n->op.label());
+}
+
+void shareCurves(const SweepInputs& in, const CostModel& model, const DeviceProfile& focus, SweepData& out,
+                 const std::atomic<bool>* cancel)
+{
+    SweepRequest req;
+    req.symbol = in.symbol;
+    req.values = in.values;
+    req.base = in.base;
+    req.profiles = {focus};
+    req.keepNodeCosts = true;
+    const SweepResult r = runSweep(*in.graph, model, req, cancel);
+    if (r.cancelled || r.costs.empty())
+        return;
+    const std::size_t nodeCount = r.costs.front().front().nodes.size();
+    // Rank nodes by their largest share anywhere in the sweep: a node that dominates at large batch matters
+    // even when it is small at batch 1.
+    std::vector<double> peak(nodeCount, 0);
+    for (const auto& row : r.costs) {
+        const GraphCost& c = row.front();
+        for (std::size_t i = 0; i < c.nodes.size() && c.totalNs > 0; ++i)
+            peak[i] = std::max(peak[i], c.nodes[i].totalNs / c.totalNs);
+    }
+    std::vector<std::size_t> order(nodeCount);
+    for (std::size_t i = 0; i < nodeCount; ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return peak[a] > peak[b]; });
+    order.resize(std::min<std::size_t>(order.size(), kTopNodes));
+    ShareCurve other;
+    other.label = "other nodes";
+    other.other = true;
+    for (std::size_t i : order) {
+        ShareCurve s;
+        s.node = r.costs.front().front().nodes[i].id;
+        s.label = nodeLabel(*in.graph, s.node);
+        out.shares.push_back(std::move(s));
+    }
+    for (const auto& row : r.costs) {
+        const GraphCost& c = row.front();
+        double rest = c.totalNs > 0 ? 1.0 : 0.0;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const double share = c.totalNs > 0 ? c.nodes[order[k]].totalNs / c.totalNs : 0.0;
+            out.shares[k].share.push_back(share);
+            rest -= share;
+        }
+        other.share.push_back(std::max(0.0, rest));
+    }
+    out.shares.push_back(std::move(other));
+}
+
+} // namespace
+
+SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cancel)
+{
+    SweepData out;
+    out.values = in.values;
+    out.symbol = in.symbol;
+    out.nFft = in.nFft;
+    out.k = in.k;
+    out.focusLabel = in.focusDevice;
+    const auto model = makeCostModel(in.model);
+    if (!model) {
+        out.error = "unknown cost model '" + in.model + "'";
+        return out;
+    }
+    SweepRequest req;
+    req.symbol = in.symbol;
+    req.values = in.values;
+    req.base = in.base;
+    for (const std::string& name : in.devices) {
+        auto p = profileForDeviceName(name);
+        if (!p) {
+            out.error = "unknown device or profile '" + name + "'";
+            return out;
+        }
+        out.deviceLabels.push_back(name);
+        req.profiles.push_back(std::move(*p));
+    }
+    const auto focus = profileForDeviceName(in.focusDevice);
+    if (!focus) {
+        out.error = "unknown device or profile '" + in.focusDevice + "'";
+        return out;
+    }
+    const std::vector<DeviceProfile> set = rlxProfileSet("rlx-linux");
+    welchCurves(in, set, focus->device, out);
+    if (!in.graph)
+        return out;
+    if (!req.profiles.empty())
+        out.sweep = runSweep(*in.graph, *model, req, cancel);
+    if (!in.fuseNodes.empty())
+        fuseCurves(in, out);
+    shareCurves(in, *model, *focus, out, cancel);
+    out.cancelled = (cancel && cancel->load()) || out.sweep.cancelled;
+    return out;
+}
+
+} // namespace costscope

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "analysis/sweep.h"
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// Everything one recomputation of the sweep charts needs; copied into the worker thread.
+struct SweepInputs {
+    std::shared_ptr<const Graph> graph;
+    std::string model = "rlx";
+    std::vector<std::string> devices = {"Cpu", "Cuda", "Gpu"}; // toolbar device or profile names
+    std::string focusDevice = "Cpu";                            // charts 3 and 4
+    std::string symbol = "batch";
+    std::vector<std::int64_t> values;
+    Bindings base;
+    std::vector<NodeId> fuseNodes; // "fuse these": empty for none
+    std::int64_t nFft = 256, k = 16;
+};
+
+// One fusion-gate curve: a target's score at each sweep value and its threshold.
+struct GateCurve {
+    std::string label;
+    std::vector<double> scoreNs;
+    std::vector<bool> fuse;
+    double minGainNs = 0;
+};
+
+struct ShareCurve {
+    std::string label;
+    NodeId node = 0; // meaningless for the "other nodes" curve
+    bool other = false;
+    std::vector<double> share; // of the graph's total, 0..1
+};
+
+struct SweepData {
+    std::vector<std::int64_t> values;
+    std::string symbol;
+    std::int64_t nFft = 0, k = 0;
+    std::vector<std::string> deviceLabels;
+    SweepResult sweep;                  // chart 1
+    std::vector<GateCurve> welchGates;  // chart 2, one per fusion target
+    std::vector<GateCurve> fuseGates;   // chart 2, for the selected nodes
+    std::string fuseError;
+    std::string focusLabel;
+    std::vector<std::vector<double>> strategyNs; // chart 3: [ultra, fast, rlx, learned][value]; +inf when not open
+    std::vector<int> strategyPick;
+    std::vector<ShareCurve> shares;     // chart 4
+    std::string error;
+    bool cancelled = false;
+};
+
+inline constexpr int kTopNodes = 6;
+
+// The fusion targets' representative devices (the device `gate welch-peaks --device` is asked for).
+const std::vector<std::string>& gateDeviceNames();
+
+SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cancel = nullptr);
+
+} // namespace costscope

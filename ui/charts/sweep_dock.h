@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+namespace costscope {
+
+class MainWindow;
+class SweepPanel;
+
+// Adds the "Sweeps" dock beside the canvas and wires it to the window: the loaded graph, the toolbar's model,
+// device and batch, the canvas selection (highlight, "Fuse selection") and clicks that set the batch.
+SweepPanel* installSweepDock(MainWindow* window);
+
+} // namespace costscope
