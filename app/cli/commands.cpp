@@ -18,6 +18,11 @@ const std::vector<Command>& commands()
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
         {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
         {"run", "run FILE [--backend cpu] [--bind S=N]... [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--json]", cmdRun},
+        {"report", "report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... [--measured T]  export a report",
+         cmdReport},
+        {"diff", "diff A B [--device D]... [--json]   nodes added/removed/changed and cost deltas per device", cmdDiff},
+        {"import-trace", "import-trace FILE TRACE.json [--json]  match a Perfetto/ONNX Runtime trace to the nodes",
+         cmdImportTrace},
     };
     return list;
 }
