@@ -90,8 +90,8 @@ int cmdDiff(const std::vector<std::string>& argv)
         if (p.changed)
             std::cout << "  ~ " << b.nodes[p.b].id << ' ' << b.nodes[p.b].displayName() << ": " << p.what << '\n';
     for (const DeviceCostDiff& c : costs)
-        std::cout << c.device << ": " << formatNs(c.totalA) << " -> " << formatNs(c.totalB) << " ("
-                  << (c.totalB >= c.totalA ? "+" : "-") << formatNs(std::abs(c.totalB - c.totalA)) << ")\n";
+        std::cout << c.device << ": " << reportTime(c.totalA) << " -> " << reportTime(c.totalB) << " ("
+                  << (c.totalB >= c.totalA ? "+" : "-") << reportTime(std::abs(c.totalB - c.totalA)) << ")\n";
     return kOk;
 }
 

@@ -7,7 +7,7 @@
 
 namespace costscope {
 
-std::string formatNs(double ns)
+std::string reportTime(double ns)
 {
     char buf[48];
     if (ns < 1e3)
@@ -33,8 +33,8 @@ std::string pickReason(const std::vector<ReportDevice>& d, std::size_t pick)
             next = i;
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%.2fx", d[pick].totalNs > 0 ? d[next].totalNs / d[pick].totalNs : 1.0);
-    return d[pick].device + " has the lowest predicted total (" + formatNs(d[pick].totalNs) + "), " + ratio +
-           " cheaper than the next best, " + d[next].device + " (" + formatNs(d[next].totalNs) + ")";
+    return d[pick].device + " has the lowest predicted total (" + reportTime(d[pick].totalNs) + "), " + ratio +
+           " cheaper than the next best, " + d[next].device + " (" + reportTime(d[next].totalNs) + ")";
 }
 
 } // namespace

@@ -73,6 +73,6 @@ void attachSweep(Report& r, const SweepResult& s, const std::string& symbol);
 // Measured ns per graph node (index order; nullopt where no event matched).
 void attachMeasured(Report& r, const std::vector<std::optional<double>>& measuredNs, const std::string& source);
 
-std::string formatNs(double ns); // "812 ns", "12.3 us", "4.56 ms", "1.20 s"
+std::string reportTime(double ns); // "812 ns", "12.3 us", "4.56 ms", "1.20 s"
 
 } // namespace costscope

@@ -31,11 +31,11 @@ std::string devicesTable(const Report& r)
         const ReportDevice& d = r.devices[i];
         std::snprintf(total, sizeof total, "%.17g", d.totalNs);
         s += std::string("<tr") + (i == r.pick ? " class=\"pick\"" : "") + "><td>" + xmlEscape(d.device) +
-             "</td><td class=\"l\">" + xmlEscape(d.profile) + "</td><td>" + formatNs(d.totalNs) + "</td><td>" +
+             "</td><td class=\"l\">" + xmlEscape(d.profile) + "</td><td>" + reportTime(d.totalNs) + "</td><td>" +
              total + "</td><td>" + std::to_string(d.io.kernelLaunches) + "</td><td>" +
              std::to_string(d.io.syncPoints) + "</td><td>" + std::to_string(d.io.hostOutputBytes) + "</td><td>" +
              std::to_string(d.io.deviceTrafficBytes) + "</td><td>" +
-             (d.measuredTotalNs ? formatNs(*d.measuredTotalNs) : "") + "</td><td>" +
+             (d.measuredTotalNs ? reportTime(*d.measuredTotalNs) : "") + "</td><td>" +
              (d.measuredTotalNs ? ratio(d.totalNs, *d.measuredTotalNs) : "") + "</td></tr>\n";
     }
     return s + "</table>\n";
@@ -46,8 +46,8 @@ std::string nodeRow(const Report& r, const ReportNode& n)
     std::string s = "<tr><td>" + std::to_string(n.id) + "</td><td class=\"l\">" + xmlEscape(n.name) +
                     "</td><td class=\"l\">" + xmlEscape(n.op) + "</td><td class=\"l\">" + xmlEscape(n.shape) + "</td>";
     for (std::size_t d = 0; d < r.devices.size(); ++d)
-        s += "<td>" + (n.skipped ? std::string("not costed") : formatNs(n.costNs[d])) + "</td>";
-    s += "<td>" + (n.measuredNs ? formatNs(*n.measuredNs) : std::string()) + "</td></tr>\n";
+        s += "<td>" + (n.skipped ? std::string("not costed") : reportTime(n.costNs[d])) + "</td>";
+    s += "<td>" + (n.measuredNs ? reportTime(*n.measuredNs) : std::string()) + "</td></tr>\n";
     return s;
 }
 

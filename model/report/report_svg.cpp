@@ -107,12 +107,12 @@ std::string diagramSvg(const Report& r, std::size_t device)
         const double c = device < n.costNs.size() ? n.costNs[device] : 0;
         const double t = heat(c);
         const double x = lay.centers[i].x - kBoxW / 2, y = lay.centers[i].y - kBoxH / 2;
-        s += "<g><title>" + xmlEscape(n.name + " (" + n.op + "): " + formatNs(c)) + "</title><rect x=\"" + num(x) +
+        s += "<g><title>" + xmlEscape(n.name + " (" + n.op + "): " + reportTime(c)) + "</title><rect x=\"" + num(x) +
              "\" y=\"" + num(y) + "\" width=\"" + num(kBoxW) + "\" height=\"" + num(kBoxH) +
              "\" rx=\"4\" stroke=\"#444\" fill=\"" + heatColor(t) + "\"/>\n";
         const char* ink = t > 0.6 ? "#fff" : "#222";
         s += text(x + kBoxW / 2, y + 16, shortLabel(n.name.empty() ? n.op : n.name), "middle", ink);
-        s += text(x + kBoxW / 2, y + 31, shortLabel(n.op) + " · " + formatNs(c), "middle", ink);
+        s += text(x + kBoxW / 2, y + 31, shortLabel(n.op) + " · " + reportTime(c), "middle", ink);
         s += "</g>\n";
     }
     s += "</g>\n</g>\n</svg>\n";
@@ -147,8 +147,8 @@ std::string sweepChartSvg(const Report& r)
          num(h - top - bottom) + "\" fill=\"none\" stroke=\"#999\"/>\n";
     s += text(left, h - 8, sw.symbol + " " + std::to_string(sw.values.front()));
     s += text(w - right, h - 8, std::to_string(sw.values.back()), "end");
-    s += text(left - 4, top + 10, formatNs(hi), "end");
-    s += text(left - 4, h - bottom, formatNs(lo), "end");
+    s += text(left - 4, top + 10, reportTime(hi), "end");
+    s += text(left - 4, h - bottom, reportTime(lo), "end");
     for (std::size_t d = 0; d < r.devices.size(); ++d) {
         const char* colour = kPalette[d % std::size(kPalette)];
         s += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(colour) + "\" points=\"";
@@ -177,7 +177,7 @@ std::string deviceBarSvg(const Report& r)
         s += text(left - 6, y + 15, d.device, "end");
         s += "<rect x=\"" + num(left) + "\" y=\"" + num(y) + "\" width=\"" + num(bw) + "\" height=\"" + num(rowH - 8) +
              "\" fill=\"" + (i == r.pick ? "#2ca02c" : "#1f77b4") + "\"/>\n";
-        s += text(left + bw + 6, y + 15, formatNs(d.totalNs));
+        s += text(left + bw + 6, y + 15, reportTime(d.totalNs));
     }
     s += "</svg>\n";
     return s;

@@ -122,7 +122,7 @@ private slots:
         for (const GraphCost& c : m_costs) {
             std::snprintf(total, sizeof total, "%.17g", c.totalNs);
             QVERIFY2(html.find(total) != std::string::npos, total);
-            QVERIFY(html.find(formatNs(c.totalNs)) != std::string::npos);
+            QVERIFY(html.find(reportTime(c.totalNs)) != std::string::npos);
         }
         QVERIFY(html.find("<svg") != std::string::npos);
         QVERIFY(html.find("<polyline") != std::string::npos); // the sweep chart's lines
