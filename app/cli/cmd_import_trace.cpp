@@ -30,7 +30,9 @@ int cmdImportTrace(const std::vector<std::string>& argv)
     }
     const Graph& g = loaded->graph;
     const TraceMatch m = matchTrace(g, *trace);
-    const char* format = trace->format == TraceFormat::OnnxRuntime ? "onnxruntime" : "chrome";
+    const char* format = trace->format == TraceFormat::OnnxRuntime    ? "onnxruntime"
+                         : trace->format == TraceFormat::CostscopeRun ? "costscope-run"
+                                                                      : "chrome";
     if (!args->flag("json")) {
         std::cout << format << " trace, " << trace->events.size() << " event(s): " << m.matchedNodes
                   << " node(s) matched (" << m.matchedByNormalisedName << " by normalised name), "

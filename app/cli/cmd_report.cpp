@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kUsageText =
     "usage: costscope-cli report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... "
     "[--profile P]... [--model rlx|costscope] [--bind SYM=N]... [--measured TRACE.json] [--sweep VALUES] "
-    "[--symbol batch] [--top N]";
+    "[--measured-device D] [--symbol batch] [--top N]";
 
 // The sweep chart: the requested values, or batch 1..256 when the graph has a free "batch" symbol.
 bool addSweep(Report& r, const Graph& g, const AnalysisSetup& s, const Args& a, std::string* err)
@@ -53,7 +53,7 @@ int cmdReport(const std::vector<std::string>& argvIn)
     std::vector<std::string> argv = argvIn;
     std::replace(argv.begin(), argv.end(), std::string("-o"), std::string("--output"));
     std::set<std::string> options = kAnalysisOptions;
-    options.insert({"format", "output", "measured", "sweep", "symbol", "top"});
+    options.insert({"format", "output", "measured", "measured-device", "sweep", "symbol", "top"});
     std::string err;
     auto args = Args::parse(argv, {}, options, &err);
     if (!args || args->positional().size() != 1 || !args->option("format") || !args->option("output")) {
@@ -106,7 +106,17 @@ int cmdReport(const std::vector<std::string>& argvIn)
         const TraceMatch m = matchTrace(g, *trace);
         std::cerr << *measured << ": " << m.matchedNodes << " node(s) matched, " << m.unmatchedEvents.size()
                   << " event name(s) unmatched, " << m.unmatchedNodes.size() << " node(s) without an event\n";
-        attachMeasured(r, m.measuredNs, *measured);
+        std::optional<std::size_t> device;
+        if (auto name = args->option("measured-device")) {
+            for (std::size_t i = 0; i < r.devices.size(); ++i)
+                if (r.devices[i].device == *name)
+                    device = i;
+            if (!device) {
+                std::cerr << "--measured-device " << *name << " is not one of the analysed devices\n";
+                return kUsage;
+            }
+        }
+        attachMeasured(r, m.measuredNs, *measured, device);
     }
     return writeReportOutput(r, format, *args->option("output"));
 }

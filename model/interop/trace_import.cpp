@@ -28,6 +28,23 @@ bool isOrtProfile(const nlohmann::json& events)
     return false;
 }
 
+Result<Trace> parseRunResult(const nlohmann::json& j)
+{
+    if (!j["per_node"].is_array())
+        return Diagnostic::error("\"per_node\" is not an array");
+    Trace t;
+    t.format = TraceFormat::CostscopeRun;
+    std::size_t at = 0;
+    for (const auto& n : j["per_node"]) {
+        if (!n.is_object() || !n.contains("id") || !n["id"].is_number_integer() || !n.contains("measured_ns") ||
+            !n["measured_ns"].is_number() || n["measured_ns"].get<double>() < 0)
+            return Diagnostic::error("per_node[" + std::to_string(at) + "]: expected {\"id\": N, \"measured_ns\": T >= 0}");
+        t.events.push_back({n.value("name", ""), n["measured_ns"].get<double>(), n.value("op", ""), n["id"].get<NodeId>()});
+        ++at;
+    }
+    return t;
+}
+
 } // namespace
 
 std::string normaliseTraceName(std::string_view name)
@@ -50,6 +67,8 @@ Result<Trace> parseTrace(std::string_view text)
     if (j.is_discarded())
         return Diagnostic::error("not JSON");
     const nlohmann::json* events = &j;
+    if (j.is_object() && j.contains("per_node"))
+        return parseRunResult(j);
     if (j.is_object()) {
         if (!j.contains("traceEvents") || !j["traceEvents"].is_array())
             return Diagnostic::error("a JSON object without a \"traceEvents\" array: not a Chrome/Perfetto trace");
@@ -74,7 +93,7 @@ Result<Trace> parseTrace(std::string_view text)
         if (dur == e.end() || !dur->is_number() || dur->get<double>() < 0)
             return Diagnostic::error("event " + std::to_string(at) + " (" + name + "): \"X\" event without a "
                                      "non-negative \"dur\"");
-        TraceEvent ev{std::move(name), dur->get<double>() * 1000.0, {}};
+        TraceEvent ev{std::move(name), dur->get<double>() * 1000.0, {}, std::nullopt};
         if (const auto args = e.find("args"); args != e.end() && args->is_object())
             ev.opName = args->value("op_name", "");
         t.events.push_back(std::move(ev));
@@ -111,6 +130,15 @@ TraceMatch matchTrace(const Graph& g, const Trace& t)
     std::map<std::string, int> unmatched;
     TraceMatch m;
     for (const TraceEvent& e : t.events) {
+        if (e.node) {
+            if (const auto idx = g.indexOf(*e.node)) {
+                sum[*idx] += e.durNs;
+                ++count[*idx];
+            } else {
+                ++unmatched["node " + std::to_string(*e.node)];
+            }
+            continue;
+        }
         auto it = exact.find(e.name);
         if (it == exact.end()) {
             it = normalised.find(normaliseTraceName(e.name));

@@ -11,12 +11,13 @@
 
 namespace costscope {
 
-enum class TraceFormat { Chrome, OnnxRuntime };
+enum class TraceFormat { Chrome, OnnxRuntime, CostscopeRun };
 
 struct TraceEvent {
     std::string name;   // as matched: ONNX Runtime's "_kernel_time" suffix already removed
     double durNs = 0;
     std::string opName; // ONNX Runtime's args.op_name, when present
+    std::optional<NodeId> node; // costscope-cli run results name the node by id: matched by id, not name
 };
 
 struct Trace {
@@ -26,7 +27,8 @@ struct Trace {
 
 // Chrome/Perfetto trace JSON ({"traceEvents": [...]} or a bare array; complete "X" events, dur in µs, as RLX writes
 // with RLX_TRACE_PERFETTO) or ONNX Runtime's profile (an array whose per-node events have cat "Node" and names
-// "<node>_kernel_time"; the fence_before/after events are not kernel time and are dropped).
+// "<node>_kernel_time"; the fence_before/after events are not kernel time and are dropped), or the JSON of
+// `costscope-cli run --per-node --json` (the engine's RunResult: "per_node" [{"id", "measured_ns"}]).
 Result<Trace> parseTrace(std::string_view text);
 Result<Trace> loadTrace(const std::string& path);
 

@@ -102,7 +102,8 @@ void attachSweep(Report& r, const SweepResult& s, const std::string& symbol)
     r.sweep = std::move(rs);
 }
 
-void attachMeasured(Report& r, const std::vector<std::optional<double>>& measuredNs, const std::string& source)
+void attachMeasured(Report& r, const std::vector<std::optional<double>>& measuredNs, const std::string& source,
+                    std::optional<std::size_t> device)
 {
     r.measuredSource = source;
     double total = 0;
@@ -110,9 +111,9 @@ void attachMeasured(Report& r, const std::vector<std::optional<double>>& measure
         r.nodes[i].measuredNs = measuredNs[i];
         total += measuredNs[i].value_or(0.0);
     }
-    // The trace was taken on one device; it is compared with the pick's prediction.
-    if (!r.devices.empty())
-        r.devices[r.pick].measuredTotalNs = total;
+    const std::size_t d = device.value_or(r.pick);
+    if (d < r.devices.size())
+        r.devices[d].measuredTotalNs = total;
 }
 
 } // namespace costscope

@@ -70,8 +70,10 @@ struct ReportOptions {
 Report buildReport(const Graph& g, const std::vector<GraphCost>& costs, const ReportOptions& options);
 // Sweep totals per device; the sweep's profiles must be the report's devices, in order.
 void attachSweep(Report& r, const SweepResult& s, const std::string& symbol);
-// Measured ns per graph node (index order; nullopt where no event matched).
-void attachMeasured(Report& r, const std::vector<std::optional<double>>& measuredNs, const std::string& source);
+// Measured ns per graph node (index order; nullopt where no event matched), taken on `device` (an index into
+// Report::devices; the pick when absent): that device's predicted total is compared with their sum.
+void attachMeasured(Report& r, const std::vector<std::optional<double>>& measuredNs, const std::string& source,
+                    std::optional<std::size_t> device = std::nullopt);
 
 std::string reportTime(double ns); // "812 ns", "12.3 us", "4.56 ms", "1.20 s"
 

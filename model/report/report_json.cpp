@@ -110,7 +110,7 @@ std::string reportCsv(const Report& r)
                    r.devices[d].device + ',' + quoted(r.devices[d].profile) + ',' + num(n.costNs[d]) + ',' +
                    num(n.computeNs[d]) + ',' + num(n.memoryNs[d]) + ',' + num(n.dispatchNs[d]) + ',' +
                    num(n.flops) + ',' + std::to_string(n.bytes) + ',' +
-                   (n.measuredNs && d == r.pick ? num(*n.measuredNs) : std::string()) + '\n';
+                   (n.measuredNs && r.devices[d].measuredTotalNs ? num(*n.measuredNs) : std::string()) + '\n';
     return out;
 }
 

@@ -93,6 +93,37 @@ private slots:
             QCOMPARE(d["delta_ns"].toDouble(), 0.0);
     }
 
+    // The engine's own per-node run is a "measured" source too: its nodes are matched by id.
+    void engineRunAsMeasured()
+    {
+        QByteArray run, err;
+        QVERIFY2(runCli({"run", m_file, "--bind", "batch=2", "--per-node", "--runs", "2", "--warmup", "1", "--json"},
+                        &run, &err) == 0, err.constData());
+        const QString runPath = m_dir.filePath("run.json");
+        QFile f(runPath);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(run);
+        f.close();
+        const QString path = m_dir.filePath("measured.json");
+        QVERIFY2(runCli({"report", m_file, "--format", "json", "-o", path, "--bind", "batch=2", "--measured", runPath,
+                         "--measured-device", "Cpu"},
+                        nullptr, &err) == 0, err.constData());
+        QFile r(path);
+        QVERIFY(r.open(QIODevice::ReadOnly));
+        const QJsonObject report = QJsonDocument::fromJson(r.readAll()).object();
+        const QJsonArray perNode = QJsonDocument::fromJson(run).object()["per_node"].toArray();
+        QVERIFY(!perNode.isEmpty());
+        double sum = 0;
+        for (const QJsonValue n : perNode)
+            sum += n["measured_ns"].toDouble();
+        QCOMPARE(report["devices"][0]["device"].toString(), QString("Cpu"));
+        QCOMPARE(report["devices"][0]["measured_total_ns"].toDouble(), sum);
+        int withMeasured = 0;
+        for (const QJsonValue n : report["nodes"].toArray())
+            withMeasured += n["measured_ns"].isDouble();
+        QCOMPARE(withMeasured, perNode.size());
+    }
+
     void importTraceReportsMatches()
     {
         const QString trace = m_dir.filePath("trace.json");

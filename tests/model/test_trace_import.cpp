@@ -57,6 +57,22 @@ private slots:
         }
     }
 
+    void runResultMatchesById()
+    {
+        const Graph g = named();
+        const nlohmann::json run = {{"backend", "cpu"},
+                                    {"per_node", {{{"id", g.nodes[4].id}, {"op", "x"}, {"measured_ns", 900}},
+                                                  {{"id", 999999}, {"measured_ns", 5}}}}};
+        auto t = parseTrace(run.dump());
+        QVERIFY(t);
+        QCOMPARE(t->format, TraceFormat::CostscopeRun);
+        const TraceMatch m = matchTrace(g, *t);
+        QCOMPARE(m.matchedNodes, std::size_t(1));
+        QCOMPARE(*m.measuredNs[4], 900.0);
+        QCOMPARE(m.unmatchedEvents, std::vector<std::string>{"node 999999"});
+        QVERIFY(!parseTrace(R"({"per_node": [{"id": 1}]})"));
+    }
+
     void badTracesAreNamed()
     {
         QVERIFY(!parseTrace("{"));
