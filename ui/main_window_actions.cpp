@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The main window's menus, toolbar, recent files, drag and drop and the cost request.
+#include "export_menu.h"
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
@@ -36,6 +37,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    addExportMenu(this, file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

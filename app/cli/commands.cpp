@@ -21,6 +21,11 @@ const std::vector<Command>& commands()
         {"calibrate", "calibrate --backend cpu [--quick] [--save NAME] [--json]  microbenchmarks -> device profile",
          cmdCalibrate},
         {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--json]  fit per-op-class corrections from measured runs", cmdFit},
+        {"report", "report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... [--measured T]  export a report",
+         cmdReport},
+        {"diff", "diff A B [--device D]... [--json]   nodes added/removed/changed and cost deltas per device", cmdDiff},
+        {"import-trace", "import-trace FILE TRACE.json [--json]  match a Perfetto/ONNX Runtime trace to the nodes",
+         cmdImportTrace},
     };
     return list;
 }

@@ -17,6 +17,9 @@ struct Command {
 const std::vector<Command>& commands();
 
 int cmdInfo(const std::vector<std::string>& args);
+int cmdReport(const std::vector<std::string>& args);
+int cmdDiff(const std::vector<std::string>& args);
+int cmdImportTrace(const std::vector<std::string>& args);
 int cmdConvert(const std::vector<std::string>& args);
 int cmdGate(const std::vector<std::string>& args);
 int cmdWelchPeaks(const std::vector<std::string>& args);

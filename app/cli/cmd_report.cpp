@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "cli/analysis_setup.h"
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "cli/report_output.h"
+
+#include "interop/trace_import.h"
+#include "report/report_svg.h"
+#include "report/report_writers.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace costscope::cli {
+
+namespace {
+
+constexpr const char* kUsageText =
+    "usage: costscope-cli report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... "
+    "[--profile P]... [--model rlx|costscope] [--bind SYM=N]... [--measured TRACE.json] [--sweep VALUES] "
+    "[--measured-device D] [--symbol batch] [--top N]";
+
+// The sweep chart: the requested values, or batch 1..256 when the graph has a free "batch" symbol.
+bool addSweep(Report& r, const Graph& g, const AnalysisSetup& s, const Args& a, std::string* err)
+{
+    const std::string symbol = a.option("symbol").value_or("batch");
+    std::string text = a.option("sweep").value_or("");
+    if (text.empty()) {
+        const auto syms = g.symbols();
+        if (std::find(syms.begin(), syms.end(), symbol) == syms.end())
+            return true;
+        text = "1:256:x2";
+    }
+    auto values = parseSweepValues(text);
+    if (!values) {
+        *err = "bad --sweep '" + text + "': " + values.error().message;
+        return false;
+    }
+    SweepRequest req;
+    req.symbol = symbol;
+    req.values = *values;
+    req.base = s.bindings;
+    req.base.erase(symbol);
+    req.profiles = s.profiles;
+    attachSweep(r, runSweep(g, *s.model, req), symbol);
+    return true;
+}
+
+} // namespace
+
+int cmdReport(const std::vector<std::string>& argvIn)
+{
+    std::vector<std::string> argv = argvIn;
+    std::replace(argv.begin(), argv.end(), std::string("-o"), std::string("--output"));
+    std::set<std::string> options = kAnalysisOptions;
+    options.insert({"format", "output", "measured", "measured-device", "sweep", "symbol", "top"});
+    std::string err;
+    auto args = Args::parse(argv, {}, options, &err);
+    if (!args || args->positional().size() != 1 || !args->option("format") || !args->option("output")) {
+        std::cerr << kUsageText << (err.empty() ? "" : "\n" + err) << '\n';
+        return kUsage;
+    }
+    const std::string format = *args->option("format");
+    const std::set<std::string> formats = {"html", "pdf", "csv", "json", "node-data", "svg", "png"};
+    if (!formats.count(format)) {
+        std::cerr << "unknown --format '" << format << "' (html, pdf, csv, json, node-data, svg or png)\n";
+        return kUsage;
+    }
+    if ((format == "pdf" || format == "png") && !renderingAvailable()) {
+        std::cerr << "this build has no PNG/PDF rendering (Qt not found)\n";
+        return kUsage;
+    }
+    std::size_t topN = 10;
+    if (auto t = args->option("top")) {
+        try {
+            topN = std::stoul(*t);
+        } catch (const std::exception&) {
+            std::cerr << "bad --top '" << *t << "': expected a count\n";
+            return kUsage;
+        }
+    }
+    int code = kOk;
+    auto setup = analysisSetup(*args, &code);
+    if (!setup)
+        return code;
+    const std::string& path = args->positional()[0];
+    auto loaded = loadForCommand(path, true);
+    if (!loaded)
+        return kBadInput;
+    const Graph& g = loaded->graph;
+
+    std::vector<GraphCost> costs;
+    for (const DeviceProfile& p : setup->profiles)
+        costs.push_back(setup->model->estimate(g, p, setup->bindings));
+    Report r = buildReport(g, costs, {g.name.empty() ? path : g.name, path, setup->model->name(), setup->bindings, topN});
+    if (!addSweep(r, g, *setup, *args, &err)) {
+        std::cerr << err << '\n';
+        return kUsage;
+    }
+    if (auto measured = args->option("measured")) {
+        auto trace = loadTrace(*measured);
+        if (!trace) {
+            std::cerr << trace.error().message << '\n';
+            return kBadInput;
+        }
+        const TraceMatch m = matchTrace(g, *trace);
+        std::cerr << *measured << ": " << m.matchedNodes << " node(s) matched, " << m.unmatchedEvents.size()
+                  << " event name(s) unmatched, " << m.unmatchedNodes.size() << " node(s) without an event\n";
+        std::optional<std::size_t> device;
+        if (auto name = args->option("measured-device")) {
+            for (std::size_t i = 0; i < r.devices.size(); ++i)
+                if (r.devices[i].device == *name)
+                    device = i;
+            if (!device) {
+                std::cerr << "--measured-device " << *name << " is not one of the analysed devices\n";
+                return kUsage;
+            }
+        }
+        attachMeasured(r, m.measuredNs, *measured, device);
+    }
+    return writeReportOutput(r, format, *args->option("output"));
+}
+
+} // namespace costscope::cli

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "jobs/cost_job.h"
+
+#include <QString>
+
+class QMenu;
+
+namespace costscope {
+
+class MainWindow;
+
+// Adds File → Export… (report as HTML, PDF, CSV, JSON, Model Explorer node data; diagram as SVG or PNG).
+void addExportMenu(MainWindow* window, QMenu* fileMenu);
+
+// Writes the report of `g` for the toolbar's model, device and bindings; the format is the path's extension
+// ("html", "pdf", "csv", "json", "svg", "png"; "node-data" for a name ending in .nodedata.json). Empty on success.
+QString exportReport(const Graph& g, const QString& source, const CostRequest& request, const QString& path);
+
+} // namespace costscope
