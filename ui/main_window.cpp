@@ -6,6 +6,7 @@
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
 #include "jobs/load_job.h"
+#include "panels/device_cost_table.h"
 #include "panels/node_table_model.h"
 #include "panels/node_table_panel.h"
 #include "panels/property_panel.h"
@@ -42,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildToolBar();
     buildMenus();
+    buildAnalysisTools();
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
@@ -77,7 +79,7 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
-    dock(m_properties, tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
+    dock(makePropertiesPane(), tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
     auto* summary = dock(m_summary, tr("Summary"), QStringLiteral("summaryDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(summary, findChild<QDockWidget*>(QStringLiteral("propertiesDock")));
     dock(m_table, tr("Nodes"), QStringLiteral("nodesDock"), Qt::BottomDockWidgetArea);
@@ -144,6 +146,7 @@ void MainWindow::onTableSelection(int nodeIndex)
 void MainWindow::showNode(int nodeIndex)
 {
     m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost());
+    m_deviceTable->showNode(m_deviceCosts.get(), nodeIndex);
     if (nodeIndex >= 0)
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
             dock->raise();
