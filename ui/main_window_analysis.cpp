@@ -57,8 +57,10 @@ void MainWindow::buildAnalysisTools()
     bindingsDock->setObjectName(QStringLiteral("bindingsDock"));
     bindingsDock->setWidget(m_bindings);
     addDockWidget(Qt::RightDockWidgetArea, bindingsDock);
-    if (auto* summary = findChild<QDockWidget*>(QStringLiteral("summaryDock")))
+    if (auto* summary = findChild<QDockWidget*>(QStringLiteral("summaryDock"))) {
         tabifyDockWidget(summary, bindingsDock);
+        summary->raise();
+    }
 
     m_costBar = new CostSummaryBar(this);
     QToolBar* bar = new QToolBar(tr("Cost summary"), this);

@@ -166,9 +166,9 @@ int main(int argc, char** argv)
         if (path.isEmpty())
             continue;
         auto loaded = loadGraphFile(path.toStdString());
-        // dot needs minutes on the ungrouped transformers (over 2 000 nodes, 10 k edges): ours only there.
+        // dot runs for many minutes on the ungrouped transformers: ours only there.
         if (loaded)
-            compareRow(f, inputFor(loaded->graph), haveDot && loaded->graph.nodes.size() <= 1500);
+            compareRow(f, inputFor(loaded->graph), haveDot && !QByteArray(f).contains("transformers"));
     }
     auto tiny = loadGraphFile(test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json")).toStdString());
     if (tiny)

@@ -22,9 +22,11 @@ public:
     std::optional<double> totalNs(const QString& device) const;
 
 private:
-    QLabel* m_pick;
-    QLabel* m_io;
-    QLabel* m_totals;
+    // One label: the toolbar sizes the bar once, so separate labels could not grow with their text.
+    QLabel* m_label;
+    QString m_pick;
+    QString m_io;
+    QString m_totals;
     std::vector<std::pair<QString, double>> m_shown;
 };
 
