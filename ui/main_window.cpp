@@ -7,6 +7,7 @@
 #include "canvas/node_item.h"
 #include "charts/sweep_dock.h"
 #include "jobs/load_job.h"
+#include "panels/device_cost_table.h"
 #include "panels/node_table_model.h"
 #include "panels/node_table_panel.h"
 #include "panels/property_panel.h"
@@ -44,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildToolBar();
     buildMenus();
+    buildAnalysisTools();
     installSweepDock(this);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
@@ -80,7 +82,7 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
-    dock(m_properties, tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
+    dock(makePropertiesPane(), tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
     auto* summary = dock(m_summary, tr("Summary"), QStringLiteral("summaryDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(summary, findChild<QDockWidget*>(QStringLiteral("propertiesDock")));
     dock(m_table, tr("Nodes"), QStringLiteral("nodesDock"), Qt::BottomDockWidgetArea);
@@ -148,6 +150,7 @@ void MainWindow::onTableSelection(int nodeIndex)
 void MainWindow::showNode(int nodeIndex)
 {
     m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost());
+    m_deviceTable->showNode(m_deviceCosts.get(), nodeIndex);
     if (nodeIndex >= 0)
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
             dock->raise();

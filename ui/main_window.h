@@ -2,6 +2,7 @@
 #pragma once
 #include "canvas/overlay_model.h"
 #include "jobs/cost_job.h"
+#include "jobs/device_costs.h"
 #include <QMainWindow>
 #include <functional>
 #include <memory>
@@ -9,10 +10,14 @@
 class QComboBox;
 class QMenu;
 class QSpinBox;
+class QAction;
 
 namespace costscope {
 
+class BindingsEditor;
 class CanvasView;
+class CostSummaryBar;
+class DeviceCostTable;
 class GraphScene;
 class LegendWidget;
 class LoadJob;
@@ -50,12 +55,21 @@ public:
     QComboBox* modelSelector() const { return m_model; }
     QComboBox* overlaySelector() const { return m_overlayMode; }
     QSpinBox* batchSpin() const { return m_batch; }
+    BindingsEditor* bindingsEditor() const { return m_bindings; }
+    CostSummaryBar* costSummaryBar() const { return m_costBar; }
+    DeviceCostTable* deviceCostTable() const { return m_deviceTable; }
+    QAction* jumpToCostliestAction() const { return m_jumpCostliest; }
+    // Costs on every device for the current model and bindings, once computed (nullptr before).
+    std::shared_ptr<const DeviceCosts> deviceCosts() const { return m_deviceCosts; }
+
+    static constexpr std::size_t kCostliestCount = 10;
 
 signals:
     void graphLoaded(const QString& path);
     void loadFailed(const QString& message);
     void layoutReady();
     void costsUpdated();
+    void deviceCostsUpdated();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -71,7 +85,15 @@ private:
     void onCanvasSelection(int nodeIndex);
     void onTableSelection(int nodeIndex);
     void showNode(int nodeIndex);
+    // main_window_analysis.cpp: bindings, presets, the all-devices costs, summary bar, jump to the costliest.
+    QWidget* makeBatchPresets(QWidget* parent);
+    QWidget* makePropertiesPane();
+    void buildAnalysisTools();
+    void resetAnalysisForGraph();
     void requestCosts();
+    void requestDeviceCosts(const std::string& model, const Bindings& bindings);
+    void applyDeviceCosts(std::shared_ptr<const DeviceCosts> costs);
+    void jumpToNextCostliest();
     void applyCosts(std::shared_ptr<const GraphCost> cost);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -94,6 +116,16 @@ private:
     QComboBox* m_device = nullptr;
     QComboBox* m_overlayMode = nullptr;
     QSpinBox* m_batch = nullptr;
+    BindingsEditor* m_bindings = nullptr;
+    CostSummaryBar* m_costBar = nullptr;
+    DeviceCostTable* m_deviceTable = nullptr;
+    QAction* m_jumpCostliest = nullptr;
+    std::shared_ptr<const DeviceCosts> m_deviceCosts;
+    quint64 m_deviceCostsGeneration = 0;
+    bool m_costPending = false; // a single-device job for the current request is under way
+    std::vector<std::size_t> m_costliest;
+    const GraphCost* m_costliestFor = nullptr;
+    std::size_t m_costliestCursor = 0;
     ErrorReporter m_reportError;
     CostProvider m_costProvider;
     quint64 m_costGeneration = 0;

@@ -22,8 +22,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
-#include <QFutureWatcher>
 
 namespace costscope {
 namespace {
@@ -109,6 +107,7 @@ void MainWindow::buildToolBar()
     bar->addWidget(new QLabel(tr(" Device "), bar));
     bar->addWidget(m_device);
     bar->addWidget(m_batch);
+    bar->addWidget(makeBatchPresets(bar));
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Overlay "), bar));
     bar->addWidget(m_overlayMode);
@@ -118,7 +117,6 @@ void MainWindow::buildToolBar()
 
     connect(m_model, &QComboBox::currentIndexChanged, this, &MainWindow::requestCosts);
     connect(m_device, &QComboBox::currentIndexChanged, this, &MainWindow::requestCosts);
-    connect(m_batch, &QSpinBox::valueChanged, this, &MainWindow::requestCosts);
     connect(m_overlayMode, &QComboBox::currentIndexChanged, this, [this] {
         m_overlay.setMode(static_cast<OverlayMode>(m_overlayMode->currentData().toInt()));
         m_scene->refreshOverlay();
@@ -128,26 +126,6 @@ void MainWindow::buildToolBar()
         onTableSelection(node);
         onCanvasSelection(node);
     });
-}
-
-void MainWindow::requestCosts()
-{
-    if (!m_graph || !m_costProvider)
-        return;
-    CostRequest request;
-    request.model = m_model->currentText().toStdString();
-    request.device = m_device->currentText().toStdString();
-    request.bindings["batch"] = m_batch->value();
-    const quint64 generation = ++m_costGeneration;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const GraphCost>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_costGeneration) // the toolbar moved on: this answer is stale
-            applyCosts(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([graph = m_graph, provider = m_costProvider, request] {
-        return provider(*graph, request);
-    }));
 }
 
 void MainWindow::chooseFile()

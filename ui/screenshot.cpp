@@ -19,7 +19,7 @@ int renderScreenshot(const QString& file, const QString& out, QSize size, QStrin
     QEventLoop loop;
     QString failure;
     bool timedOut = false;
-    // The picture is taken once the diagram is laid out and its cost overlay has arrived.
+    // The picture is taken once the diagram is laid out and the costs on every device (overlay and summary bar) arrived.
     bool laidOut = false;
     bool costed = false;
     QObject::connect(&window, &MainWindow::layoutReady, &loop, [&] {
@@ -27,7 +27,7 @@ int renderScreenshot(const QString& file, const QString& out, QSize size, QStrin
         if (costed)
             loop.quit();
     });
-    QObject::connect(&window, &MainWindow::costsUpdated, &loop, [&] {
+    QObject::connect(&window, &MainWindow::deviceCostsUpdated, &loop, [&] {
         costed = true;
         if (laidOut)
             loop.quit();

@@ -55,6 +55,10 @@ private slots:
             QTest::newRow(f) << test::sharedPath(QString::fromLatin1(f)) << false;
             QTest::newRow((std::string(f) + " LR").c_str()) << test::sharedPath(QString::fromLatin1(f)) << true;
         }
+        for (const char* f : {"data/onnx/light/light_resnet50.onnx", "data/onnx/light/light_inception_v1.onnx",
+                              "data/onnx/transformers/gpt2_12l.onnx", "data/onnx/transformers/bert_12l.onnx"})
+            QTest::newRow(f) << test::sharedPath(QString::fromLatin1(f)) << false;
+        QTest::newRow("gpt2_12l LR") << test::sharedPath(QStringLiteral("data/onnx/transformers/gpt2_12l.onnx")) << true;
         QTest::newRow("tiny_transformer") << test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json")) << false;
     }
 

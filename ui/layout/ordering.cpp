@@ -94,6 +94,93 @@ void transpose(LayeredGraph& g)
     }
 }
 
+// The dummies of each long edge, top to bottom (every dummy has exactly one predecessor and one successor).
+std::vector<std::vector<int>> dummyChains(const LayeredGraph& g)
+{
+    std::vector<std::vector<int>> chains;
+    for (int v = g.realCount; v < static_cast<int>(g.layer.size()); ++v) {
+        if (g.isDummy(g.up[static_cast<std::size_t>(v)].front()))
+            continue;
+        auto& chain = chains.emplace_back();
+        for (int d = v; g.isDummy(d); d = g.down[static_cast<std::size_t>(d)].front())
+            chain.push_back(d);
+    }
+    return chains;
+}
+
+// Crossings of the edge u→v (u in layer l) with the other edges between layers l and l + 1.
+long long edgeCrossings(const LayeredGraph& g, std::size_t l, int u, int v)
+{
+    const int pu = g.pos[static_cast<std::size_t>(u)];
+    const int pv = g.pos[static_cast<std::size_t>(v)];
+    long long c = 0;
+    for (int x : g.order[l]) {
+        const int px = g.pos[static_cast<std::size_t>(x)];
+        if (px == pu)
+            continue;
+        for (int y : g.down[static_cast<std::size_t>(x)]) {
+            const int py = g.pos[static_cast<std::size_t>(y)];
+            c += py != pv && (px < pu) != (py < pv);
+        }
+    }
+    return c;
+}
+
+// Edges between layers l and l + 1 whose upper (or lower) end lies left of position p, and right of it.
+std::pair<long long, long long> edgesBeside(const LayeredGraph& g, std::size_t l, int p, bool byLowerEnd)
+{
+    std::pair<long long, long long> c{0, 0};
+    for (int x : g.order[l])
+        for (int y : g.down[static_cast<std::size_t>(x)]) {
+            const int q = g.pos[static_cast<std::size_t>(byLowerEnd ? y : x)];
+            c.first += q < p;
+            c.second += q > p;
+        }
+    return c;
+}
+
+void moveChainTo(LayeredGraph& g, const std::vector<int>& chain, bool left)
+{
+    for (int d : chain) {
+        auto& nodes = g.order[static_cast<std::size_t>(g.layer[static_cast<std::size_t>(d)])];
+        nodes.erase(nodes.begin() + g.pos[static_cast<std::size_t>(d)]);
+        nodes.insert(left ? nodes.begin() : nodes.end(), d);
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            g.pos[static_cast<std::size_t>(nodes[i])] = static_cast<int>(i);
+    }
+}
+
+// Which side of the rest a long edge runs on is a global decision that median sweeps and transpositions (which
+// move one node at a time) cannot revisit: moving one dummy across a node costs two crossings before the rest of
+// its chain follows. So each whole chain is tried at the far left and the far right of its layers, where only
+// its two end segments can cross anything, and moved there when that crosses less than where it runs now.
+// Chains through layers wider than kMaxLayer are left alone to keep this linear.
+bool moveChains(LayeredGraph& g, const std::vector<std::vector<int>>& chains)
+{
+    constexpr std::size_t kMaxLayer = 256;
+    bool moved = false;
+    for (const auto& chain : chains) {
+        const auto layerOf = [&](int v) { return static_cast<std::size_t>(g.layer[static_cast<std::size_t>(v)]); };
+        if (std::any_of(chain.begin(), chain.end(), [&](int d) { return g.order[layerOf(d)].size() > kMaxLayer; }))
+            continue;
+        const int src = g.up[static_cast<std::size_t>(chain.front())].front();
+        const int dst = g.down[static_cast<std::size_t>(chain.back())].front();
+        long long now = edgeCrossings(g, layerOf(src), src, chain.front());
+        for (std::size_t k = 0; k < chain.size(); ++k)
+            now += edgeCrossings(g, layerOf(chain[k]), chain[k],
+                                 k + 1 < chain.size() ? chain[k + 1] : dst);
+        const auto top = edgesBeside(g, layerOf(src), g.pos[static_cast<std::size_t>(src)], false);
+        const auto bottom = edgesBeside(g, layerOf(chain.back()), g.pos[static_cast<std::size_t>(dst)], true);
+        const long long left = top.first + bottom.first;
+        const long long right = top.second + bottom.second;
+        if (std::min(left, right) < now) {
+            moveChainTo(g, chain, left <= right);
+            moved = true;
+        }
+    }
+    return moved;
+}
+
 } // namespace
 
 long long countLayerCrossings(const LayeredGraph& g, int upperLayer)
@@ -156,6 +243,7 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     int sweeps = 0;
     int sinceImprovement = 0;
     std::vector<std::pair<double, int>> scratch;
+    const auto chains = dummyChains(g);
     while (sweeps < maxSweeps && bestCrossings > 0 && sinceImprovement < 4) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             break;
@@ -164,6 +252,9 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
         for (std::size_t l = g.order.size() - 1; l-- > 0;)
             sortLayer(g, l, false, sweeps % 2 == 1, scratch);
         transpose(g);
+        // From the second sweep on, when the medians have settled, whole long edges may change sides.
+        if (sweeps % 2 == 1 && moveChains(g, chains))
+            transpose(g);
         ++sweeps;
         const long long c = countCrossings(g);
         if (c < bestCrossings) {
@@ -176,6 +267,13 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     }
     g.order = std::move(best);
     refreshPositions(g);
+    for (int round = 0; round < 3 && bestCrossings > 0 && moveChains(g, chains); ++round) {
+        transpose(g);
+        const long long c = countCrossings(g);
+        if (c >= bestCrossings)
+            break;
+        bestCrossings = c;
+    }
     return sweeps;
 }
 

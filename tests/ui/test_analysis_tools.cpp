@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// The main window's analysis tools on real widgets (offscreen): jump to the costliest nodes, batch presets and the
+// bindings editor, the cost summary bar and the per-device table, and the instant device switch.
+#include "canvas/graph_scene.h"
+#include "canvas/node_item.h"
+#include "canvas/overlay_model.h"
+#include "main_window.h"
+#include "panels/bindings_editor.h"
+#include "panels/cost_summary_bar.h"
+#include "panels/device_cost_table.h"
+#include "panels/node_table_panel.h"
+#include "test_paths.h"
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace costscope;
+
+namespace {
+
+const QString kTransformer = QStringLiteral("resources/examples/tiny_transformer.hir.json");
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    QSignalSpy ready(&w, &MainWindow::layoutReady);
+    w.openFile(path);
+    return ready.wait(60000);
+}
+
+// The cost of node i on a device is a fixed permutation of i, so the costliest order is known in advance.
+std::shared_ptr<const GraphCost> permutedCosts(const Graph& g, const CostRequest& r)
+{
+    auto cost = std::make_shared<GraphCost>();
+    cost->model = r.model;
+    cost->profile = r.device;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        NodeCost c;
+        c.id = g.nodes[i].id;
+        c.computeNs = static_cast<double>((i * 7) % g.nodes.size() + 1);
+        c.totalNs = c.computeNs;
+        cost->totalNs += c.totalNs;
+        cost->nodes.push_back(c);
+    }
+    return cost;
+}
+
+GraphCost expected(const Graph& g, const QString& model, const QString& device, const Bindings& b)
+{
+    const auto profile = profileForDeviceName(device.toStdString());
+    return makeCostModel(model.toStdString())->estimate(g, *profile, b);
+}
+
+bool waitForDeviceCosts(MainWindow& w, const std::string& model, const Bindings& b)
+{
+    return QTest::qWaitFor([&] { return w.deviceCosts() && w.deviceCosts()->matches(model, b); }, 60000);
+}
+
+} // namespace
+
+class TestAnalysisTools : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void jumpCyclesThroughTheCostliestNodes()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.setCostProvider(permutedCosts);
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        const GraphCost& cost = *w.overlay().cost();
+        std::vector<std::size_t> order(cost.nodes.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [&](auto a, auto b) { return cost.nodes[a].totalNs > cost.nodes[b].totalNs; });
+        QVERIFY(w.jumpToCostliestAction()->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_J));
+        for (std::size_t k = 0; k < MainWindow::kCostliestCount + 2; ++k) {
+            w.jumpToCostliestAction()->trigger();
+            const int want = static_cast<int>(order[k % MainWindow::kCostliestCount]);
+            QCOMPARE(w.nodeTable()->selectedNode(), want);
+            QCOMPARE(w.scene()->itemForNode(static_cast<std::size_t>(want))->isSelected(), true);
+        }
+    }
+
+    void presetSetsTheBindingAndRecolours()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(waitForDeviceCosts(w, "rlx", {{"batch", 1}}));
+        const Graph& g = *w.graph();
+        std::vector<QColor> before;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+            before.push_back(w.overlay().colour(i));
+
+        auto* presets = w.findChild<QToolButton*>(QStringLiteral("batchPresets"));
+        QVERIFY(presets && presets->menu());
+        QAction* preset = presets->menu()->findChild<QAction*>(QStringLiteral("batchPreset4096"));
+        QVERIFY(preset);
+        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        preset->trigger();
+        QCOMPARE(w.batchSpin()->value(), 4096);
+        QCOMPARE(w.bindingsEditor()->bindings().at("batch"), 4096);
+        QVERIFY(costs.wait(30000));
+        const GraphCost want = expected(g, QStringLiteral("rlx"), QStringLiteral("Cpu"), {{"batch", 4096}});
+        QCOMPARE(w.overlay().cost()->totalNs, want.totalNs);
+        int recoloured = 0;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+            recoloured += w.overlay().colour(i) != before[i];
+        QVERIFY2(recoloured > 0, "no node changed colour between batch 1 and batch 4096");
+        NodeItem* item = w.scene()->itemForNode(3);
+        QVERIFY(item && item->heat() == w.overlay().colour(3));
+    }
+
+    void bindingsEditorHasEverySymbol()
+    {
+        QFile src(test::sourcePath(kTransformer));
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        QByteArray text = src.readAll();
+        text.replace("{\"Static\": 16}", "{\"Dynamic\": 1}"); // the sequence length becomes the symbol "seq"
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("seq.hir.json"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, path));
+        QVERIFY(w.bindingsEditor()->spinFor("batch"));
+        QSpinBox* seq = w.bindingsEditor()->spinFor("seq");
+        QVERIFY(seq);
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(waitForDeviceCosts(w, "rlx", {{"batch", 1}, {"seq", 1}}));
+        seq->setValue(64);
+        w.batchSpin()->setValue(8);
+        QCOMPARE(w.bindingsEditor()->spinFor("batch")->value(), 8);
+        const Bindings b = {{"batch", 8}, {"seq", 64}};
+        QVERIFY(waitForDeviceCosts(w, "rlx", b));
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() == w.deviceCosts()->find("Cpu").get(); }, 30000));
+        QCOMPARE(w.overlay().cost()->totalNs, expected(*w.graph(), QStringLiteral("rlx"), QStringLiteral("Cpu"), b).totalNs);
+        QVERIFY(w.overlay().cost()->skipped.empty());
+    }
+
+    void summaryBarShowsEveryDevicesTotalAndThePick()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.modelSelector()->setCurrentText(QStringLiteral("costscope"));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(waitForDeviceCosts(w, "costscope", {{"batch", 1}}));
+        const Graph& g = *w.graph();
+        double best = 0;
+        QString pick;
+        for (int i = 0; i < w.deviceSelector()->count(); ++i) {
+            const QString device = w.deviceSelector()->itemText(i);
+            const GraphCost want = expected(g, QStringLiteral("costscope"), device, {{"batch", 1}});
+            const auto shown = w.costSummaryBar()->totalNs(device);
+            QVERIFY2(shown, qPrintable(device));
+            QCOMPARE(*shown, want.totalNs);
+            QVERIFY2(w.costSummaryBar()->totalsText().contains(device + QLatin1Char(' ') + formatNs(want.totalNs)),
+                     qPrintable(device));
+            if (pick.isEmpty() || want.totalNs < best) {
+                best = want.totalNs;
+                pick = device;
+            }
+        }
+        QVERIFY2(w.costSummaryBar()->pickText().contains(QStringLiteral("<b>%1</b>").arg(pick)), qPrintable(w.costSummaryBar()->pickText()));
+        const IoProfile io = expected(g, QStringLiteral("costscope"), QStringLiteral("Cpu"), {{"batch", 1}}).io;
+        QVERIFY(w.costSummaryBar()->ioText().startsWith(QStringLiteral("IO: %1 launches · %2 sync").arg(io.kernelLaunches).arg(io.syncPoints)));
+    }
+
+    void deviceTableShowsTheSelectedNodeOnAllDevices()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(waitForDeviceCosts(w, "rlx", {{"batch", 1}}));
+        const Graph& g = *w.graph();
+        std::size_t matmul = 0;
+        while (matmul < g.nodes.size() && g.nodes[matmul].op.kind != OpKind::MatMul)
+            ++matmul;
+        QVERIFY(matmul < g.nodes.size());
+        w.scene()->itemForNode(matmul)->setSelected(true);
+        QCOMPARE(w.deviceCostTable()->rowCount(), w.deviceSelector()->count());
+        for (const QString& device : {QStringLiteral("Cpu"), QStringLiteral("Cuda"), QStringLiteral("Metal")}) {
+            const NodeCost want = expected(g, QStringLiteral("rlx"), device, {{"batch", 1}}).nodes[matmul];
+            QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Total), want.totalNs);
+            QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Compute), want.computeNs);
+            QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Memory), want.memoryNs);
+            QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Dispatch), want.dispatchNs);
+            QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Sync), want.syncNs);
+        }
+    }
+
+    void deviceSwitchRecoloursAtOnceFromTheCache()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(waitForDeviceCosts(w, "rlx", {{"batch", 1}}));
+        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        w.deviceSelector()->setCurrentText(QStringLiteral("Cuda"));
+        QCOMPARE(costs.count(), 1); // synchronously, no cost model run
+        QCOMPARE(w.overlay().cost(), w.deviceCosts()->find("Cuda").get());
+        QCOMPARE(w.overlay().cost()->totalNs, expected(*w.graph(), QStringLiteral("rlx"), QStringLiteral("Cuda"), {{"batch", 1}}).totalNs);
+    }
+};
+
+QTEST_MAIN(TestAnalysisTools)
+#include "test_analysis_tools.moc"

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "jobs/cost_job.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// One graph's cost under one model and bindings on every device. Computed once per graph + model + bindings,
+// so a device switch only picks another entry and recolours (no cost model runs on the GUI thread).
+struct DeviceCosts {
+    std::string model;
+    Bindings bindings;
+    std::vector<std::string> devices;
+    std::vector<std::shared_ptr<const GraphCost>> costs; // parallel to devices; null where the device has no profile
+
+    std::shared_ptr<const GraphCost> find(const std::string& device) const;
+    // The device with the lowest total among those costed, or nullopt when none was.
+    std::optional<std::size_t> pick() const;
+    bool matches(const std::string& m, const Bindings& b) const { return model == m && bindings == b; }
+};
+
+// Runs the provider for every device (call on a worker thread; the provider is thread-safe).
+DeviceCosts computeDeviceCosts(const Graph& g, const CostProvider& provider, const std::string& model,
+                               const std::vector<std::string>& devices, const Bindings& bindings);
+
+// Positions of the n costliest nodes, costliest first (ties: graph order); skipped nodes are left out.
+std::vector<std::size_t> costliestNodes(const GraphCost& cost, std::size_t n);
+
+} // namespace costscope

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// The main window's analysis tools: symbol bindings and batch presets, the costs on every device (summary bar,
+// per-device table, instant device switch), and "jump to the costliest nodes".
+#include "canvas/canvas_view.h"
+#include "canvas/graph_scene.h"
+#include "main_window.h"
+#include "panels/bindings_editor.h"
+#include "panels/cost_summary_bar.h"
+#include "panels/device_cost_table.h"
+#include "panels/property_panel.h"
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFutureWatcher>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace costscope {
+
+QWidget* MainWindow::makeBatchPresets(QWidget* parent)
+{
+    auto* button = new QToolButton(parent);
+    button->setObjectName(QStringLiteral("batchPresets"));
+    button->setText(tr("Presets"));
+    button->setToolTip(tr("Batch presets"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    for (int preset : {1, 8, 64, 512, 4096}) {
+        QAction* a = menu->addAction(QStringLiteral("batch %1").arg(preset), this, [this, preset] { m_batch->setValue(preset); });
+        a->setObjectName(QStringLiteral("batchPreset%1").arg(preset));
+    }
+    button->setMenu(menu);
+    return button;
+}
+
+QWidget* MainWindow::makePropertiesPane()
+{
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_deviceTable = new DeviceCostTable(split);
+    split->addWidget(m_properties);
+    split->addWidget(m_deviceTable);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    return split;
+}
+
+void MainWindow::buildAnalysisTools()
+{
+    m_bindings = new BindingsEditor(this);
+    auto* bindingsDock = new QDockWidget(tr("Bindings"), this);
+    bindingsDock->setObjectName(QStringLiteral("bindingsDock"));
+    bindingsDock->setWidget(m_bindings);
+    addDockWidget(Qt::RightDockWidgetArea, bindingsDock);
+    if (auto* summary = findChild<QDockWidget*>(QStringLiteral("summaryDock"))) {
+        tabifyDockWidget(summary, bindingsDock);
+        summary->raise();
+    }
+
+    m_costBar = new CostSummaryBar(this);
+    QToolBar* bar = new QToolBar(tr("Cost summary"), this);
+    bar->setObjectName(QStringLiteral("costSummaryToolBar"));
+    bar->setMovable(false);
+    bar->addWidget(m_costBar);
+    addToolBar(Qt::BottomToolBarArea, bar);
+
+    // The toolbar's batch spin box and the editor's "batch" stay equal; the editor is what the costs read.
+    connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) { m_bindings->setValue("batch", v); });
+    connect(m_bindings, &BindingsEditor::bindingsChanged, this, [this] {
+        const QSignalBlocker block(m_batch);
+        m_batch->setValue(static_cast<int>(m_bindings->bindings().at("batch")));
+        requestCosts();
+    });
+    connect(this, &MainWindow::graphLoaded, this, &MainWindow::resetAnalysisForGraph);
+
+    QMenu* analysis = new QMenu(tr("&Analysis"), this);
+    menuBar()->insertMenu(menuBar()->actions().constLast(), analysis);
+    m_jumpCostliest = analysis->addAction(tr("&Jump to Next Costliest Node"), QKeySequence(Qt::CTRL | Qt::Key_J), this,
+                                          &MainWindow::jumpToNextCostliest);
+    m_jumpCostliest->setObjectName(QStringLiteral("actionJumpCostliest"));
+    m_jumpCostliest->setToolTip(tr("Cycle through the %1 costliest nodes on the current device").arg(kCostliestCount));
+    analysis->addSeparator();
+    analysis->addAction(bindingsDock->toggleViewAction());
+    analysis->addAction(bar->toggleViewAction());
+    if (auto* tools = findChild<QToolBar*>(QStringLiteral("analysisToolBar")))
+        tools->addAction(m_jumpCostliest);
+}
+
+void MainWindow::resetAnalysisForGraph()
+{
+    {
+        const QSignalBlocker block(m_bindings);
+        m_bindings->setGraph(m_graph.get());
+    }
+    m_deviceCosts.reset();
+    ++m_deviceCostsGeneration;
+    m_costliestFor = nullptr;
+    m_costBar->showCosts(nullptr, {});
+    m_deviceTable->showNode(nullptr, -1);
+}
+
+void MainWindow::requestCosts()
+{
+    if (!m_graph || !m_costProvider)
+        return;
+    const std::string model = m_model->currentText().toStdString();
+    const std::string device = m_device->currentText().toStdString();
+    const Bindings bindings = m_bindings->bindings();
+    const quint64 generation = ++m_costGeneration;
+    if (m_deviceCosts && m_deviceCosts->matches(model, bindings)) {
+        // Every device is costed already: a device switch only recolours.
+        if (auto cost = m_deviceCosts->find(device)) {
+            m_costPending = false;
+            applyCosts(std::move(cost));
+            m_costBar->showCosts(m_deviceCosts.get(), m_device->currentText());
+            return;
+        }
+    } else {
+        requestDeviceCosts(model, bindings);
+    }
+    // The current device alone comes back sooner than all of them: it colours the canvas meanwhile.
+    m_costPending = true;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const GraphCost>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_costGeneration) { // else the toolbar moved on: this answer is stale
+            m_costPending = false;
+            applyCosts(watcher->result());
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([graph = m_graph, provider = m_costProvider, request = CostRequest{model, device, bindings}] {
+        return provider(*graph, request);
+    }));
+}
+
+void MainWindow::requestDeviceCosts(const std::string& model, const Bindings& bindings)
+{
+    std::vector<std::string> devices;
+    for (int i = 0; i < m_device->count(); ++i)
+        devices.push_back(m_device->itemText(i).toStdString());
+    const quint64 generation = ++m_deviceCostsGeneration;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const DeviceCosts>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_deviceCostsGeneration) // a newer graph, model or binding: stale
+            applyDeviceCosts(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([graph = m_graph, provider = m_costProvider, model, bindings, devices] {
+        return std::make_shared<const DeviceCosts>(computeDeviceCosts(*graph, provider, model, devices, bindings));
+    }));
+}
+
+void MainWindow::applyDeviceCosts(std::shared_ptr<const DeviceCosts> costs)
+{
+    m_deviceCosts = std::move(costs);
+    const std::string device = m_device->currentText().toStdString();
+    if (auto cost = m_deviceCosts->find(device); cost && m_costPending) {
+        ++m_costGeneration; // the single-device answer still under way is no longer needed
+        m_costPending = false;
+        applyCosts(std::move(cost));
+    }
+    m_costBar->showCosts(m_deviceCosts.get(), m_device->currentText());
+    m_deviceTable->showNode(m_deviceCosts.get(), m_scene->selectedNode());
+    emit deviceCostsUpdated();
+}
+
+void MainWindow::jumpToNextCostliest()
+{
+    const GraphCost* cost = m_overlay.cost();
+    if (!cost)
+        return;
+    if (cost != m_costliestFor) {
+        m_costliest = costliestNodes(*cost, kCostliestCount);
+        m_costliestFor = cost;
+        m_costliestCursor = 0;
+    }
+    if (m_costliest.empty())
+        return;
+    const std::size_t rank = m_costliestCursor;
+    const int node = static_cast<int>(m_costliest[rank]);
+    m_costliestCursor = (m_costliestCursor + 1) % m_costliest.size();
+    onTableSelection(node);
+    onCanvasSelection(node);
+    statusBar()->showMessage(tr("Costliest #%1 of %2: %3").arg(rank + 1).arg(m_costliest.size())
+                                 .arg(QString::fromStdString(m_graph->nodes[static_cast<std::size_t>(node)].displayName())));
+}
+
+} // namespace costscope

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#include "panels/device_cost_table.h"
+#include "canvas/overlay_model.h"
+#include <QHeaderView>
+
+namespace costscope {
+namespace {
+constexpr int kNsRole = Qt::UserRole + 1;
+} // namespace
+
+DeviceCostTable::DeviceCostTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent)
+{
+    setHorizontalHeaderLabels({tr("Device"), tr("Total"), tr("Compute"), tr("Memory"), tr("Dispatch"), tr("Sync")});
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    verticalHeader()->hide();
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setAlternatingRowColors(true);
+    setToolTip(tr("The selected node's cost on every device (same model and bindings)"));
+}
+
+void DeviceCostTable::showNode(const DeviceCosts* costs, int nodeIndex)
+{
+    setRowCount(0);
+    if (!costs || nodeIndex < 0)
+        return;
+    const auto idx = static_cast<std::size_t>(nodeIndex);
+    const auto pick = costs->pick();
+    for (std::size_t d = 0; d < costs->devices.size(); ++d) {
+        const GraphCost* cost = costs->costs[d].get();
+        if (!cost || idx >= cost->nodes.size())
+            continue;
+        const NodeCost& c = cost->nodes[idx];
+        const int r = rowCount();
+        insertRow(r);
+        auto* name = new QTableWidgetItem(QString::fromStdString(costs->devices[d]));
+        setItem(r, Device, name);
+        const double values[] = {c.totalNs, c.computeNs, c.memoryNs, c.dispatchNs, c.syncNs};
+        for (int col = Total; col < ColumnCount; ++col) {
+            const double v = values[col - Total];
+            auto* item = new QTableWidgetItem(c.skipped ? tr("skipped") : formatNs(v));
+            item->setData(kNsRole, v);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            setItem(r, col, item);
+        }
+        if (pick && *pick == d)
+            for (int col = 0; col < ColumnCount; ++col) {
+                QFont f = item(r, col)->font();
+                f.setBold(true);
+                item(r, col)->setFont(f);
+            }
+    }
+}
+
+std::optional<double> DeviceCostTable::valueNs(const QString& device, Column column) const
+{
+    for (int r = 0; r < rowCount(); ++r)
+        if (item(r, Device)->text() == device && column != Device)
+            return item(r, column)->data(kNsRole).toDouble();
+    return std::nullopt;
+}
+
+} // namespace costscope
