@@ -68,7 +68,12 @@ Result<std::vector<std::int64_t>> parseSweepValues(std::string_view text)
         const std::string_view item = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
         auto v = parseInt(item);
         if (!v || *v < 0)
-            return bad(text, "'" + std::string(item) + "' is not a non-negative integer");
+        {
+            // Built with append: GCC 12 at -O3 reports a false -Wrestrict on "lit" + std::string&&.
+            std::string msg;
+            msg.append("'").append(item).append("' is not a non-negative integer");
+            return bad(text, msg);
+        }
         if (out.size() == kMaxSweepValues)
             return bad(text, "more than " + std::to_string(kMaxSweepValues) + " values");
         out.push_back(*v);
