@@ -97,7 +97,7 @@ struct ConvArgs {
     std::int64_t stride[kMaxSpatial] = {1, 1, 1}, dilation[kMaxSpatial] = {1, 1, 1}, pad[kMaxSpatial] = {};
 };
 // Direct convolution, one thread per output element (ConvArgs::y); for convolutions whose im2col buffer would
-// be too large.
+// be too large even for a single sample.
 void launchConv(const ConvArgs& a, cudaStream_t s);
 // im2col for the cuBLAS path: col[n][c][tap][o] = x at output position o shifted by kernel tap (0 in the padding).
 void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s);

@@ -2,6 +2,7 @@
 // Conv (im2col + cuBLAS) and Pool with the CPU backend's geometry, Fft through cuFFT, and WelchPeaks.
 #include "cuda/cuda_gemm.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace costscope::cuda {
@@ -87,12 +88,14 @@ LowerResult lowerConv(LowerContext& c)
     a.y = static_cast<float*>(c.out.ptr);
     const std::int64_t taps = product(kernel), outSpatial = product(out);
     const std::int64_t cg = a.inChannels / a.groups, kg = a.outChannels / a.groups;
-    const std::int64_t colFloats = a.batch * a.inChannels * taps * outSpatial;
-    // Beyond this the column buffer costs more memory than the direct kernel costs time.
+    const std::int64_t sampleColFloats = a.inChannels * taps * outSpatial, inSpatial = product(in);
+    // The column buffer holds as many samples as fit in this many bytes; a larger batch runs in chunks of that
+    // many samples (im2col + cuBLAS per chunk). Only a single sample over the limit takes the direct kernel.
     constexpr std::int64_t kMaxColumnBytes = std::int64_t(4) << 30;
-    if (colFloats * 4 > kMaxColumnBytes || cg * taps > 0x7fffffff || outSpatial > 0x7fffffff)
+    const std::int64_t chunk = std::min(a.batch, kMaxColumnBytes / std::max<std::int64_t>(sampleColFloats * 4, 1));
+    if (chunk < 1 || cg * taps > 0x7fffffff || outSpatial > 0x7fffffff)
         return Launch([=](cudaStream_t s) { launchConv(a, s); });
-    auto col = c.workspace(static_cast<std::size_t>(colFloats) * 4);
+    auto col = c.workspace(static_cast<std::size_t>(chunk * sampleColFloats) * 4);
     if (!col)
         return col.error();
     // Per group: Y[n, g] (kg x out) = W[g] (kg x cg*taps) . col[n, g] (cg*taps x out), batched over n.
@@ -104,16 +107,23 @@ LowerResult lowerConv(LowerContext& c)
     g.k = int(cg * taps);
     g.lda = g.k;
     g.ldb = g.n;
-    g.batch = int(a.batch);
     g.strideA = 0;
-    g.strideB = a.inChannels * taps * outSpatial;
+    g.strideB = sampleColFloats;
     g.strideC = a.outChannels * outSpatial;
     auto* colBuf = static_cast<float*>(*col);
     const std::int64_t groups = a.groups;
     return Launch([=](cudaStream_t s) {
-        launchIm2col(a, colBuf, s);
-        for (std::int64_t gi = 0; gi < groups; ++gi)
-            g(s, a.w + gi * kg * cg * taps, colBuf + gi * cg * taps * outSpatial, a.y + gi * kg * outSpatial);
+        for (std::int64_t n0 = 0; n0 < a.batch; n0 += chunk) {
+            ConvArgs piece = a;
+            piece.batch = std::min(chunk, a.batch - n0);
+            piece.x = a.x + n0 * a.inChannels * inSpatial;
+            piece.y = a.y + n0 * a.outChannels * outSpatial;
+            GemmCall gp = g;
+            gp.batch = int(piece.batch);
+            launchIm2col(piece, colBuf, s);
+            for (std::int64_t gi = 0; gi < groups; ++gi)
+                gp(s, a.w + gi * kg * cg * taps, colBuf + gi * cg * taps * outSpatial, piece.y + gi * kg * outSpatial);
+        }
         if (a.bias)
             launchChannelBias(a.y, a.bias, a.batch, a.outChannels, outSpatial, s);
     });

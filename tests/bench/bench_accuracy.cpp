@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Accuracy of the cost models against this CPU: calibrate (quick grid), run the shared graphs at batch 1, 8, 64
-// (plain median + one instrumented run), and compare RLX parity, the uncorrected Costscope model and the
-// Costscope model with corrections fitted on half the graphs (evaluated on the other half).
+// Accuracy of the cost models against this CPU or, with --backend cuda|vulkan, the first GPU: calibrate (quick
+// grid on the CPU, calibrateCuda or calibrateVulkan on the GPU), run the shared graphs at batch 1, 8, 64 (plain
+// median + one instrumented run), and compare RLX parity, the uncorrected Costscope model and the Costscope model
+// with corrections fitted on half the graphs (evaluated on the other half).
 // usage: bench_accuracy [DATA_DIR (default ../shared/data)] [--max-gflop 3000] [--batches 1,8,64]
+//                       [--backend cpu|cuda|vulkan]
 #include "analysis/calibration_fit.h"
 #include "analysis/rlx_profiles.h"
 #include "backend.h"
@@ -11,6 +13,14 @@
 #include "ir/rebatch.h"
 #include "measure.h"
 #include "synthetic.h"
+
+#ifdef COSTSCOPE_HAVE_CUDA
+#include "calibration/cuda_profile.h"
+#include "cuda/cuda_calibrate.h"
+#endif
+#ifdef COSTSCOPE_HAVE_VULKAN
+#include "vulkan/vulkan_calibrate.h"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -54,9 +64,9 @@ double seconds(std::chrono::steady_clock::time_point t0)
 }
 
 // One graph at one batch: measured whole-graph median and per-node times.
-Result<RunResult> measureOnCpu(Backend& cpu, const Graph& g)
+Result<RunResult> measureOn(Backend& backend, const Graph& g)
 {
-    auto plan = cpu.compile(g, {}, 0);
+    auto plan = backend.compile(g, {}, 0);
     if (!plan)
         return plan.error();
     if (auto r = (*plan)->uploadParameters(); !r)
@@ -91,9 +101,12 @@ int main(int argc, char** argv)
     fs::path data = "../shared/data";
     double maxGflop = 3000;
     std::vector<std::int64_t> batches = {1, 8, 64};
+    std::string backendName = "cpu";
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--max-gflop" && i + 1 < argc)
+        if (a == "--backend" && i + 1 < argc)
+            backendName = argv[++i];
+        else if (a == "--max-gflop" && i + 1 < argc)
             maxGflop = std::stod(argv[++i]);
         else if (a == "--batches" && i + 1 < argc) {
             batches.clear();
@@ -105,26 +118,82 @@ int main(int argc, char** argv)
         } else
             data = a;
     }
-    CpuCalibrationOptions co;
-    co.quick = true;
-    auto calibration = calibrateCpu(co);
-    if (!calibration) {
-        std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
-        return 1;
+    DeviceProfile calibrated;
+    Device device = Device::Cpu;
+    if (backendName == "cpu") {
+        CpuCalibrationOptions co;
+        co.quick = true;
+        auto calibration = calibrateCpu(co);
+        if (!calibration) {
+            std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
+            return 1;
+        }
+        calibrated = profileFromCpuCalibration(*calibration, "calibrated-cpu", "bench", "now");
+        std::printf("calibration: %s, %d threads; best sgemm %.1f GFLOP/s; copy %.2f, read %.2f, write %.2f, readback "
+                    "%.2f GB/s; dispatch %.0f ns; roundtrip %.0f ns\n",
+                    calibration->device.c_str(), calibration->numThreads, calibrated.sgemmGflops, calibration->copyBw,
+                    calibration->readBw, calibration->writeBw, calibration->hostReadbackBw, calibration->dispatchNs,
+                    calibration->roundtripNs);
+        for (const SgemmPoint& p : calibration->sgemm)
+            std::printf("  sgemm %lldx%lldx%lld: %.1f GFLOP/s\n", (long long)p.m, (long long)p.k, (long long)p.n,
+                        p.gflops);
+#ifdef COSTSCOPE_HAVE_CUDA
+    } else if (backendName == "cuda") {
+        device = Device::Cuda;
+        auto calibration = calibrateCuda(0);
+        if (!calibration) {
+            std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
+            return 1;
+        }
+        calibrated = profileFromCudaCalibration(*calibration, "calibrated-cuda", "bench", "now");
+        std::printf("calibration: %s; best sgemm %.1f GFLOP/s; copy %.2f GB/s; launch %.0f ns; launch+sync %.0f ns; "
+                    "readback %.2f GB/s\n",
+                    calibration->device.c_str(), calibrated.sgemmGflops, calibrated.memoryBw, calibrated.dispatchNs,
+                    calibrated.roundtripNs, calibrated.hostReadbackBw);
+#endif
+#ifdef COSTSCOPE_HAVE_VULKAN
+    } else if (backendName == "vulkan") {
+        device = Device::Vulkan;
+        VulkanCalibrationOptions vo;
+        vo.matmulSizes = {256, 512, 1024, 2048};
+        vo.copyElements = std::int64_t(1) << 24;
+        auto calibration = calibrateVulkan(vo);
+        if (!calibration) {
+            std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
+            return 1;
+        }
+        // The Vulkan figures mapped as profileFromCudaCalibration maps CUDA's: square matmul rates as the sgemm
+        // table, the element-wise kernel's bandwidth (read + written) as memory bandwidth.
+        calibrated.name = "calibrated-vulkan";
+        calibrated.device = Device::Vulkan;
+        calibrated.sgemmGflops = 0;
+        for (const auto& m : calibration->matmul) {
+            calibrated.sgemmTable.push_back({m.size, m.size, m.size, m.gflops});
+            calibrated.sgemmGflops = std::max(calibrated.sgemmGflops, m.gflops);
+        }
+        calibrated.peakGflops = calibrated.sgemmGflops;
+        calibrated.memoryBw = calibration->elementwiseGBps;
+        calibrated.dispatchNs = calibration->dispatchOverheadUs * 1e3;
+        calibrated.roundtripNs = calibration->roundtripUs * 1e3;
+        calibrated.hostReadbackBw = calibration->readbackGBps;
+        std::printf("calibration: %s; best matmul %.1f GFLOP/s; element-wise %.2f GB/s; dispatch %.0f ns; "
+                    "submit+wait %.0f ns; readback %.2f GB/s\n",
+                    calibration->device.c_str(), calibrated.sgemmGflops, calibrated.memoryBw, calibrated.dispatchNs,
+                    calibrated.roundtripNs, calibrated.hostReadbackBw);
+#endif
+    } else {
+        std::fprintf(stderr, "bench_accuracy: no calibration for backend %s (cpu; cuda, vulkan where built)\n",
+                     backendName.c_str());
+        return 2;
     }
-    const DeviceProfile calibrated = profileFromCpuCalibration(*calibration, "calibrated-cpu", "bench", "now");
-    std::printf("calibration: %s, %d threads; best sgemm %.1f GFLOP/s; copy %.2f, read %.2f, write %.2f, readback "
-                "%.2f GB/s; dispatch %.0f ns; roundtrip %.0f ns\n",
-                calibration->device.c_str(), calibration->numThreads, calibrated.sgemmGflops, calibration->copyBw,
-                calibration->readBw, calibration->writeBw, calibration->hostReadbackBw, calibration->dispatchNs,
-                calibration->roundtripNs);
-    for (const SgemmPoint& p : calibration->sgemm)
-        std::printf("  sgemm %lldx%lldx%lld: %.1f GFLOP/s\n", (long long)p.m, (long long)p.k, (long long)p.n,
-                    p.gflops);
     const auto rlxSet = rlxProfileSet("rlx-linux");
-    const DeviceProfile rlxCpu = *findProfile(rlxSet, Device::Cpu);
+    const DeviceProfile rlxProfile = *findProfile(rlxSet, device);
     auto rlxModel = makeCostModel("rlx"), csModel = makeCostModel("costscope");
-    auto cpu = makeBackend("cpu");
+    auto backend = makeBackend(backendName);
+    if (!backend) {
+        std::fprintf(stderr, "bench_accuracy: no %s backend\n", backendName.c_str());
+        return 2;
+    }
 
     std::vector<Case> cases;
     const auto files = graphFiles(data);
@@ -155,7 +224,7 @@ int main(int argc, char** argv)
         }
         for (auto& [batch, graph] : variants) {
             const Graph* g = &graph;
-            const GraphCost rlx = rlxModel->estimate(*g, rlxCpu, {});
+            const GraphCost rlx = rlxModel->estimate(*g, rlxProfile, {});
             const GraphCost cs = csModel->estimate(*g, calibrated, {});
             double flops = 0;
             for (const NodeCost& c : cs.nodes)
@@ -165,7 +234,7 @@ int main(int argc, char** argv)
                             flops / 1e9);
                 continue;
             }
-            auto r = measureOnCpu(*cpu, *g);
+            auto r = measureOn(*backend, *g);
             if (!r) {
                 std::printf("%-32s b%-3lld does not run: %s\n", name.c_str(), (long long)batch,
                             r.error().message.c_str());
@@ -180,6 +249,17 @@ int main(int argc, char** argv)
             std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f\n",
                         name.c_str(), (long long)batch, c.fitSet ? "fit " : "eval", c.measuredNs / 1e6,
                         100 * r->whole.spread, c.rlx.predictedNs / 1e6, c.costscope.predictedNs / 1e6);
+            // Where the time goes in the slower runs: the three slowest nodes of the instrumented run.
+            if (c.measuredNs > 5e6) {
+                std::vector<NodeTiming> slowest = r->perNode;
+                std::sort(slowest.begin(), slowest.end(),
+                          [](const NodeTiming& x, const NodeTiming& y) { return x.ns > y.ns; });
+                std::printf("    slowest nodes:");
+                for (std::size_t i = 0; i < std::min<std::size_t>(3, slowest.size()); ++i)
+                    std::printf(" %s #%lld %.3f ms;", slowest[i].label.c_str(), (long long)slowest[i].node,
+                                double(slowest[i].ns) / 1e6);
+                std::printf("\n");
+            }
             std::fflush(stdout);
             cases.push_back(std::move(c));
         }

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The GPU checks of the CUDA and Vulkan issues, on the GPU machine of the device tool (no Qt, no ONNX importer, no
+# package registry there). Stages, run in the order given; each writes its log to $OUT (default ./gpu-out):
+#   env       machine, driver, toolkit, Python packages (torch, onnxruntime and its providers)
+#   build     build-gpu (CUDA, no Vulkan) and build-vk (Vulkan, no CUDA), both without GUI and ONNX; the bench
+#             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
+#   bundle    costscope-cli with ONNX import (the carried Debian libonnx and protobuf headers unpacked under
+#             /opt/onnx), then scripts/make_cuda_conformance_bundle.py into .carry/bundle and the graphs converted to
+#             RLX HIR JSON into .carry/data
+#   cuda      bench_cuda_backend: op cases, sgemm vs cuBLAS, element-wise vs copy, whole graphs, conformance bundle
+#   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
+#   acc-cuda  bench_accuracy --backend cuda on the carried graphs
+#   vulkan    scripts/device_vulkan_bench.sh (element-wise vs vkCmdCopyBuffer, matmul 1024 and 4096)
+#   acc-vulkan  bench_accuracy --backend vulkan on the carried graphs
+# Carried (git-ignored) inputs, made on the development machine:
+#   .carry/include   nlohmann/json.hpp, Vulkan headers     .carry/bin/glslc, .carry/lib/libshaderc.so.1
+#   .carry/rlx       ../shared/data/rlx                      .carry/onnx    gpt2_12l.onnx, bert_12l.onnx
+#   .carry/bins      (optional) binaries from an earlier build stage, used instead of the build folders
+#   .carry/onnxdata  ../shared/data/onnx/{node,light}
+#   .carry/debs      libonnx1, libonnx-dev, libonnxifi, libprotobuf-dev (apt-get download)
+#   .gl              the Vulkan loader packages (see the device tool's README)
+# The bundle stage writes .carry/bundle (the conformance bundle) and .carry/data (rlx/, onnx/light/,
+# onnx/transformers/ as RLX HIR JSON, bench_accuracy's data layout) on the GPU machine.
+# CARRY and GL_DIR name those two folders when the script runs from another source tree (default: ./.carry, ./.gl).
+# Usage: scripts/device_gpu_checks.sh STAGE...
+set -uo pipefail
+
+out="${OUT:-gpu-out}"
+mkdir -p "$out"
+root="$(pwd)"
+carry="${CARRY:-$root/.carry}"
+gl="${GL_DIR:-$root/.gl}"
+export LD_LIBRARY_PATH="$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+bin_dir() { # the carried binaries when there are some, else the build folders
+    if [ -x "$carry/bins/$2" ]; then echo "$carry/bins"; else echo "$root/$1/tests/bench"; fi
+}
+
+vulkan_loader() {
+    if ! ldconfig -p | grep -q libvulkan.so.1 && compgen -G "$gl/*.deb" >/dev/null; then
+        for f in "$gl"/*.deb; do dpkg -x "$f" /; done
+        ldconfig
+    fi
+    local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+    [ -f "$icd" ] && export VK_DRIVER_FILES="$icd"
+}
+
+stage_env() {
+    date -u
+    nvidia-smi --format=csv \
+        --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu
+    nvcc --version | tail -2
+    cmake --version | head -1
+    command -v ninja || echo "no ninja"
+    ldconfig -p | grep -E "libonnx|libprotobuf|libopenblas|libfftw3f|libvulkan" || echo "none of onnx, protobuf, openblas, fftw, vulkan"
+    python3 - <<'EOF'
+import importlib
+for name in ("torch", "onnxruntime", "onnx", "numpy"):
+    try:
+        m = importlib.import_module(name)
+        print(name, m.__version__)
+    except Exception as e:
+        print(name, "missing:", e)
+try:
+    import onnxruntime as ort
+    print("onnxruntime providers", ort.get_available_providers())
+except Exception:
+    pass
+EOF
+}
+
+stage_build() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    local common=(-DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_ONNX=OFF
+                  -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include")
+    cmake -S . -B build-gpu "${gen[@]}" "${common[@]}" -DCOSTSCOPE_WITH_VULKAN=OFF \
+        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 || return 1
+    cmake --build build-gpu -j16 --target bench_cuda_backend bench_accuracy || return 1
+    vulkan_loader
+    cmake -S . -B build-vk "${gen[@]}" "${common[@]}" -DCOSTSCOPE_WITH_CUDA=OFF \
+        -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
+        -DGLSLC_EXECUTABLE="$carry/bin/glslc" && \
+        cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy || echo "Vulkan build failed"
+    local staged
+    staged="$(mktemp -d)"
+    cp build-gpu/tests/bench/bench_cuda_backend "$staged/"
+    cp build-gpu/tests/bench/bench_accuracy "$staged/bench_accuracy_cuda"
+    [ -x build-vk/tests/bench/bench_vulkan_backend ] && cp build-vk/tests/bench/bench_vulkan_backend "$staged/"
+    [ -x build-vk/tests/bench/bench_accuracy ] && cp build-vk/tests/bench/bench_accuracy "$staged/bench_accuracy_vk"
+    strip "$staged"/* 2>/dev/null
+    tar -C "$staged" -czf "$out/bins.tar.gz" .
+    ls -la "$staged"
+}
+
+stage_bundle() {
+    local pre=/opt/onnx lib=/opt/onnx/usr/lib/x86_64-linux-gnu
+    mkdir -p "$pre"
+    for f in "$carry"/debs/*.deb; do dpkg -x "$f" "$pre"; done
+    export LD_LIBRARY_PATH="$lib:$LD_LIBRARY_PATH"
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S . -B build-onnx "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_CUDA=OFF \
+        -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_BUILD_TESTS=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DONNX_DIR="$lib/cmake/ONNX" -DProtobuf_INCLUDE_DIR="$pre/usr/include" \
+        -DProtobuf_LIBRARY=/usr/lib/x86_64-linux-gnu/libprotobuf.so.32 || return 1
+    cmake --build build-onnx -j16 --target costscope-cli || return 1
+    local cli=build-onnx/app/costscope-cli
+    python3 scripts/make_cuda_conformance_bundle.py "$cli" "$carry/onnxdata" "$carry/bundle" || return 1
+    mkdir -p "$carry/data/rlx" "$carry/data/onnx/light" "$carry/data/onnx/transformers"
+    cp "$carry"/rlx/*.hir.json "$carry/data/rlx/"
+    cp "$carry"/bundle/light_*.hir.json "$carry/data/onnx/light/"
+    for m in gpt2_12l bert_12l; do
+        "$cli" convert "$carry/onnx/$m.onnx" "$carry/data/onnx/transformers/$m.hir.json"
+    done
+    ls "$carry/data"/*/ "$carry/data/onnx"/*/
+}
+
+stage_cuda() {
+    local d
+    d="$(bin_dir build-gpu bench_cuda_backend)"
+    local bundle=()
+    [ -f "$carry/bundle/manifest.json" ] && bundle=("$carry/bundle")
+    timeout 300 "$d/bench_cuda_backend" "$carry/rlx" "${bundle[@]}"
+}
+
+stage_torch() {
+    local tmp
+    tmp="$(mktemp -d)"
+    PYTHONUNBUFFERED=1 timeout 300 python3 scripts/device_torch_baseline.py "$carry/onnx" "$tmp"
+    cp "$tmp/torch_baseline.json" "$out/" 2>/dev/null
+}
+
+stage_acc_cuda() {
+    local d
+    d="$(bin_dir build-gpu bench_accuracy_cuda)"
+    local exe="$d/bench_accuracy_cuda"
+    [ -x "$exe" ] || exe="$d/bench_accuracy"
+    timeout 300 "$exe" "$carry/data" --backend cuda
+}
+
+stage_vulkan() {
+    vulkan_loader
+    local d
+    d="$(bin_dir build-vk bench_vulkan_backend)"
+    timeout 120 scripts/device_vulkan_bench.sh "$d/bench_vulkan_backend"
+    echo "--- again: 2^28 elements, 20 repeats"
+    timeout 120 scripts/device_vulkan_bench.sh "$d/bench_vulkan_backend" --matmul 4096 --elements 268435456 --repeats 20
+}
+
+stage_acc_vulkan() {
+    vulkan_loader
+    local d
+    d="$(bin_dir build-vk bench_accuracy_vk)"
+    local exe="$d/bench_accuracy_vk"
+    [ -x "$exe" ] || exe="$d/bench_accuracy"
+    timeout 240 "$exe" "$carry/data" --backend vulkan
+}
+
+for stage in "$@"; do
+    echo "=== $stage $(date -u +%T)"
+    "stage_${stage//-/_}" 2>&1 | tee "$out/$stage.log"
+    echo "=== $stage done, status ${PIPESTATUS[0]} $(date -u +%T)"
+done
