@@ -2,6 +2,7 @@
 #include "analysis/op_cost.h"
 
 #include "analysis/op_cost_detail.h"
+#include "ir/fused_op.h"
 
 namespace costscope {
 
@@ -138,6 +139,8 @@ OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const Tens
     case OpKind::Unknown:
         break;
     }
+    if (isFusedNode(node))
+        return opcost::fused(c);
     OpWork w;
     if (opcost::addIoBytes(c, w))
         w.note = node.op.kind == OpKind::Custom ? "custom op: costed as memory-bound"

@@ -43,5 +43,7 @@ OpWork softmax(const Ctx& c);
 OpWork reduce(const Ctx& c);
 OpWork spectral(const Ctx& c);
 OpWork gather(const Ctx& c);
+// A node standing for a fused set (ir/fused_op.h): one kernel over the boundary bytes doing the members' FLOPs.
+OpWork fused(const Ctx& c);
 
 } // namespace costscope::opcost
