@@ -6,6 +6,10 @@
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
 #include "charts/sweep_dock.h"
+#include "edit/autosaver.h"
+#include "edit/graph_document.h"
+#include "edit/graph_edits.h"
+#include "formats/graph_file.h"
 #include "jobs/load_job.h"
 #include "panels/device_cost_table.h"
 #include "panels/node_table_model.h"
@@ -47,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildAnalysisTools();
     installSweepDock(this);
+    buildEditing();
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
@@ -95,20 +100,37 @@ void MainWindow::buildDocks()
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)
 {
-    m_graph = std::move(graph);
     m_file = path;
-    setWindowTitle(QStringLiteral("%1 — Costscope").arg(QFileInfo(path).fileName()));
+    // ONNX is read, never written: Save asks where to put the .costscope or RLX JSON copy.
+    m_doc->reset(graph, formatFromPath(path.toStdString()) == GraphFormat::Onnx ? QString() : path);
+    showGraph(std::move(graph), true);
+    addRecent(path);
+    emit graphLoaded(path);
+}
+
+void MainWindow::showGraph(std::shared_ptr<const Graph> graph, bool fresh)
+{
+    m_graph = std::move(graph);
+    updateTitle();
     m_overlay.setGraph(m_graph);
     m_overlay.setCost(nullptr);
     m_tableModel->setGraph(m_graph);
     m_search->setGraph(m_graph.get());
+    std::map<NodeId, std::string> problems;
+    if (m_graph)
+        for (const edit::NodeProblem& p : edit::graphProblems(*m_graph))
+            problems.emplace(p.id, p.message); // the first problem of a node is the one to fix first
+    m_scene->setProblems(std::move(problems));
     m_properties->showNode(nullptr, -1, nullptr);
     m_summary->showSummary(m_graph.get(), nullptr);
-    m_fitOnLayout = true;
-    m_scene->setGraph(m_graph);
+    if (fresh) {
+        m_fitOnLayout = true;
+        m_scene->setGraph(m_graph);
+    } else {
+        m_scene->updateGraph(m_graph);
+    }
     m_legend->update();
-    addRecent(path);
-    emit graphLoaded(path);
+    emit graphChanged();
     requestCosts();
 }
 
@@ -121,6 +143,8 @@ void MainWindow::onLoadFailed(const QString& path, const QString& message)
 
 void MainWindow::openFile(const QString& path)
 {
+    if (!maybeSaveChanges())
+        return;
     statusBar()->showMessage(tr("Loading %1 …").arg(path));
     m_loader->start(path);
 }
@@ -149,7 +173,12 @@ void MainWindow::onTableSelection(int nodeIndex)
 
 void MainWindow::showNode(int nodeIndex)
 {
-    m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost());
+    QString problem;
+    if (m_graph && nodeIndex >= 0 && static_cast<std::size_t>(nodeIndex) < m_graph->nodes.size())
+        if (auto it = m_scene->problems().find(m_graph->nodes[static_cast<std::size_t>(nodeIndex)].id);
+            it != m_scene->problems().end())
+            problem = QString::fromStdString(it->second);
+    m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost(), problem);
     m_deviceTable->showNode(m_deviceCosts.get(), nodeIndex);
     if (nodeIndex >= 0)
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
@@ -170,11 +199,22 @@ void MainWindow::applyCosts(std::shared_ptr<const GraphCost> cost)
     m_legend->update();
     m_summary->showSummary(m_graph.get(), cost.get());
     showNode(m_scene->selectedNode());
+    if (m_totalBeforeEdit && cost) {
+        m_lastEditCostChange = tr("%1: %2 %3 → %4").arg(m_lastEditText, QString::fromStdString(cost->profile),
+                                                        formatNs(*m_totalBeforeEdit), formatNs(cost->totalNs));
+        statusBar()->showMessage(m_lastEditCostChange, 10000);
+        m_totalBeforeEdit.reset();
+    }
     emit costsUpdated();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!maybeSaveChanges()) {
+        event->ignore();
+        return;
+    }
+    m_autosaver->discard(); // saved, or the user chose to discard: no recovery copy should outlive the window
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

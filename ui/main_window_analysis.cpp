@@ -76,7 +76,7 @@ void MainWindow::buildAnalysisTools()
         m_batch->setValue(static_cast<int>(m_bindings->bindings().at("batch")));
         requestCosts();
     });
-    connect(this, &MainWindow::graphLoaded, this, &MainWindow::resetAnalysisForGraph);
+    connect(this, &MainWindow::graphChanged, this, &MainWindow::resetAnalysisForGraph);
 
     QMenu* analysis = new QMenu(tr("&Analysis"), this);
     menuBar()->insertMenu(menuBar()->actions().constLast(), analysis);

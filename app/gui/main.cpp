@@ -73,7 +73,8 @@ int main(int argc, char** argv)
     costscope::MainWindow window;
     window.setCostProvider(costscope::makeCostProvider());
     window.show();
-    if (!files.isEmpty())
+    // A session that crashed left a recovery copy: offer it first; a restored graph is not replaced unasked.
+    if (window.offerRecovery() == 0 && !files.isEmpty())
         window.openFile(files.front());
     return QApplication::exec();
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/canvas_view.h"
 #include "canvas/minimap.h"
+#include "edit/op_palette.h"
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QKeyEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -93,6 +97,33 @@ void CanvasView::placeMinimap()
     const QSize size(220, 160);
     m_minimap->setGeometry(viewport()->width() - size.width() - 12, viewport()->height() - size.height() - 12,
                            size.width(), size.height());
+}
+
+void CanvasView::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasFormat(QString::fromLatin1(OpPalette::mimeType())))
+        event->acceptProposedAction();
+    else
+        QGraphicsView::dragEnterEvent(event); // files go on to the window, which opens them
+}
+
+void CanvasView::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (event->mimeData()->hasFormat(QString::fromLatin1(OpPalette::mimeType())))
+        event->acceptProposedAction();
+    else
+        QGraphicsView::dragMoveEvent(event);
+}
+
+void CanvasView::dropEvent(QDropEvent* event)
+{
+    const QString type = QString::fromLatin1(OpPalette::mimeType());
+    if (!event->mimeData()->hasFormat(type)) {
+        QGraphicsView::dropEvent(event);
+        return;
+    }
+    event->acceptProposedAction();
+    emit opDropped(event->mimeData()->data(type), mapToScene(event->position().toPoint()));
 }
 
 } // namespace costscope

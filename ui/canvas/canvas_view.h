@@ -20,12 +20,17 @@ public:
 
 signals:
     void viewChanged();
+    // An op dragged from the palette was dropped at scenePos (the window looks up the node under it).
+    void opDropped(const QByteArray& opName, QPointF scenePos);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void placeMinimap();

@@ -4,9 +4,12 @@
 #include "canvas/node_content.h"
 #include "canvas/node_item.h"
 #include "jobs/layout_job.h"
+#include <QGraphicsLineItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QMenu>
+#include <algorithm>
+#include <utility>
 
 namespace costscope {
 
@@ -31,6 +34,56 @@ void GraphScene::setGraph(std::shared_ptr<const Graph> graph)
     m_collapsed = m_graph ? initialCollapse(m_tree, m_graph->nodes.size()) : std::vector<bool>{};
     m_hint.reset();
     rebuildView();
+}
+
+void GraphScene::updateGraph(std::shared_ptr<const Graph> graph)
+{
+    std::map<std::string, bool> wasCollapsed;
+    for (std::size_t g = 1; g < m_collapsed.size() && g < m_tree.groups.size(); ++g)
+        wasCollapsed[m_tree.groups[g].path] = m_collapsed[g];
+    m_graph = std::move(graph);
+    m_tree = m_graph ? GroupTree::build(*m_graph) : GroupTree{};
+    m_collapsed = m_graph ? initialCollapse(m_tree, m_graph->nodes.size()) : std::vector<bool>{};
+    for (std::size_t g = 1; g < m_collapsed.size(); ++g)
+        if (auto it = wasCollapsed.find(m_tree.groups[g].path); it != wasCollapsed.end())
+            m_collapsed[g] = it->second;
+    rebuildView(); // m_hint stays: unchanged nodes keep their layers and order
+}
+
+void GraphScene::setProblems(std::map<NodeId, std::string> problems)
+{
+    m_problems = std::move(problems);
+    applyProblems();
+}
+
+void GraphScene::applyProblems()
+{
+    if (!m_graph)
+        return;
+    for (std::size_t u = 0; u < m_items.size(); ++u) {
+        const auto& unit = m_laidOut.units[u];
+        QString problem;
+        if (unit.isGroup) {
+            std::size_t count = 0;
+            for (std::size_t node : m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes)
+                count += node < m_graph->nodes.size() && m_problems.count(m_graph->nodes[node].id);
+            if (count > 0)
+                problem = tr("%n invalid node(s) inside", nullptr, static_cast<int>(count));
+        } else if (unit.node < m_graph->nodes.size()) {
+            if (auto it = m_problems.find(m_graph->nodes[unit.node].id); it != m_problems.end())
+                problem = QString::fromStdString(it->second);
+        }
+        m_items[u]->setProblem(problem);
+    }
+}
+
+int GraphScene::inputPortCount(const Node& n)
+{
+    const OpInfo& info = n.op.info();
+    if (info.opClass == OpClass::Leaf)
+        return 0;
+    const int used = static_cast<int>(n.inputs.size());
+    return info.maxInputs < 0 || used < info.maxInputs ? used + 1 : used;
 }
 
 void GraphScene::setOverlay(const OverlayModel* overlay)
@@ -154,6 +207,8 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         item->setPos(result->centers[u].x, result->centers[u].y);
         item->setToolTip(unit.isGroup ? QString::fromStdString(grp.path)
                                       : QString::fromStdString(m_graph->nodes[unit.node].op.label()));
+        if (!unit.isGroup)
+            item->setPorts(inputPortCount(m_graph->nodes[unit.node]), m_direction == layout::Direction::LeftToRight);
         addItem(item);
         m_items.push_back(item);
     }
@@ -168,6 +223,9 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     }
     setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120));
     refreshOverlay();
+    applyProblems();
+    m_dragLine = nullptr; // clear() deleted it
+    m_dragFrom = -1;
     blockSignals(false);
     if (previouslySelected >= 0)
         selectNode(static_cast<std::size_t>(previouslySelected));
@@ -208,6 +266,83 @@ int GraphScene::selectedNode() const
             return unit.isGroup ? -1 : static_cast<int>(unit.node);
         }
     return -1;
+}
+
+std::vector<std::size_t> GraphScene::selectedNodes() const
+{
+    std::vector<std::size_t> nodes;
+    for (QGraphicsItem* it : selectedItems()) {
+        if (it->type() != NodeItem::Type)
+            continue;
+        const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+        if (unit.isGroup) {
+            const auto& all = m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes;
+            nodes.insert(nodes.end(), all.begin(), all.end());
+        } else {
+            nodes.push_back(unit.node);
+        }
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+}
+
+NodeItem* GraphScene::nodeItemAt(QPointF scenePos) const
+{
+    for (QGraphicsItem* it : items(scenePos))
+        if (it->type() == NodeItem::Type && !m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())].isGroup)
+            return static_cast<NodeItem*>(it);
+    return nullptr;
+}
+
+int GraphScene::nodeAt(QPointF scenePos) const
+{
+    const NodeItem* item = nodeItemAt(scenePos);
+    return item ? static_cast<int>(m_laidOut.units[static_cast<std::size_t>(item->unit())].node) : -1;
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    NodeItem* item = event->button() == Qt::LeftButton ? nodeItemAt(event->scenePos()) : nullptr;
+    if (item && item->isOnOutputPort(item->mapFromScene(event->scenePos()))) {
+        m_dragFrom = static_cast<int>(m_laidOut.units[static_cast<std::size_t>(item->unit())].node);
+        const QPointF start = item->mapToScene(item->outputPortPos());
+        m_dragLine = addLine(QLineF(start, event->scenePos()), QPen(QColor(0x1e, 0x6f, 0xd9), 2, Qt::DashLine));
+        m_dragLine->setZValue(10);
+        event->accept();
+        return;
+    }
+    QGraphicsScene::mousePressEvent(event);
+}
+
+void GraphScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (m_dragLine) {
+        QLineF line = m_dragLine->line();
+        line.setP2(event->scenePos());
+        m_dragLine->setLine(line);
+        event->accept();
+        return;
+    }
+    QGraphicsScene::mouseMoveEvent(event);
+}
+
+void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (!m_dragLine) {
+        QGraphicsScene::mouseReleaseEvent(event);
+        return;
+    }
+    delete m_dragLine;
+    m_dragLine = nullptr;
+    const int from = std::exchange(m_dragFrom, -1);
+    NodeItem* target = nodeItemAt(event->scenePos());
+    event->accept();
+    if (!target || target->inputPortCount() == 0)
+        return;
+    const int to = static_cast<int>(m_laidOut.units[static_cast<std::size_t>(target->unit())].node);
+    if (to != from)
+        emit connectRequested(from, to, target->nearestInputPort(target->mapFromScene(event->scenePos())));
 }
 
 void GraphScene::onSelectionChanged()
@@ -252,6 +387,16 @@ void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
     if (!it || it->type() != NodeItem::Type)
         return;
     QMenu menu;
+    const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+    if (!unit.isGroup) {
+        if (!it->isSelected()) {
+            clearSelection();
+            it->setSelected(true);
+        }
+        emit nodeContextMenu(static_cast<int>(unit.node), &menu);
+        if (!menu.isEmpty())
+            menu.addSeparator();
+    }
     const int group = innermostGroupOf(static_cast<NodeItem*>(it));
     if (isGroupCollapsed(group))
         menu.addAction(tr("Expand group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path)),

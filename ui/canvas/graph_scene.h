@@ -4,8 +4,13 @@
 #include "canvas/overlay_model.h"
 #include "layout/layered_layout.h"
 #include <QGraphicsScene>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
+
+class QGraphicsLineItem;
+class QMenu;
 
 namespace costscope {
 
@@ -21,6 +26,12 @@ public:
     ~GraphScene() override;
 
     void setGraph(std::shared_ptr<const Graph> graph);
+    // The same document after an edit: groups keep their open/closed state and the layout starts from the last
+    // one, so what did not change stays where it was.
+    void updateGraph(std::shared_ptr<const Graph> graph);
+    // Invalid nodes by id, with why (drawn red, said in their tooltip).
+    void setProblems(std::map<NodeId, std::string> problems);
+    const std::map<NodeId, std::string>& problems() const { return m_problems; }
     const Graph* graph() const { return m_graph.get(); }
     const GroupTree& groups() const { return m_tree; }
     const ViewGraph& viewGraph() const { return m_view; }
@@ -43,20 +54,36 @@ public:
     // Selects the box that shows the node; expands nothing. Returns false when the node is hidden.
     bool selectNode(std::size_t nodeIndex);
     int selectedNode() const; // graph position, or -1
+    // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
+    std::vector<std::size_t> selectedNodes() const;
+    // The node's box (not a collapsed group's) under a scene point, or nullptr / -1.
+    NodeItem* nodeItemAt(QPointF scenePos) const;
+    int nodeAt(QPointF scenePos) const;
+    // Input ports a node shows for editing: its inputs, plus one free port while the op takes more.
+    static int inputPortCount(const Node& n);
 
 signals:
     void layoutFinished();
     void nodeSelected(int nodeIndex);   // -1 when nothing (or a group) is selected
     void groupSelected(int group);
+    // A drag from `fromNode`'s output port was released on input port `slot` of `toNode` (graph positions).
+    void connectRequested(int fromNode, int toNode, int slot);
+    // The context menu of a node is about to open: listeners add their actions to it.
+    void nodeContextMenu(int nodeIndex, QMenu* menu);
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
 private:
     void rebuildView();
     void applyLayout(std::shared_ptr<const layout::LayoutResult> result);
     void onSelectionChanged();
+    void applyProblems();
+
     int innermostGroupOf(const NodeItem* item) const;
 
     std::shared_ptr<const Graph> m_graph;
@@ -70,6 +97,9 @@ private:
     std::shared_ptr<const layout::LayoutHint> m_hint;
     std::vector<NodeItem*> m_items; // per unit of m_view, once laid out
     ViewGraph m_laidOut;            // the view m_items were built for
+    std::map<NodeId, std::string> m_problems;
+    int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
+    QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag
 };
 
 } // namespace costscope

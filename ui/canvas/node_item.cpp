@@ -12,6 +12,8 @@ constexpr double kRadius = 6;
 constexpr double kStripe = 4;
 // Below this zoom the text is unreadable anyway: boxes and heat colours only (keeps 50k nodes smooth).
 constexpr double kTextLod = 0.32;
+constexpr double kPortRadius = 4;
+constexpr double kPortHit = 9; // generous: a port is small, and a near miss should still start a connection
 
 QColor baseFill(NodeItem::Style s)
 {
@@ -60,7 +62,61 @@ void NodeItem::setDetail(QString detail)
     update();
 }
 
-QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-3, -9, 6, 3); }
+void NodeItem::setProblem(QString problem)
+{
+    if (problem == m_problem)
+        return;
+    if (m_problem.isEmpty())
+        m_baseToolTip = toolTip();
+    m_problem = std::move(problem);
+    setToolTip(m_problem.isEmpty() ? m_baseToolTip : m_baseToolTip + QStringLiteral("\n⚠ ") + m_problem);
+    update();
+}
+
+void NodeItem::setPorts(int inputs, bool leftToRight)
+{
+    prepareGeometryChange();
+    m_inputPorts = std::max(inputs, 0);
+    m_leftToRight = leftToRight;
+    update();
+}
+
+QPointF NodeItem::inputPortPos(int slot) const
+{
+    const double t = static_cast<double>(slot + 1) / static_cast<double>(m_inputPorts + 1);
+    return m_leftToRight ? QPointF(m_rect.left(), m_rect.top() + t * m_rect.height())
+                         : QPointF(m_rect.left() + t * m_rect.width(), m_rect.top());
+}
+
+QPointF NodeItem::outputPortPos() const
+{
+    return m_leftToRight ? QPointF(m_rect.right(), m_rect.center().y()) : QPointF(m_rect.center().x(), m_rect.bottom());
+}
+
+bool NodeItem::isOnOutputPort(QPointF itemPos) const
+{
+    if (m_content.style == Style::Group)
+        return false;
+    const QPointF d = itemPos - outputPortPos();
+    return d.x() * d.x() + d.y() * d.y() <= kPortHit * kPortHit;
+}
+
+int NodeItem::nearestInputPort(QPointF itemPos) const
+{
+    int best = -1;
+    double bestDistance = 0;
+    for (int i = 0; i < m_inputPorts; ++i) {
+        const QPointF d = itemPos - inputPortPos(i);
+        const double distance = d.x() * d.x() + d.y() * d.y();
+        if (best < 0 || distance < bestDistance) {
+            best = i;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-kPortRadius - 3, -9, kPortRadius + 6, kPortRadius + 3); }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
@@ -69,7 +125,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (lod < kTextLod) {
         painter->fillRect(m_rect, isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0x9a, 0xa3, 0xb3));
         painter->fillRect(m_rect.adjusted(2, 2, -2, -2), m_heat.isValid() ? m_heat : fill.darker(104));
-        painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)), m_content.accent);
+        painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)),
+                          m_problem.isEmpty() ? m_content.accent : QColor(0xd0, 0x1f, 0x1f));
         return;
     }
     QPen border(isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0xa7, 0xae, 0xbb), isSelected() ? 2.5 : 1.0);
@@ -79,6 +136,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
     if (m_content.style == Style::Group)
         border.setWidthF(isSelected() ? 2.5 : 1.6);
+    if (!m_problem.isEmpty()) {
+        border.setColor(QColor(0xd0, 0x1f, 0x1f));
+        border.setWidthF(isSelected() ? 3.0 : 2.2);
+    }
     painter->setPen(border);
     painter->setBrush(fill);
     if (m_content.style == Style::Group) // a box behind the box reads as "a stack of nodes"
@@ -111,8 +172,11 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
                           painter->fontMetrics().elidedText(*s, Qt::ElideRight, static_cast<int>(line.width())));
     }
-    if (m_content.style == Style::Unknown || !m_badge.isEmpty()) {
-        const QString mark = m_content.style == Style::Unknown ? QStringLiteral("?") : m_badge;
+    paintPorts(painter);
+    if (m_content.style == Style::Unknown || !m_badge.isEmpty() || !m_problem.isEmpty()) {
+        const QString mark = !m_problem.isEmpty()                    ? QStringLiteral("!")
+                             : m_content.style == Style::Unknown ? QStringLiteral("?")
+                                                                   : m_badge;
         font.setBold(true);
         font.setPointSizeF(6.5);
         painter->setFont(font);
@@ -124,6 +188,18 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setPen(Qt::white);
         painter->drawText(pill, Qt::AlignCenter, mark);
     }
+}
+
+void NodeItem::paintPorts(QPainter* painter) const
+{
+    if (m_content.style == Style::Group)
+        return;
+    painter->setPen(QPen(QColor(0x5b, 0x66, 0x7a), 1));
+    painter->setBrush(QColor(0xe9, 0xee, 0xf6));
+    for (int i = 0; i < m_inputPorts; ++i)
+        painter->drawEllipse(inputPortPos(i), kPortRadius, kPortRadius);
+    painter->setBrush(QColor(0x5b, 0x66, 0x7a));
+    painter->drawEllipse(outputPortPos(), kPortRadius, kPortRadius);
 }
 
 } // namespace costscope

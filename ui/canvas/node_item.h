@@ -31,6 +31,19 @@ public:
     void setHeat(QColor fill, QString badge);
     void setDetail(QString detail);
     QColor heat() const { return m_heat; }
+    // Why the node is invalid (drawn red with a "!" badge, said in the tooltip); empty when it is fine.
+    void setProblem(QString problem);
+    const QString& problem() const { return m_problem; }
+
+    // Ports for editing: `inputs` input ports on the top edge (left edge when laid out left to right) and one
+    // output port on the opposite edge. Positions are in item coordinates.
+    void setPorts(int inputs, bool leftToRight);
+    int inputPortCount() const { return m_inputPorts; }
+    QPointF inputPortPos(int slot) const;
+    QPointF outputPortPos() const;
+    bool isOnOutputPort(QPointF itemPos) const;
+    // The input port nearest to itemPos, or -1 when the node has none.
+    int nearestInputPort(QPointF itemPos) const;
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -38,11 +51,17 @@ public:
     static QSizeF preferredSize(const Content& c);
 
 private:
+    void paintPorts(QPainter* painter) const;
+
     int m_unit;
     Content m_content;
     QRectF m_rect;
     QColor m_heat;
     QString m_badge;
+    QString m_problem;
+    QString m_baseToolTip;
+    int m_inputPorts = 0;
+    bool m_leftToRight = false;
 };
 
 } // namespace costscope

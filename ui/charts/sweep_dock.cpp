@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "charts/sweep_dock.h"
 #include "canvas/graph_scene.h"
-#include "canvas/node_item.h"
 #include "charts/sweep_panel.h"
 #include "main_window.h"
 #include <QComboBox>
@@ -15,12 +14,9 @@ namespace {
 std::vector<NodeId> selectedNodes(const MainWindow* w)
 {
     std::vector<NodeId> ids;
-    if (!w->graph())
-        return ids;
-    const auto& nodes = w->graph()->nodes;
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-        if (NodeItem* item = w->scene()->itemForNode(i); item && item->isSelected())
-            ids.push_back(nodes[i].id);
+    if (w->graph())
+        for (std::size_t i : w->scene()->selectedNodes())
+            ids.push_back(w->graph()->nodes[i].id);
     return ids;
 }
 
@@ -48,7 +44,7 @@ SweepPanel* installSweepDock(MainWindow* w)
         summary->raise();
     syncToolbar(w, panel);
 
-    QObject::connect(w, &MainWindow::graphLoaded, panel, [w, panel] { panel->setGraph(w->graph()); });
+    QObject::connect(w, &MainWindow::graphChanged, panel, [w, panel] { panel->setGraph(w->graph()); });
     QObject::connect(w->modelSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
     QObject::connect(w->deviceSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
     // The swept symbol overrides its base value, so a batch change only matters when sweeping another symbol.

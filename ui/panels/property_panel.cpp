@@ -3,6 +3,7 @@
 #include "canvas/group_tree.h"
 #include "canvas/overlay_model.h"
 #include <QHeaderView>
+#include <QSignalBlocker>
 
 namespace costscope {
 namespace {
@@ -18,10 +19,26 @@ QTreeWidgetItem* section(QTreeWidget* tree, const QString& title)
     return item;
 }
 
-void row(QTreeWidgetItem* parent, const QString& key, const QString& value)
+QTreeWidgetItem* row(QTreeWidgetItem* parent, const QString& key, const QString& value)
 {
     auto* item = new QTreeWidgetItem(parent, {key, value});
     item->setToolTip(1, value);
+    return item;
+}
+
+constexpr int kEditRole = Qt::UserRole;
+constexpr int kKeyRole = Qt::UserRole + 1;
+
+// A row whose value the user can edit in place.
+QTreeWidgetItem* editableRow(QTreeWidgetItem* parent, const QString& key, const QString& value, PropertyPanel::Edit what,
+                             const QString& attrKey = {})
+{
+    QTreeWidgetItem* item = row(parent, key, value);
+    item->setFlags(item->flags() | Qt::ItemIsEditable);
+    item->setData(0, kEditRole, static_cast<int>(what));
+    item->setData(0, kKeyRole, attrKey);
+    item->setToolTip(0, PropertyPanel::tr("Double-click the value to edit it"));
+    return item;
 }
 
 } // namespace
@@ -34,18 +51,63 @@ PropertyPanel::PropertyPanel(QWidget* parent) : QTreeWidget(parent)
     setRootIsDecorated(false);
     setAlternatingRowColors(true);
     setUniformRowHeights(true);
+    setEditTriggers(QAbstractItemView::NoEditTriggers); // only the value column is edited, on request
+    connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item, int) {
+        if (item->flags() & Qt::ItemIsEditable)
+            editItem(item, 1);
+    });
+    connect(this, &QTreeWidget::itemChanged, this, &PropertyPanel::onItemChanged);
 }
 
-void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost* cost)
+void PropertyPanel::onItemChanged(QTreeWidgetItem* item, int column)
 {
+    if (column != 1 || m_node < 0 || !item->data(0, kEditRole).isValid())
+        return;
+    const QString text = item->text(1);
+    switch (static_cast<Edit>(item->data(0, kEditRole).toInt())) {
+    case Edit::Name: emit renameRequested(m_node, text); break;
+    case Edit::Attribute: emit attributeEdited(m_node, item->data(0, kKeyRole).toString(), text); break;
+    case Edit::Shape: emit shapeEdited(m_node, text); break;
+    case Edit::Output: emit outputToggled(m_node, text.trimmed().toLower() == tr("yes") || text.trimmed() == QLatin1String("true")); break;
+    case Edit::NewAttribute: {
+        const qsizetype eq = text.indexOf(QLatin1Char('='));
+        if (eq > 0)
+            emit attributeEdited(m_node, text.left(eq).trimmed(), text.mid(eq + 1));
+        break;
+    }
+    }
+}
+
+QTreeWidgetItem* PropertyPanel::editRow(Edit what, const QString& key) const
+{
+    for (int i = 0; i < topLevelItemCount(); ++i)
+        for (int k = 0; k < topLevelItem(i)->childCount(); ++k) {
+            QTreeWidgetItem* item = topLevelItem(i)->child(k);
+            if (item->data(0, kEditRole).isValid() && item->data(0, kEditRole).toInt() == static_cast<int>(what) &&
+                (key.isEmpty() || item->data(0, kKeyRole).toString() == key))
+                return item;
+        }
+    return nullptr;
+}
+
+void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost* cost, const QString& problem)
+{
+    const QSignalBlocker block(this); // building rows is not editing them
     clear();
+    m_node = -1;
     if (!graph || nodeIndex < 0 || static_cast<std::size_t>(nodeIndex) >= graph->nodes.size())
         return;
     const auto idx = static_cast<std::size_t>(nodeIndex);
     const Node& n = graph->nodes[idx];
+    m_node = n.id;
     auto* node = section(this, tr("Node"));
+    if (!problem.isEmpty()) {
+        QTreeWidgetItem* item = row(node, tr("problem"), problem);
+        item->setForeground(0, QColor(0xc0, 0x1f, 0x1f));
+        item->setForeground(1, QColor(0xc0, 0x1f, 0x1f));
+    }
     row(node, tr("id"), QString::number(n.id));
-    row(node, tr("name"), QString::fromStdString(n.displayName()));
+    editableRow(node, tr("name"), QString::fromStdString(n.displayName()), Edit::Name);
     row(node, tr("op"), QString::fromStdString(n.op.label()));
     row(node, tr("class"), QString::fromStdString(std::string(opClassName(n.op.info().opClass))));
     row(node, tr("group"), QString::fromStdString(effectiveScope(*graph, idx)));
@@ -54,9 +116,11 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
 
     auto* attrs = section(this, tr("Attributes"));
     for (const auto& [key, value] : n.op.attrs.entries())
-        row(attrs, QString::fromStdString(key), QString::fromStdString(attrToString(value)));
-    if (n.op.attrs.empty())
-        row(attrs, tr("(none)"), QString());
+        if (!(key == "name" && n.op.info().opClass == OpClass::Leaf)) // a leaf's name is edited above
+            editableRow(attrs, QString::fromStdString(key), QString::fromStdString(attrToString(value)), Edit::Attribute,
+                        QString::fromStdString(key));
+    if (n.op.kind != OpKind::Unknown)
+        editableRow(attrs, tr("(add)"), QString(), Edit::NewAttribute)->setToolTip(1, tr("key = value"));
 
     auto* inputs = section(this, tr("Inputs"));
     for (std::size_t i = 0; i < n.inputs.size(); ++i) {
@@ -67,10 +131,13 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
         row(inputs, QStringLiteral("%1: %2").arg(i).arg(who), src ? QString::fromStdString(src->shape.toString()) : QString());
     }
     auto* output = section(this, tr("Output"));
-    row(output, tr("shape"), QString::fromStdString(n.shape.toString()));
+    if (n.op.info().opClass == OpClass::Leaf)
+        editableRow(output, tr("shape"), QString::fromStdString(n.shape.toString()), Edit::Shape);
+    else
+        row(output, tr("shape"), QString::fromStdString(n.shape.toString()));
     const auto bytes = n.shape.bytes();
     row(output, tr("bytes"), bytes ? formatBytes(static_cast<double>(*bytes)) : tr("depends on symbols"));
-    row(output, tr("graph output"), graph->isOutput(n.id) ? tr("yes") : tr("no"));
+    editableRow(output, tr("graph output"), graph->isOutput(n.id) ? tr("yes") : tr("no"), Edit::Output);
 
     if (cost && idx < cost->nodes.size()) {
         const NodeCost& c = cost->nodes[idx];

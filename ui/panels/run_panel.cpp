@@ -105,8 +105,8 @@ RunPanel::RunPanel(MainWindow* window)
         if (m_cancelFlag)
             m_cancelFlag->store(true);
     });
-    // A newly opened graph makes any run in flight stale.
-    connect(window, &MainWindow::graphLoaded, this, [this] {
+    // A newly opened or edited graph makes any run in flight stale.
+    connect(window, &MainWindow::graphChanged, this, [this] {
         ++m_generation;
         if (m_cancelFlag)
             m_cancelFlag->store(true);
