@@ -44,6 +44,7 @@ void MainWindow::buildEditing()
     paletteDock->setObjectName(QStringLiteral("opPaletteDock"));
     paletteDock->setWidget(m_palette);
     addDockWidget(Qt::LeftDockWidgetArea, paletteDock);
+    resizeDocks({paletteDock}, {190}, Qt::Horizontal); // the canvas keeps the width
     auto* history = new QUndoView(m_doc->undoStack(), this);
     history->setEmptyLabel(tr("<opened>"));
     auto* historyDock = new QDockWidget(tr("History"), this);
@@ -130,7 +131,16 @@ void MainWindow::buildEditMenu()
             newGraph();
         m_editor->paste();
     });
-    add(tr("&Delete"), QKeySequence::Delete, QStringLiteral("actionDelete"), [this] { m_editor->remove(selectedNodeIds()); });
+    add(tr("&Delete"), QKeySequence::Delete, QStringLiteral("actionDelete"), [this] {
+        if (const auto nodes = selectedNodeIds(); !nodes.empty()) {
+            m_editor->remove(nodes);
+            return;
+        }
+        std::vector<std::pair<NodeId, NodeId>> edges;
+        for (const auto& [from, to] : m_scene->selectedEdges())
+            edges.emplace_back(m_graph->nodes[from].id, m_graph->nodes[to].id);
+        m_editor->removeEdges(edges);
+    });
     edit->addSeparator();
     add(tr("&Rename…"), QKeySequence(Qt::Key_F2), QStringLiteral("actionRename"), [this] { renameSelected(); });
     add(tr("&Group Selection…"), QKeySequence(Qt::CTRL | Qt::Key_G), QStringLiteral("actionGroup"), [this] { groupSelected(); });

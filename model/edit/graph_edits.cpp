@@ -281,6 +281,22 @@ Result<Graph> disconnect(const Graph& g, NodeId to, std::size_t slot)
     return out;
 }
 
+Result<Graph> removeEdges(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& edges)
+{
+    Graph out = g;
+    std::vector<NodeId> touched;
+    for (const auto& [from, to] : edges) {
+        Node* n = out.find(to);
+        if (!n)
+            return noSuchNode(to);
+        if (std::erase(n->inputs, from) == 0)
+            return nodeError(*n, "does not read node " + std::to_string(from));
+        touched.push_back(to);
+    }
+    refreshShapes(out, touched);
+    return out;
+}
+
 Result<Graph> rename(const Graph& g, NodeId id, const std::string& name)
 {
     if (!g.find(id))

@@ -24,6 +24,8 @@ Result<Graph> removeNodes(const Graph& g, const std::vector<NodeId>& ids);
 Result<Graph> connect(const Graph& g, NodeId from, NodeId to, std::size_t slot);
 // Removes input `slot` of `to`.
 Result<Graph> disconnect(const Graph& g, NodeId to, std::size_t slot);
+// Removes the edges `from` → `to`: every input of `to` that reads `from`.
+Result<Graph> removeEdges(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& edges);
 // Input and Param nodes carry their name in the op; other nodes in Node::name. An empty name clears it.
 Result<Graph> rename(const Graph& g, NodeId id, const std::string& name);
 // Sets attribute `key` from text in the type the attribute already has ("[1, 2]", "1e-5", "true", "Gelu").

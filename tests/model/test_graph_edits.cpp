@@ -127,6 +127,11 @@ private slots:
         g = *addNode(g, relu, &r);
         QVERIFY(QString::fromStdString(edit::connect(g, r, add, 0).error().message).contains("cycle"));
 
+        auto cut = removeEdges(g, {{a, add}});
+        QVERIFY(cut);
+        QVERIFY(cut->find(add)->inputs.empty()); // both uses of a go
+        QVERIFY(QString::fromStdString(removeEdges(g, {{b, add}}).error().message).contains("does not read node"));
+
         g = *edit::disconnect(g, add, 1);
         QCOMPARE(g.find(add)->inputs.size(), std::size_t{1});
         QVERIFY(hasProblem(g, add, "input"));

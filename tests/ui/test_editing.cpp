@@ -3,6 +3,7 @@
 // fuse, copy/paste, a long random edit sequence undone to the original, save/load, the close prompt, autosave and
 // recovery after the process is killed.
 #include "canvas/canvas_view.h"
+#include "canvas/edge_item.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "edit/autosaver.h"
@@ -316,7 +317,29 @@ private slots:
         QVERIFY(editAndWait(w, [&] { return w.editor()->disconnectInput(53, 1); }));
         QCOMPARE(w.graph()->find(53)->inputs.size(), std::size_t{1});
         QVERIFY(w.scene()->problems().count(53)); // MatMul with one input
-        QCOMPARE(w.document()->undoStack()->count(), 4);
+
+        // An edge selected on the canvas and deleted: Gelu (21) → fc2 MatMul (23).
+        const int geluUnit = w.scene()->itemForNode(*w.graph()->indexOf(21))->unit();
+        const int fc2Unit = w.scene()->itemForNode(*w.graph()->indexOf(23))->unit();
+        w.scene()->clearSelection();
+        bool found = false;
+        for (QGraphicsItem* it : w.scene()->items())
+            if (it->type() == EdgeItem::Type) {
+                auto* edge = static_cast<EdgeItem*>(it);
+                if (edge->sourceUnit() == geluUnit && edge->targetUnit() == fc2Unit) {
+                    edge->setSelected(true);
+                    found = true;
+                }
+            }
+        QVERIFY(found);
+        QVERIFY(editAndWait(w, [&] {
+            action(w, "actionDelete")->trigger();
+            return true;
+        }));
+        QCOMPARE(w.graph()->find(23)->inputs, std::vector<NodeId>{22});
+        QVERIFY(w.scene()->problems().count(23));
+        QCOMPARE(w.document()->undoStack()->undoText(), QStringLiteral("Delete edge Activation.Gelu → MatMul"));
+        QCOMPARE(w.document()->undoStack()->count(), 5);
     }
 
     void fuseSelectionShowsTheCostChange()

@@ -24,6 +24,7 @@ EdgeItem::EdgeItem(const QPolygonF& route, int sourceUnit, int targetUnit)
     setPath(path);
     setPen(QPen(QColor(0x8c, 0x95, 0xa6), 1.2));
     setZValue(-1);
+    setFlags(ItemIsSelectable); // selected edges can be deleted
 }
 
 QPainterPath EdgeItem::shape() const
@@ -38,7 +39,8 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     if (lod < kEdgeLod || m_route.size() < 2)
         return;
-    painter->setPen(pen());
+    const QPen line = isSelected() ? QPen(QColor(0x1e, 0x6f, 0xd9), 2.6) : pen();
+    painter->setPen(line);
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(path());
     if (lod < 0.4)
@@ -50,7 +52,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const QPointF a = tip - QPointF(std::cos(angle - 0.45) * size, std::sin(angle - 0.45) * size);
     const QPointF b = tip - QPointF(std::cos(angle + 0.45) * size, std::sin(angle + 0.45) * size);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(pen().color());
+    painter->setBrush(line.color());
     painter->drawPolygon(QPolygonF{tip, a, b});
 }
 

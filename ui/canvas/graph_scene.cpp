@@ -287,6 +287,21 @@ std::vector<std::size_t> GraphScene::selectedNodes() const
     return nodes;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> GraphScene::selectedEdges() const
+{
+    std::vector<std::pair<std::size_t, std::size_t>> edges;
+    for (QGraphicsItem* it : selectedItems()) {
+        if (it->type() != EdgeItem::Type)
+            continue;
+        const auto* edge = static_cast<EdgeItem*>(it);
+        const auto& from = m_laidOut.units[static_cast<std::size_t>(edge->sourceUnit())];
+        const auto& to = m_laidOut.units[static_cast<std::size_t>(edge->targetUnit())];
+        if (!from.isGroup && !to.isGroup)
+            edges.emplace_back(from.node, to.node);
+    }
+    return edges;
+}
+
 NodeItem* GraphScene::nodeItemAt(QPointF scenePos) const
 {
     for (QGraphicsItem* it : items(scenePos))

@@ -56,6 +56,8 @@ public:
     int selectedNode() const; // graph position, or -1
     // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
     std::vector<std::size_t> selectedNodes() const;
+    // Selected edges between two node boxes, as (producer, consumer) graph positions.
+    std::vector<std::pair<std::size_t, std::size_t>> selectedEdges() const;
     // The node's box (not a collapsed group's) under a scene point, or nullptr / -1.
     NodeItem* nodeItemAt(QPointF scenePos) const;
     int nodeAt(QPointF scenePos) const;

@@ -125,6 +125,17 @@ bool GraphEditor::disconnectInput(NodeId to, int slot)
                  tr("Disconnect input %1 of %2").arg(slot).arg(opTitle(*m_doc->graph(), to)));
 }
 
+bool GraphEditor::removeEdges(const std::vector<std::pair<NodeId, NodeId>>& edges)
+{
+    if (!m_doc->graph() || edges.empty())
+        return false;
+    const QString text = edges.size() == 1 ? tr("Delete edge %1 → %2")
+                                                 .arg(opTitle(*m_doc->graph(), edges.front().first),
+                                                      opTitle(*m_doc->graph(), edges.front().second))
+                                           : tr("Delete %n edge(s)", nullptr, static_cast<int>(edges.size()));
+    return apply(edit::removeEdges(*m_doc->graph(), edges), text);
+}
+
 bool GraphEditor::group(const std::vector<NodeId>& ids, const QString& name)
 {
     if (!m_doc->graph() || ids.empty())

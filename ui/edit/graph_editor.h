@@ -25,6 +25,8 @@ public:
     bool setOutput(NodeId id, bool output);
     bool connectNodes(NodeId from, NodeId to, int slot);
     bool disconnectInput(NodeId to, int slot);
+    // Deletes edges (producer, consumer): every input of the consumer that reads the producer.
+    bool removeEdges(const std::vector<std::pair<NodeId, NodeId>>& edges);
     bool group(const std::vector<NodeId>& ids, const QString& name);
     // One fused node for the set; returns its id, or -1.
     NodeId fuse(const std::vector<NodeId>& ids);
