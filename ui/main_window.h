@@ -20,6 +20,7 @@ namespace costscope {
 
 class Autosaver;
 class BindingsEditor;
+class DiffWindow;
 class GraphDocument;
 class GraphEditor;
 class OpPalette;
@@ -66,6 +67,9 @@ public:
     // Offers every recovery copy left by a session that did not close; returns how many were restored.
     int offerRecovery(RecoveryPrompt prompt = {});
     std::vector<NodeId> selectedNodeIds() const;
+    // main_window_diff.cpp: opens `path` (off the GUI thread) and shows it beside the current graph
+    // (diffOpened, or a load error through the error reporter).
+    void compareWith(const QString& path);
     // "Fuse 4 nodes: Cpu 1.20 ms → 0.91 ms" after the costs of the last edit arrived; empty before.
     QString lastEditCostChange() const { return m_lastEditCostChange; }
     // Without a provider the canvas shows no cost overlay.
@@ -98,6 +102,7 @@ signals:
     void graphLoaded(const QString& path);
     // A new graph is shown: opened, created or edited (before the costs are requested again).
     void graphChanged();
+    void diffOpened(costscope::DiffWindow* window);
     void loadFailed(const QString& message);
     void layoutReady();
     void costsUpdated();
@@ -130,6 +135,7 @@ private:
     void updateTitle();
     CostscopeDocument sessionDocument() const;
     void renameSelected();
+    void addCompareAction();
     void groupSelected();
     // main_window_analysis.cpp: bindings, presets, the all-devices costs, summary bar, jump to the costliest.
     QWidget* makeBatchPresets(QWidget* parent);

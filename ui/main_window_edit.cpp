@@ -79,6 +79,7 @@ void MainWindow::buildEditing()
     connect(m_properties, &PropertyPanel::outputToggled, m_editor, &GraphEditor::setOutput);
 
     addEditFileActions();
+    addCompareAction();
     buildEditMenu();
     updateTitle();
 }

@@ -95,16 +95,31 @@ GraphDiff diffGraphs(const Graph& a, const Graph& b)
         }
         return k;
     };
-    for (std::size_t j : order(b)) {
+    auto structuralPass = [&] {
+        for (std::size_t j : order(b)) {
+            if (bToA[j])
+                continue;
+            const std::string kb = keyB(j);
+            for (std::size_t i = 0; i < a.nodes.size() && !kb.empty(); ++i)
+                if (!aToB[i] && keyA(i) == kb) {
+                    pair(i, j, MatchKind::Structure);
+                    break;
+                }
+        }
+    };
+    structuralPass();
+    bool byId = false;
+    for (std::size_t j = 0; j < b.nodes.size(); ++j) {
         if (bToA[j])
             continue;
-        const std::string kb = keyB(j);
-        for (std::size_t i = 0; i < a.nodes.size() && !kb.empty(); ++i)
-            if (!aToB[i] && keyA(i) == kb) {
-                pair(i, j, MatchKind::Structure);
-                break;
-            }
+        const auto i = a.indexOf(b.nodes[j].id);
+        if (i && !aToB[*i] && a.nodes[*i].shape == b.nodes[j].shape) {
+            pair(*i, j, MatchKind::Id);
+            byId = true;
+        }
     }
+    if (byId)
+        structuralPass();
     for (std::size_t i = 0; i < a.nodes.size(); ++i)
         if (!aToB[i])
             d.removed.push_back(i);

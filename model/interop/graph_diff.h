@@ -10,7 +10,7 @@
 
 namespace costscope {
 
-enum class MatchKind { Name, Structure };
+enum class MatchKind { Name, Structure, Id };
 
 struct NodePair {
     std::size_t a = 0, b = 0; // node indices in A and B
@@ -27,7 +27,10 @@ struct GraphDiff {
 };
 
 // Nodes are matched by name (unique names only), then by structure: same op, same shape and inputs that are
-// themselves matched pairs, visiting B in topological order so a chain of renamed nodes matches in one pass.
+// themselves matched pairs, visiting B in topological order so a chain of renamed nodes matches in one pass. Nodes
+// still unmatched then pair by id where the output shape is the same (an edit or a pass that keeps ids: a fused node
+// keeps the id of the set's exit, and its consumers read a new node, so their structure no longer matches), and the
+// structural pass runs again from there.
 GraphDiff diffGraphs(const Graph& a, const Graph& b);
 
 struct NodeCostDelta {

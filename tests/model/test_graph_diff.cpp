@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/rlx_profiles.h"
 #include "formats/graph_file.h"
+#include "edit/fuse_nodes.h"
 #include "interop/graph_diff.h"
 #include "test_paths.h"
 
@@ -112,6 +113,26 @@ private slots:
             QVERIFY(!last.a);
             QCOMPARE(last.costB, cb[k].nodes.back().totalNs);
         }
+    }
+
+    void fusedSetMatchesByIdDownstream()
+    {
+        const Graph a = example(); // tiny_transformer
+        auto b = edit::fuseNodes(a, {19, 20, 21, 23}); // block 0's MLP: the fused node keeps the exit's id, 23
+        QVERIFY(b);
+        const GraphDiff d = diffGraphs(a, *b);
+        // Only the folded members go; everything downstream of the fused node still pairs up.
+        QCOMPARE(d.removed.size(), std::size_t(3));
+        QVERIFY(d.added.empty());
+        QCOMPARE(d.matched.size(), b->nodes.size());
+        bool fusedChanged = false;
+        for (const NodePair& p : d.matched)
+            if (a.nodes[p.a].id == 23) {
+                QCOMPARE(p.how, MatchKind::Id);
+                QVERIFY2(p.what.find("op MatMul -> Fused") != std::string::npos, p.what.c_str());
+                fusedChanged = p.changed;
+            }
+        QVERIFY(fusedChanged);
     }
 };
 

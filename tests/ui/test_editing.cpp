@@ -6,6 +6,7 @@
 #include "canvas/edge_item.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
+#include "diff/diff_window.h"
 #include "edit/autosaver.h"
 #include "edit/graph_document.h"
 #include "edit/graph_editor.h"
@@ -19,6 +20,9 @@
 #include "panels/property_panel.h"
 #include "test_paths.h"
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QTableWidget>
 #include <QApplication>
 #include <QLineEdit>
 #include <QListWidget>
@@ -450,6 +454,64 @@ private slots:
         MainWindow other;
         QVERIFY(openAndWait(other, w.document()->path()));
         QCOMPARE(writeRlxJson(*other.graph()), writeRlxJson(*w.graph()));
+    }
+
+    void compareWithShowsTheDiffSideBySide()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setCostProvider(makeCostProvider());
+        w.show();
+        QVERIFY(openAndWait(w, tinyTransformer()));
+        // B: the MLP of block 0 fused, the head renamed, a Softmax added after the output.
+        QVERIFY(w.editor()->fuse({19, 20, 21, 23}) >= 0);
+        QVERIFY(w.editor()->addOp(OpKind::Softmax, 54) >= 0);
+        const QString edited = dir.filePath(QStringLiteral("fused.costscope"));
+        QVERIFY(w.saveAs(edited));
+        while (w.document()->undoStack()->canUndo())
+            w.document()->undoStack()->undo();
+
+        QSignalSpy opened(&w, &MainWindow::diffOpened);
+        w.compareWith(edited);
+        QVERIFY(opened.wait(30000));
+        auto* diff = opened.takeFirst().at(0).value<DiffWindow*>();
+        QVERIFY(diff);
+        QSignalSpy costs(diff, &DiffWindow::costsReady);
+        QVERIFY(!diff->costs().empty() || costs.wait(30000)); // they may have come while the window opened
+        // Removed: Add, Gelu and the fc1 MatMul (folded into the fused node, which keeps id 23 and changes);
+        // added: the new Softmax.
+        QCOMPARE(diff->diff().removed.size(), std::size_t{3});
+        QCOMPARE(diff->diff().added.size(), std::size_t{1});
+        QVERIFY(diff->diff().changedCount() >= 1);
+        QVERIFY(diff->summaryText().contains(QStringLiteral("3 removed")));
+        QVERIFY(diff->totalsText().contains(QStringLiteral(" → ")));
+        QVERIFY(!diff->costs().empty());
+        QCOMPARE(diff->deviceSelector()->currentText(), w.deviceSelector()->currentText());
+        // By default only what differs: 3 removed, 1 added, the changed fused node, and nodes whose cost moved.
+        QVERIFY(diff->table()->rowCount() >= 5);
+        QVERIFY(diff->table()->rowCount() < static_cast<int>(diff->costs().front().nodes.size()));
+        diff->showUnchanged()->setChecked(true);
+        QCOMPARE(diff->table()->rowCount(), static_cast<int>(diff->costs().front().nodes.size()));
+        // The marks: red on the left for removed nodes, green on the right for the added one.
+        const std::size_t removed = diff->diff().removed.front();
+        const std::size_t added = diff->diff().added.front();
+        QTRY_VERIFY_WITH_TIMEOUT(diff->sceneA()->itemForNode(removed) && diff->sceneB()->itemForNode(added), 30000);
+        QCOMPARE(diff->sceneA()->itemForNode(removed)->mark(), QColor(0xd0, 0x3a, 0x2f));
+        QCOMPARE(diff->sceneB()->itemForNode(added)->mark(), QColor(0x2e, 0x9d, 0x4f));
+        // A table row selects its pair on both canvases.
+        for (int r = 0; r < diff->table()->rowCount(); ++r)
+            if (diff->table()->item(r, 0)->text() == QStringLiteral("added")) {
+                diff->table()->setCurrentCell(r, 0);
+                QCOMPARE(diff->sceneB()->selectedNode(), static_cast<int>(added));
+                QCOMPARE(diff->sceneA()->selectedNode(), -1);
+            }
+        diff->close();
+
+        QStringList errors;
+        w.setErrorReporter([&](const QString&, const QString& message) { errors << message; });
+        w.compareWith(dir.filePath(QStringLiteral("missing.json")));
+        QTRY_COMPARE(errors.size(), 1);
+        QVERIFY(errors.front().contains(QStringLiteral("missing.json")));
     }
 
     void closeAsksAboutUnsavedChanges()

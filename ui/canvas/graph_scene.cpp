@@ -56,6 +56,7 @@ void GraphScene::setProblems(std::map<NodeId, std::string> problems)
     applyProblems();
 }
 
+// Problems and diff marks: both are per node id and outlive relayouts.
 void GraphScene::applyProblems()
 {
     if (!m_graph)
@@ -74,7 +75,17 @@ void GraphScene::applyProblems()
                 problem = QString::fromStdString(it->second);
         }
         m_items[u]->setProblem(problem);
+        if (!unit.isGroup && unit.node < m_graph->nodes.size()) {
+            const auto mark = m_marks.find(m_graph->nodes[unit.node].id);
+            m_items[u]->setMark(mark != m_marks.end() ? mark->second : QColor());
+        }
     }
+}
+
+void GraphScene::setMarks(std::map<NodeId, QColor> marks)
+{
+    m_marks = std::move(marks);
+    applyProblems();
 }
 
 int GraphScene::inputPortCount(const Node& n)

@@ -32,6 +32,8 @@ public:
     // Invalid nodes by id, with why (drawn red, said in their tooltip).
     void setProblems(std::map<NodeId, std::string> problems);
     const std::map<NodeId, std::string>& problems() const { return m_problems; }
+    // Outlines by node id (graph diffs); kept across relayouts.
+    void setMarks(std::map<NodeId, QColor> marks);
     const Graph* graph() const { return m_graph.get(); }
     const GroupTree& groups() const { return m_tree; }
     const ViewGraph& viewGraph() const { return m_view; }
@@ -100,6 +102,7 @@ private:
     std::vector<NodeItem*> m_items; // per unit of m_view, once laid out
     ViewGraph m_laidOut;            // the view m_items were built for
     std::map<NodeId, std::string> m_problems;
+    std::map<NodeId, QColor> m_marks;
     int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
     QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag
 };

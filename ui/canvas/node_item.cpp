@@ -73,6 +73,12 @@ void NodeItem::setProblem(QString problem)
     update();
 }
 
+void NodeItem::setMark(QColor mark)
+{
+    m_mark = std::move(mark);
+    update();
+}
+
 void NodeItem::setPorts(int inputs, bool leftToRight)
 {
     prepareGeometryChange();
@@ -123,8 +129,13 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QColor fill = m_heat.isValid() ? m_heat : baseFill(m_content.style);
     if (lod < kTextLod) {
-        painter->fillRect(m_rect, isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0x9a, 0xa3, 0xb3));
-        painter->fillRect(m_rect.adjusted(2, 2, -2, -2), m_heat.isValid() ? m_heat : fill.darker(104));
+        const QColor edge = isSelected()          ? QColor(0x1e, 0x6f, 0xd9)
+                            : m_mark.isValid()     ? m_mark
+                            : !m_problem.isEmpty() ? QColor(0xd0, 0x1f, 0x1f)
+                                                   : QColor(0x9a, 0xa3, 0xb3);
+        const double inset = m_mark.isValid() || !m_problem.isEmpty() ? 5 : 2; // marks must read when zoomed out
+        painter->fillRect(m_rect, edge);
+        painter->fillRect(m_rect.adjusted(inset, inset, -inset, -inset), m_heat.isValid() ? m_heat : fill.darker(104));
         painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)),
                           m_problem.isEmpty() ? m_content.accent : QColor(0xd0, 0x1f, 0x1f));
         return;
@@ -139,6 +150,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (!m_problem.isEmpty()) {
         border.setColor(QColor(0xd0, 0x1f, 0x1f));
         border.setWidthF(isSelected() ? 3.0 : 2.2);
+    }
+    if (m_mark.isValid()) {
+        border.setColor(m_mark);
+        border.setWidthF(isSelected() ? 4.0 : 3.2);
     }
     painter->setPen(border);
     painter->setBrush(fill);

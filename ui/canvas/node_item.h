@@ -34,6 +34,9 @@ public:
     // Why the node is invalid (drawn red with a "!" badge, said in the tooltip); empty when it is fine.
     void setProblem(QString problem);
     const QString& problem() const { return m_problem; }
+    // An outline in this colour (graph diffs: added, removed, changed); invalid = none.
+    void setMark(QColor mark);
+    QColor mark() const { return m_mark; }
 
     // Ports for editing: `inputs` input ports on the top edge (left edge when laid out left to right) and one
     // output port on the opposite edge. Positions are in item coordinates.
@@ -59,6 +62,7 @@ private:
     QColor m_heat;
     QString m_badge;
     QString m_problem;
+    QColor m_mark;
     QString m_baseToolTip;
     int m_inputPorts = 0;
     bool m_leftToRight = false;
