@@ -19,11 +19,14 @@ DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::st
         p.sgemmTable.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});
         best = std::max(best, g.flopsPerSecond / 1e9);
     }
+    for (const CudaCalibration::ConvPoint& v : c.conv)
+        p.convTable.push_back({v.m, v.k, v.n, v.flopsPerSecond / 1e9});
     p.sgemmGflops = best;
     p.peakGflops = best;
     // bytes/s → bytes/ns; seconds → ns.
     p.memoryBw = c.copyBytesPerSecond / 1e9;
-    p.dispatchNs = c.launchOverheadSeconds * 1e9;
+    // The backend's plain run replays a CUDA graph: a node costs the in-graph kernel overhead, not a stream launch.
+    p.dispatchNs = (c.graphKernelSeconds > 0 ? c.graphKernelSeconds : c.launchOverheadSeconds) * 1e9;
     p.roundtripNs = c.launchSyncSeconds * 1e9;
     p.hostReadbackBw = c.pinnedReadbackBytesPerSecond / 1e9;
     p.unifiedMemory = false;

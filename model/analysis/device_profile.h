@@ -39,6 +39,10 @@ struct DeviceProfile {
     // Costscope model only.
     double peakGflops = 0;               // fp32 peak; 0: use sgemmGflops
     std::vector<SgemmPoint> sgemmTable;  // shape-dependent rates; empty: flat sgemmGflops
+    // Measured rates of the backend's own convolutions, keyed by their implicit GEMM (m = N·output spatial,
+    // k = Cin/groups·Πkernel, n = Cout/groups); empty: Conv-class ops use the sgemm table. A backend whose
+    // convolutions run far below its sgemm rate (im2col + GEMM) needs them: the volume alone says too little.
+    std::vector<SgemmPoint> convTable;
     std::map<std::string, double> corrections; // per op class (opClassName) multiplicative factors, fitted
 
     double readbackBw() const { return hostReadbackBw > 0 ? hostReadbackBw : memoryBw; }
