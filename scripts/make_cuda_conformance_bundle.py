@@ -71,6 +71,7 @@ def ort_output(model, feeds):
     for imp in m.opset_import:
         if imp.domain in ("", "ai.onnx") and imp.version < 18:
             imp.version = 18
+    del m.graph.value_info[:]
     try:
         sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
         return sess.run(None, feeds)[0]
@@ -85,7 +86,8 @@ def pack_transformers(cli, models, out):
     cases = []
     for name in ("gpt2_12l", "bert_12l"):
         tag = f"transformers__{name}"
-        entry = {"name": f"transformers/{name}", "graph": f"{tag}.hir.json"}
+        # 12 layers of float rounding: the bench allows |err| <= 1e-4 + 1e-3 |want| here (1e-5 + ... elsewhere).
+        entry = {"name": f"transformers/{name}", "graph": f"{tag}.hir.json", "atol": 1e-4}
         error = convert(cli, models / f"{name}.onnx", out / entry["graph"])
         if error:
             cases.append({"name": entry["name"], "skip": error})

@@ -334,8 +334,9 @@ HostTensor rawTensor(const std::string& dir, const nlohmann::json& spec)
                                  bytes.size());
 }
 
-// Worst |got - want| and whether every element is within atol + rtol |want| (exact for integers and bools).
-std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want)
+// Worst |got - want| and whether every element is within atol + rtol |want| (rtol 1e-3; exact for integers and
+// bools).
+std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want, double atol = 1e-5)
 {
     if (got.dims() != want.dims() || got.dtype() != want.dtype())
         return {false, INFINITY};
@@ -352,7 +353,7 @@ std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want)
         }
         const double err = std::abs(g - w);
         worst = std::max(worst, err);
-        ok = ok && (exact ? err == 0 : err <= 1e-5 + 1e-3 * std::abs(w));
+        ok = ok && (exact ? err == 0 : err <= atol + 1e-3 * std::abs(w));
     }
     return {ok, worst};
 }
@@ -485,8 +486,11 @@ void conformance(CudaBackend& be, const std::string& dir)
         bool ok = true;
         char figures[96];
         std::string what = name;
+        // 12-layer transformers accumulate float rounding differently from layer to layer: their bundle entries
+        // state a wider absolute tolerance.
+        const double atol = c.value("atol", 1e-5);
         if (c.contains("output")) {
-            const auto [same, worst] = compare(out->front(), rawTensor(dir, c["output"]));
+            const auto [same, worst] = compare(out->front(), rawTensor(dir, c["output"]), atol);
             ok = same;
             ok ? ++matched : ++mismatched;
             std::snprintf(figures, sizeof figures, " (max abs err vs expected %.3g", worst);
@@ -499,7 +503,7 @@ void conformance(CudaBackend& be, const std::string& dir)
         auto cpuPlan = cpu.compile(*g, {}, 0);
         auto cpuOut = cpuPlan ? runPlan(**cpuPlan, inputs) : Result<std::vector<HostTensor>>(cpuPlan.error());
         if (cpuOut && !cpuOut->empty()) {
-            const auto [same, worstCpu] = compare(out->front(), cpuOut->front());
+            const auto [same, worstCpu] = compare(out->front(), cpuOut->front(), atol);
             cpuOk = same;
             same ? ++cpuMatched : ++cpuMismatched;
             std::snprintf(figures, sizeof figures, ", vs CPU backend %.3g)", worstCpu);
