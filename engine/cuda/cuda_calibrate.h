@@ -26,7 +26,7 @@ struct CudaCalibration {
     };
     std::string device;
     std::vector<GemmPoint> sgemm;         // cuBLAS fp32 over the shape grid, random data
-    std::vector<ConvPoint> conv;          // the CUDA backend's Conv over typical CNN layers
+    std::vector<ConvPoint> conv;          // the CUDA backend's Conv over typical CNN layers (im2col rate fit)
     double copyBytesPerSecond = 0;        // device-to-device copy, bytes read + written
     double readBytesPerSecond = 0;        // a sum reduction over a large buffer, bytes read
     double launchOverheadSeconds = 0;     // per empty kernel, back-to-back on one stream

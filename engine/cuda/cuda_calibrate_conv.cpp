@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Conv part of the CUDA calibration: the backend's own Conv lowering (im2col + cuBLAS, chunked past 4 GiB of
-// columns) timed over layers typical of the CNNs Costscope is used on. Its rate is far below cuBLAS's sgemm rate
-// at the same GEMM volume, so the cost model prices Conv from these points rather than from the sgemm table.
+// columns) timed over layers typical of the CNNs Costscope is used on. It runs far below cuBLAS's sgemm rate at
+// the same GEMM volume because writing the column matrix dominates; profileFromCudaCalibration fits the im2col
+// rate the cost model adds to the GEMM from these points.
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_calibrate.h"
 

@@ -116,7 +116,6 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
     gc.nodes.reserve(g.nodes.size());
 
     const GemmRate gemmRate(p);
-    const GemmRate convRate(p, p.convTable.empty() ? p.sgemmTable : p.convTable);
     const auto corrections = correctionFactors(p);
     const double peak = p.peakGflops > 0 ? p.peakGflops : p.sgemmGflops;
     const double memoryBw = p.memoryBw > 0 ? p.memoryBw : 1.0;
@@ -142,10 +141,11 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         }
         const OpInfo& info = node.op.info();
         if (!w.free) {
-            const GemmRate& table = info.opClass == OpClass::Conv ? convRate : gemmRate;
-            const double rate = usesGemmRate(w) ? std::max(table.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
+            const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
                                                 : classRate[static_cast<std::size_t>(info.opClass)];
             nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
+            if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
+                nc.computeNs += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
             nc.memoryNs = static_cast<double>(w.bytes) / memoryBw;
             nc.dispatchNs = p.dispatchNs;
             nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs)

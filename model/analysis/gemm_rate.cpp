@@ -14,11 +14,9 @@ double logVolume(std::int64_t m, std::int64_t k, std::int64_t n)
 }
 } // namespace
 
-GemmRate::GemmRate(const DeviceProfile& p) : GemmRate(p, p.sgemmTable) {}
-
-GemmRate::GemmRate(const DeviceProfile& p, const std::vector<SgemmPoint>& table) : m_profile(p)
+GemmRate::GemmRate(const DeviceProfile& p) : m_profile(p)
 {
-    for (const SgemmPoint& s : table)
+    for (const SgemmPoint& s : p.sgemmTable)
         if (s.gflops > 0)
             m_points.push_back({logVolume(s.m, s.k, s.n), s.gflops});
     std::sort(m_points.begin(), m_points.end(), [](const Point& a, const Point& b) {

@@ -16,9 +16,6 @@ namespace costscope {
 class GemmRate {
 public:
     explicit GemmRate(const DeviceProfile& p);
-    // Rates from `table` (the profile's convTable, say) instead of the sgemm table; the profile's RLX rule still
-    // applies when the table is empty.
-    GemmRate(const DeviceProfile& p, const std::vector<SgemmPoint>& table);
     double at(std::int64_t m, std::int64_t k, std::int64_t n) const;
 
 private:

@@ -76,16 +76,16 @@ private:
     std::optional<Diagnostic> m_error;
 };
 
-void readTable(Reader& r, const char* key, std::vector<SgemmPoint>& dst)
+void readTable(Reader& r, DeviceProfile& p)
 {
-    const Json* t = r.get(key);
+    const Json* t = r.get("sgemm_table");
     if (!t)
         return;
     if (!t->is_array())
-        return r.fail(key, "expected an array of {m,k,n,gflops}");
+        return r.fail("sgemm_table", "expected an array of {m,k,n,gflops}");
     for (std::size_t i = 0; i < t->size(); ++i) {
         const Json& e = (*t)[i];
-        const std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+        const std::string where = "sgemm_table[" + std::to_string(i) + "]";
         if (!e.is_object())
             return r.fail(where, "expected an object {m,k,n,gflops}");
         SgemmPoint s;
@@ -99,7 +99,7 @@ void readTable(Reader& r, const char* key, std::vector<SgemmPoint>& dst)
         if (g == e.end() || !g->is_number() || g->get<double>() <= 0)
             return r.fail(where + ".gflops", "expected a positive number");
         s.gflops = g->get<double>();
-        dst.push_back(s);
+        p.sgemmTable.push_back(s);
     }
 }
 
@@ -121,8 +121,8 @@ const std::set<std::string>& knownKeys()
 {
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
-        "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "conv_table", "corrections",
-        "rlx_fallback"};
+        "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
+        "corrections", "rlx_fallback"};
     return k;
 }
 
@@ -145,15 +145,12 @@ std::string profileToJsonText(const DeviceProfile& p)
     j["unified_memory"] = p.unifiedMemory;
     j["num_threads"] = p.numThreads;
     j["peak_gflops"] = p.peakGflops;
-    auto tableJson = [](const std::vector<SgemmPoint>& points) {
-        Json table = Json::array();
-        for (const SgemmPoint& s : points)
-            table.push_back({{"m", s.m}, {"k", s.k}, {"n", s.n}, {"gflops", s.gflops}});
-        return table;
-    };
-    j["sgemm_table"] = tableJson(p.sgemmTable);
-    if (!p.convTable.empty())
-        j["conv_table"] = tableJson(p.convTable);
+    Json table = Json::array();
+    for (const SgemmPoint& s : p.sgemmTable)
+        table.push_back({{"m", s.m}, {"k", s.k}, {"n", s.n}, {"gflops", s.gflops}});
+    j["sgemm_table"] = table;
+    if (p.im2colBw > 0)
+        j["im2col_bw_gbps"] = p.im2colBw;
     j["corrections"] = Json::object();
     for (const auto& [cls, f] : p.corrections)
         j["corrections"][cls] = f;
@@ -202,8 +199,8 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.integer("num_threads", threads);
     p.numThreads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, 4096));
     r.number("peak_gflops", p.peakGflops);
-    readTable(r, "sgemm_table", p.sgemmTable);
-    readTable(r, "conv_table", p.convTable);
+    readTable(r, p);
+    r.number("im2col_bw_gbps", p.im2colBw);
     readCorrections(r, p);
     r.boolean("rlx_fallback", p.rlxFallback);
     if (r.error())

@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(c.nodes[2].computeNs, 524.288);
     }
 
-    void convUsesTheConvTable()
+    void convAddsTheIm2colColumns()
     {
         // x [1, 8, 16, 16] * w [16, 8, 3, 3], pad 1 -> [1, 16, 16, 16]: implicit GEMM m 256, k 72, n 16.
         Graph g;
@@ -109,9 +109,10 @@ private slots:
         p.sgemmTable = {{64, 64, 64, 1000}};
         const double flops = 2.0 * 256 * 72 * 16;
         QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, flops / 1000);
-        p.convTable = {{256, 72, 16, 250}};
-        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, flops / 250);
-        // MatMul keeps the sgemm table.
+        // The column matrix: 256 x 72 floats written at 10 bytes/ns.
+        p.im2colBw = 10;
+        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, flops / 1000 + 256.0 * 72 * 4 / 10);
+        // MatMul has no columns to write.
         QCOMPARE(CostscopeCostModel().estimate(matmulGraph(), p).nodes[2].computeNs, 524.288);
     }
 
