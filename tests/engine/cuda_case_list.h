@@ -40,7 +40,7 @@ inline std::vector<Case> elementwiseCases()
         auto mx = b.op(OpKind::Where, {}, {gt, ix, iy}, {2, 3});
         auto ge = b.op(OpKind::GatherElements, attrs({{"axis", std::int64_t(1)}}), {mx, b.indices({2, 3}, idx)}, {2, 3});
         auto pd = b.op(OpKind::Pad, attrs({{"pads", A{0, 1, 0, 1}}, {"value", 0.5}}), {ge}, {2, 5});
-        auto tl = b.op(OpKind::Tile, attrs({{"repeats", A{2, 1}}}), {pd}, {4, 5});
+        auto tl = b.op(OpKind::Tile, {}, {pd, b.indices({2}, {2, 1})}, {4, 5});
         std::vector<float> want;
         for (int r = 0; r < 4; ++r) {
             want.push_back(0.5f);
