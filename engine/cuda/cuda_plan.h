@@ -38,9 +38,9 @@ using Launch = std::function<void(cudaStream_t)>;
 
 // A graph compiled for one GPU: every node's buffer is allocated and every launch fixed at compile time, so the
 // plain run replays a CUDA graph captured on the first run (one launch for the whole graph). The instrumented run
-// replays a second CUDA graph with an event recorded after each node, so that per-node times are taken as the
-// plain run executes (no per-launch host overhead between nodes); where a driver cannot capture events it launches
-// node by node instead (runEager).
+// replays a second CUDA graph with an event recorded after each node, so that nodes run as in the plain run with no
+// host launch between them; each event node still adds about 1 to 3.5 us on an H200 (docs/gpu-results.md). Where a
+// driver cannot capture events it launches node by node instead (runEager).
 class CudaPlan : public ExecutablePlan {
 public:
     struct Step {
