@@ -3,11 +3,13 @@
 # The GPU checks of the CUDA and Vulkan issues, on the GPU machine of the device tool (no Qt, no ONNX importer, no
 # package registry there). Stages, run in the order given; each writes its log to $OUT (default ./gpu-out):
 #   env       machine, driver, toolkit, Python packages (torch, onnxruntime and its providers)
-#   build     build-gpu (CUDA, no Vulkan) and build-vk (Vulkan, no CUDA), both without GUI and ONNX; the bench
+#   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
+#             headers (unpacked under /opt/onnx): costscope-cli and the two CUDA benches in one build; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
-#   bundle    costscope-cli with ONNX import (the carried Debian libonnx and protobuf headers unpacked under
-#             /opt/onnx), then scripts/make_cuda_conformance_bundle.py into .carry/bundle and the graphs converted to
-#             RLX HIR JSON into .carry/data
+#   build-vk  build-vk (Vulkan, no CUDA, no ONNX) for the Vulkan stages
+#   bundle    scripts/make_cuda_conformance_bundle.py with build-gpu's costscope-cli (or a build-onnx of its own
+#             when build-gpu has none) into .carry/bundle, the exported transformers included, and the graphs
+#             converted to RLX HIR JSON into .carry/data
 #   cuda      bench_cuda_backend: op cases, sgemm vs cuBLAS, element-wise vs copy, whole graphs, conformance bundle
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
 #   acc-cuda  bench_accuracy --backend cuda on the carried graphs
@@ -23,6 +25,8 @@
 # The bundle stage writes .carry/bundle (the conformance bundle) and .carry/data (rlx/, onnx/light/,
 # onnx/transformers/ as RLX HIR JSON, bench_accuracy's data layout) on the GPU machine.
 # CARRY and GL_DIR name those two folders when the script runs from another source tree (default: ./.carry, ./.gl).
+# Time limits (seconds): CUDA_BENCH_TIMEOUT, TORCH_TIMEOUT, ACC_TIMEOUT (default 300 each); ACC_ARGS adds
+# bench_accuracy arguments (--dump FILE, say).
 # Usage: scripts/device_gpu_checks.sh STAGE...
 set -uo pipefail
 
@@ -31,7 +35,9 @@ mkdir -p "$out"
 root="$(pwd)"
 carry="${CARRY:-$root/.carry}"
 gl="${GL_DIR:-$root/.gl}"
-export LD_LIBRARY_PATH="$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+onnx_prefix=/opt/onnx
+onnx_lib="$onnx_prefix/usr/lib/x86_64-linux-gnu"
+export LD_LIBRARY_PATH="$carry/lib:$onnx_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 bin_dir() { # the carried binaries when there are some, else the build folders
     if [ -x "$carry/bins/$2" ]; then echo "$carry/bins"; else echo "$root/$1/tests/bench"; fi
@@ -70,44 +76,56 @@ except Exception:
 EOF
 }
 
+unpack_onnx() { # the carried libonnx and protobuf headers, once per machine
+    [ -d "$onnx_lib/cmake/ONNX" ] && return 0
+    mkdir -p "$onnx_prefix"
+    for f in "$carry"/debs/*.deb; do dpkg -x "$f" "$onnx_prefix"; done
+}
+
+onnx_flags=(-DONNX_DIR="$onnx_lib/cmake/ONNX" -DProtobuf_INCLUDE_DIR="$onnx_prefix/usr/include"
+            -DProtobuf_LIBRARY=/usr/lib/x86_64-linux-gnu/libprotobuf.so.32)
+
 stage_build() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
-    local common=(-DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_ONNX=OFF
-                  -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include")
-    cmake -S . -B build-gpu "${gen[@]}" "${common[@]}" -DCOSTSCOPE_WITH_VULKAN=OFF \
-        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 || return 1
-    cmake --build build-gpu -j16 --target bench_cuda_backend bench_accuracy || return 1
-    vulkan_loader
-    cmake -S . -B build-vk "${gen[@]}" "${common[@]}" -DCOSTSCOPE_WITH_CUDA=OFF \
-        -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
-        -DGLSLC_EXECUTABLE="$carry/bin/glslc" && \
-        cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy || echo "Vulkan build failed"
+    unpack_onnx
+    cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF \
+        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 "${onnx_flags[@]}" || return 1
+    cmake --build build-gpu -j16 --target costscope-cli bench_cuda_backend bench_accuracy || return 1
     local staged
     staged="$(mktemp -d)"
     cp build-gpu/tests/bench/bench_cuda_backend "$staged/"
     cp build-gpu/tests/bench/bench_accuracy "$staged/bench_accuracy_cuda"
-    [ -x build-vk/tests/bench/bench_vulkan_backend ] && cp build-vk/tests/bench/bench_vulkan_backend "$staged/"
-    [ -x build-vk/tests/bench/bench_accuracy ] && cp build-vk/tests/bench/bench_accuracy "$staged/bench_accuracy_vk"
     strip "$staged"/* 2>/dev/null
     tar -C "$staged" -czf "$out/bins.tar.gz" .
     ls -la "$staged"
 }
 
-stage_bundle() {
-    local pre=/opt/onnx lib=/opt/onnx/usr/lib/x86_64-linux-gnu
-    mkdir -p "$pre"
-    for f in "$carry"/debs/*.deb; do dpkg -x "$f" "$pre"; done
-    export LD_LIBRARY_PATH="$lib:$LD_LIBRARY_PATH"
+stage_build_vk() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
-    cmake -S . -B build-onnx "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_CUDA=OFF \
-        -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_BUILD_TESTS=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
-        -DONNX_DIR="$lib/cmake/ONNX" -DProtobuf_INCLUDE_DIR="$pre/usr/include" \
-        -DProtobuf_LIBRARY=/usr/lib/x86_64-linux-gnu/libprotobuf.so.32 || return 1
-    cmake --build build-onnx -j16 --target costscope-cli || return 1
-    local cli=build-onnx/app/costscope-cli
-    python3 scripts/make_cuda_conformance_bundle.py "$cli" "$carry/onnxdata" "$carry/bundle" || return 1
+    vulkan_loader
+    cmake -S . -B build-vk "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_ONNX=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_CUDA=OFF \
+        -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
+        -DGLSLC_EXECUTABLE="$carry/bin/glslc" || return 1
+    cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy
+}
+
+stage_bundle() {
+    local cli=build-gpu/app/costscope-cli
+    if [ ! -x "$cli" ]; then
+        local gen=()
+        command -v ninja >/dev/null && gen=(-G Ninja)
+        unpack_onnx
+        cmake -S . -B build-onnx "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+            -DCOSTSCOPE_WITH_CUDA=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_BUILD_TESTS=OFF \
+            -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" "${onnx_flags[@]}" || return 1
+        cmake --build build-onnx -j16 --target costscope-cli || return 1
+        cli=build-onnx/app/costscope-cli
+    fi
+    python3 scripts/make_cuda_conformance_bundle.py "$cli" "$carry/onnxdata" "$carry/bundle" "$carry/onnx" || return 1
     mkdir -p "$carry/data/rlx" "$carry/data/onnx/light" "$carry/data/onnx/transformers"
     cp "$carry"/rlx/*.hir.json "$carry/data/rlx/"
     cp "$carry"/bundle/light_*.hir.json "$carry/data/onnx/light/"
@@ -122,13 +140,13 @@ stage_cuda() {
     d="$(bin_dir build-gpu bench_cuda_backend)"
     local bundle=()
     [ -f "$carry/bundle/manifest.json" ] && bundle=("$carry/bundle")
-    timeout 300 "$d/bench_cuda_backend" "$carry/rlx" "${bundle[@]}"
+    timeout "${CUDA_BENCH_TIMEOUT:-300}" "$d/bench_cuda_backend" "$carry/rlx" "${bundle[@]}"
 }
 
 stage_torch() {
     local tmp
     tmp="$(mktemp -d)"
-    PYTHONUNBUFFERED=1 timeout 300 python3 scripts/device_torch_baseline.py "$carry/onnx" "$tmp"
+    PYTHONUNBUFFERED=1 timeout "${TORCH_TIMEOUT:-300}" python3 scripts/device_torch_baseline.py "$carry/onnx" "$tmp"
     cp "$tmp/torch_baseline.json" "$out/" 2>/dev/null
 }
 
@@ -137,7 +155,7 @@ stage_acc_cuda() {
     d="$(bin_dir build-gpu bench_accuracy_cuda)"
     local exe="$d/bench_accuracy_cuda"
     [ -x "$exe" ] || exe="$d/bench_accuracy"
-    timeout 300 "$exe" "$carry/data" --backend cuda
+    timeout "${ACC_TIMEOUT:-300}" "$exe" "$carry/data" --backend cuda ${ACC_ARGS:-}
 }
 
 stage_vulkan() {

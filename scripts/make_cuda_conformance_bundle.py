@@ -8,11 +8,17 @@ first outputs are written as raw little-endian bytes, and manifest.json lists pe
 JSON does not carry (params: name, file) and the expected output.
 bench_cuda_backend reads the bundle (its third argument).
 
-Usage: make_cuda_conformance_bundle.py COSTSCOPE_CLI ONNX_DATA_DIR OUT_DIR
+Given TRANSFORMER_DIR, gpt2_12l.onnx and bert_12l.onnx from it are packed too (cases "transformers/..."), with all
+their initializers, input_ids drawn from the vocabulary (seed 0, batch 2 as exported) and, where ONNX Runtime runs
+them on this machine, its first output as the expected one (without it the bench compares with the CPU backend
+only).
+
+Usage: make_cuda_conformance_bundle.py COSTSCOPE_CLI ONNX_DATA_DIR OUT_DIR [TRANSFORMER_DIR]
 """
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import onnx
@@ -36,15 +42,86 @@ def convert(cli, model, graph_out):
     return None if r.returncode == 0 else (r.stderr or r.stdout).strip().splitlines()[-1][:300]
 
 
+def write_array(arr, out):
+    out.write_bytes(arr.astype(arr.dtype.newbyteorder("<")).tobytes())
+    names = {"float32": "F32", "uint8": "U8", "int8": "I8", "int32": "I32", "int64": "I64", "bool": "Bool",
+             "float64": "F64"}
+    return {"dims": list(arr.shape), "dtype": names[arr.dtype.name], "file": out.name}
+
+
+def pack_params(model, out, tag):
+    params = []
+    for i, t in enumerate(model.graph.initializer):
+        raw = out / f"{tag}.param{i}.raw"
+        write_array(numpy_helper.to_array(t), raw)
+        params.append({"name": t.name, "file": raw.name})
+    return params
+
+
+def ort_output(model, feeds):
+    """The first output of ONNX Runtime (CPU provider) on the model, or None where it cannot run it."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return None
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    # The exporter writes opset 17 but uses Split's num_outputs, an opset-18 attribute (as in
+    # device_torch_baseline.py); none of the other ops in these models changed between 17 and 18.
+    for imp in m.opset_import:
+        if imp.domain in ("", "ai.onnx") and imp.version < 18:
+            imp.version = 18
+    del m.graph.value_info[:]
+    try:
+        sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        return sess.run(None, feeds)[0]
+    except Exception as e:  # reported; the bench then compares with the CPU backend only
+        print(f"ONNX Runtime cannot run {model.graph.name}: {str(e)[:200]}")
+        return None
+
+
+def pack_transformers(cli, models, out):
+    import numpy as np
+
+    cases = []
+    for name in ("gpt2_12l", "bert_12l"):
+        tag = f"transformers__{name}"
+        # 12 layers of float rounding: the bench allows |err| <= 1e-4 + 1e-3 |want| here (1e-5 + ... elsewhere).
+        entry = {"name": f"transformers/{name}", "graph": f"{tag}.hir.json", "atol": 1e-4}
+        error = convert(cli, models / f"{name}.onnx", out / entry["graph"])
+        if error:
+            cases.append({"name": entry["name"], "skip": error})
+            continue
+        model = onnx.load(str(models / f"{name}.onnx"))
+        inits = {t.name for t in model.graph.initializer}
+        rng = np.random.default_rng(0)
+        feeds = {}
+        entry["inputs"] = []
+        for i, vi in enumerate(i for i in model.graph.input if i.name not in inits):
+            dims = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+            feeds[vi.name] = rng.integers(0, 1000, size=dims, dtype=np.int64)
+            entry["inputs"].append({"name": vi.name, **write_array(feeds[vi.name], out / f"{tag}.in{i}.raw")})
+        entry["params"] = pack_params(model, out, tag)
+        expected = ort_output(model, feeds)
+        if expected is not None:
+            entry["output"] = write_array(np.asarray(expected), out / f"{tag}.out.raw")
+        cases.append(entry)
+    return cases
+
+
 def main():
     cli, data, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     out.mkdir(parents=True, exist_ok=True)
     cases = []
-    for case in sorted((data / "node").glob("*/*")):
+    node_cases = sorted((data / "node").glob("*/*"))
+    tags = [f"{c.parent.name}__{c.name}" for c in node_cases]
+    # The conversions are separate processes: run them side by side, then pack in order.
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        errors = list(pool.map(lambda ct: convert(cli, ct[0] / "model.onnx", out / f"{ct[1]}.hir.json"),
+                               zip(node_cases, tags)))
+    for case, tag, error in zip(node_cases, tags, errors):
         name = f"{case.parent.name}/{case.name}"
-        tag = name.replace("/", "__")
         entry = {"name": name, "graph": f"{tag}.hir.json"}
-        error = convert(cli, case / "model.onnx", out / entry["graph"])
         try:
             if error:
                 raise ValueError(error)
@@ -58,12 +135,7 @@ def main():
                 entry["inputs"].append({"name": n, **info})
             entry["output"] = tensor_file(ds / "output_0.pb", out / f"{tag}.out.raw")
             # RLX JSON keeps Constant values but not Param (initializer) values: they travel beside the graph.
-            entry["params"] = []
-            for i, t in enumerate(model.graph.initializer):
-                raw = out / f"{tag}.param{i}.raw"
-                arr = numpy_helper.to_array(t)
-                raw.write_bytes(arr.astype(arr.dtype.newbyteorder("<")).tobytes())
-                entry["params"].append({"name": t.name, "file": raw.name})
+            entry["params"] = pack_params(model, out, tag)
         except Exception as e:  # recorded in the manifest: the driver reports it as not run
             entry = {"name": name, "skip": str(e)[:300]}
         cases.append(entry)
@@ -75,6 +147,8 @@ def main():
         else:
             entry["output"] = tensor_file(model.with_name(model.stem + "_output_0.pb"), out / f"{model.stem}.out.raw")
         cases.append(entry)
+    if len(sys.argv) > 4:
+        cases += pack_transformers(cli, Path(sys.argv[4]), out)
     (out / "manifest.json").write_text(json.dumps(cases, indent=1))
     print(f"{len(cases)} cases, {sum('skip' in c for c in cases)} not packed")
 

@@ -10,7 +10,8 @@
 namespace costscope {
 
 // A Costscope device profile from CUDA microbenchmarks: cuBLAS rates as the sgemm table (best = flat and peak),
-// device copy bandwidth as memory bandwidth, pinned readback as host readback.
+// the im2col rate fitted to the backend's measured Conv nodes, device copy bandwidth as memory bandwidth, the
+// in-graph kernel overhead as dispatch, pinned readback as host readback.
 DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::string& name, const std::string& host,
                                          const std::string& date);
 

@@ -51,6 +51,40 @@ __global__ void convKernel(ConvArgs a)
     }
 }
 
+__global__ void convTransposeKernel(ConvArgs a)
+{
+    const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
+    const std::int64_t inSpatial = a.in[0] * a.in[1] * a.in[2];
+    const std::int64_t taps = a.kernel[0] * a.kernel[1] * a.kernel[2];
+    const std::int64_t total = a.batch * a.outChannels * outSpatial;
+    const std::int64_t cPerGroup = a.inChannels / a.groups, kPerGroup = a.outChannels / a.groups;
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t o[3] = {(i / (a.out[2] * a.out[1])) % a.out[0], (i / a.out[2]) % a.out[1], i % a.out[2]};
+        const std::int64_t oc = (i / outSpatial) % a.outChannels, n = i / (outSpatial * a.outChannels);
+        const std::int64_t g = oc / kPerGroup, ocg = oc % kPerGroup;
+        float acc = a.bias ? a.bias[oc] : 0.0f;
+        for (std::int64_t tap = 0; tap < taps; ++tap) {
+            const std::int64_t k[3] = {tap / (a.kernel[2] * a.kernel[1]), (tap / a.kernel[2]) % a.kernel[1],
+                                       tap % a.kernel[2]};
+            std::int64_t src = 0;
+            bool inside = true;
+            for (int d = 0; d < 3 && inside; ++d) {
+                const std::int64_t t = o[d] + a.pad[d] - k[d] * a.dilation[d];
+                inside = t >= 0 && t % a.stride[d] == 0 && t / a.stride[d] < a.in[d];
+                src = src * a.in[d] + (inside ? t / a.stride[d] : 0);
+            }
+            if (!inside)
+                continue;
+            for (std::int64_t c = 0; c < cPerGroup; ++c) {
+                const std::int64_t ic = g * cPerGroup + c;
+                acc += a.x[(n * a.inChannels + ic) * inSpatial + src] * a.w[(ic * kPerGroup + ocg) * taps + tap];
+            }
+        }
+        a.y[i] = acc;
+    }
+}
+
 __global__ void im2colKernel(ConvArgs a, float* col)
 {
     const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
@@ -114,6 +148,13 @@ void launchConv(const ConvArgs& a, cudaStream_t s)
     const std::int64_t total = a.batch * a.outChannels * a.out[0] * a.out[1] * a.out[2];
     if (total)
         convKernel<<<gridFor(total), 256, 0, s>>>(a);
+}
+
+void launchConvTranspose(const ConvArgs& a, cudaStream_t s)
+{
+    const std::int64_t total = a.batch * a.outChannels * a.out[0] * a.out[1] * a.out[2];
+    if (total)
+        convTransposeKernel<<<gridFor(total), 256, 0, s>>>(a);
 }
 
 void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s)

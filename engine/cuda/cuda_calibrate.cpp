@@ -120,6 +120,23 @@ Result<CudaCalibration> calibrateCuda(int device, const CudaCalibrationOptions& 
         for (int i = 0; i < kLaunches; ++i)
             cuda::launchEmpty(s);
     }) / kLaunches;
+    // The same empty kernels captured once and replayed: what a node costs inside the plain run's CUDA graph.
+    cudaGraphExec_t replay = nullptr;
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess) {
+        for (int i = 0; i < kLaunches; ++i)
+            cuda::launchEmpty(s);
+        cudaGraph_t graph = nullptr;
+        if (cudaStreamEndCapture(s, &graph) == cudaSuccess && graph) {
+            if (cudaGraphInstantiate(&replay, graph, 0) != cudaSuccess)
+                replay = nullptr;
+            cudaGraphDestroy(graph);
+        }
+    }
+    if (!replay)
+        return Diagnostic::error("calibration: cannot build the launch-overhead CUDA graph: "
+                                 + cudaErrorText(cudaGetLastError()));
+    cal.graphKernelSeconds = timeOnStream(s, 5, [&] { cudaGraphLaunch(replay, s); }) / kLaunches;
+    cudaGraphExecDestroy(replay);
     using Clock = std::chrono::steady_clock;
     std::vector<double> trips;
     for (int i = 0; i < 200; ++i) {
@@ -146,6 +163,12 @@ Result<CudaCalibration> calibrateCuda(int device, const CudaCalibrationOptions& 
     cal.pageableReadbackBytesPerSecond = double(o.readbackBytes) / pageableT;
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         return Diagnostic::error("calibration failed: " + cudaErrorText(e));
+    if (o.convolutions) {
+        auto conv = calibrateCudaConv(device, std::max(o.repeats / 2, 3));
+        if (!conv)
+            return conv.error();
+        cal.conv = std::move(*conv);
+    }
     return cal;
 }
 

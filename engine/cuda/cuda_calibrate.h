@@ -16,11 +16,21 @@ struct CudaCalibration {
         double seconds = 0; // median of the timed calls
         double flopsPerSecond = 0;
     };
+    // One Conv node of the backend's own lowering (im2col + cuBLAS), timed as the plan runs it; m, k, n are its
+    // implicit GEMM as the cost model keys it (m = batch·output spatial, k = Cin/groups·Πkernel, n = Cout/groups).
+    struct ConvPoint {
+        std::string shape; // "b8 c64x56x56 k64 3x3 s1"
+        std::int64_t m = 0, n = 0, k = 0;
+        double seconds = 0;
+        double flopsPerSecond = 0;
+    };
     std::string device;
     std::vector<GemmPoint> sgemm;         // cuBLAS fp32 over the shape grid, random data
+    std::vector<ConvPoint> conv;          // the CUDA backend's Conv over typical CNN layers (im2col rate fit)
     double copyBytesPerSecond = 0;        // device-to-device copy, bytes read + written
     double readBytesPerSecond = 0;        // a sum reduction over a large buffer, bytes read
     double launchOverheadSeconds = 0;     // per empty kernel, back-to-back on one stream
+    double graphKernelSeconds = 0;        // per empty kernel inside a replayed CUDA graph (the plain run's mode)
     double launchSyncSeconds = 0;         // one empty kernel plus stream synchronise, round trip
     double pinnedReadbackBytesPerSecond = 0;
     double pageableReadbackBytesPerSecond = 0;
@@ -31,8 +41,11 @@ struct CudaCalibrationOptions {
     std::size_t bandwidthBytes = std::size_t(1) << 30;
     std::size_t readbackBytes = std::size_t(256) << 20;
     int repeats = 10;
+    bool convolutions = true; // time the backend's Conv over the layer grid
 };
 
 Result<CudaCalibration> calibrateCuda(int device, const CudaCalibrationOptions& options = {});
+// The Conv points alone (median of `repeats` instrumented runs per layer); calibrateCuda calls it.
+Result<std::vector<CudaCalibration::ConvPoint>> calibrateCudaConv(int device, int repeats);
 
 } // namespace costscope

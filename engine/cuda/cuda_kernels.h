@@ -35,6 +35,36 @@ struct BinaryArgs {
 };
 void launchBinary(const float* a, const float* b, float* out, const BinaryArgs& args, cudaStream_t s);
 
+// Element types of the typed element-wise kernels (Bool shares U8's bytes).
+enum class ElemType : int { F32, F64, I64, I32, U8 };
+// Binary over F64, I64, I32 or U8 with the CPU backend's integer rules: division by zero gives 0, Mod takes the
+// divisor's sign, Pow goes through double.
+void launchBinaryTyped(const void* a, const void* b, void* out, ElemType t, const BinaryArgs& args, cudaStream_t s);
+enum class CompareOp : int { Eq, Ne, Lt, Le, Gt, Ge };
+// out (Bool) = a op b, broadcast as BinaryArgs says (its op is unused).
+void launchCompare(const void* a, const void* b, std::uint8_t* out, ElemType t, CompareOp op, const BinaryArgs& args,
+                   cudaStream_t s);
+// out = cond ? x : y, the three broadcast into the output's shape; any element size of 1, 2, 4 or 8 bytes.
+struct WhereArgs {
+    int rank = 0;
+    std::int64_t dims[kMaxRank] = {};
+    std::int64_t condStrides[kMaxRank] = {}, xStrides[kMaxRank] = {}, yStrides[kMaxRank] = {};
+    std::int64_t count = 0;
+    int elementSize = 4;
+};
+void launchWhere(const std::uint8_t* cond, const void* x, const void* y, void* out, const WhereArgs& a,
+                 cudaStream_t s);
+// y = min(max(x, lo), hi) computed in double, as the CPU backend does. A bound pointer, when set, points at one
+// element of type t on the device and replaces the host value (bounds given as graph tensors).
+struct ClipBounds {
+    double lo = 0, hi = 0;
+    const void* loPtr = nullptr;
+    const void* hiPtr = nullptr;
+};
+void launchClip(const void* x, void* y, ElemType t, std::int64_t count, const ClipBounds& b, cudaStream_t s);
+// out[i] = isnan(x[i]) as a Bool byte.
+void launchIsNaN(const float* x, std::uint8_t* out, std::int64_t count, cudaStream_t s);
+
 enum class ActOp : int {
     Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Erf, Sign, Softplus, Softsign, IsNaN, Reciprocal, Floor,
     Ceil, Round, Sin, Cos, Gelu, GeluApprox, Silu, LeakyRelu, Elu, Selu, Shrink, HardSigmoid, None
@@ -64,9 +94,10 @@ void launchReduceStrided(const float* x, float* y, const ReduceArgs& a, cudaStre
 // Softmax (or log-softmax) along an axis of extent n, with `inner` elements after it.
 void launchSoftmax(const float* x, float* y, std::int64_t outer, std::int64_t n, std::int64_t inner, bool logarithm,
                    cudaStream_t s);
-// Layer norm (rms = false) or RMS norm over rows of n; scale and bias hold n values or are null.
+// Layer norm (rms = false) or RMS norm over rows of n; scale and bias hold n values or are null. With
+// paramsPerRow > 0 (InstanceNorm) they hold one value per row instead, row r using index r % paramsPerRow.
 void launchNorm(const float* x, float* y, std::int64_t rows, std::int64_t n, float eps, const float* scale,
-                const float* bias, bool rms, cudaStream_t s);
+                const float* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow = 0);
 
 enum class MaskKind : int { None, Causal, Window, Input };
 struct AttentionArgs {
@@ -88,6 +119,33 @@ void launchAttention(const AttentionArgs& a, cudaStream_t s);
 void launchGather(const void* x, const void* indices, bool indices64, void* out, std::int64_t outer,
                   std::int64_t indexCount, std::int64_t axisDim, std::int64_t inner, int elementSize, cudaStream_t s);
 
+// out[i] = x at i's coordinates with the axis coordinate replaced by indices[i] (GatherElements; indices has the
+// output's shape). Out-of-range indices give zeros: a running graph cannot fail, and the CPU backend rejects them.
+struct GatherElementsArgs {
+    int rank = 0, axis = 0;
+    std::int64_t dims[kMaxRank] = {};     // the output's (= the indices') shape
+    std::int64_t xStrides[kMaxRank] = {}; // element strides of x
+    std::int64_t axisDim = 0, count = 0;
+    bool indices64 = true;
+    int elementSize = 4;
+};
+void launchGatherElements(const void* x, const void* indices, void* out, const GatherElementsArgs& a, cudaStream_t s);
+
+// Pad and Tile: each output coordinate minus padBegin maps into x; outside x, Constant gives the fill value,
+// Edge clamps, Reflect mirrors (without repeating the edge) and Wrap takes the coordinate modulo x's extent
+// (Tile is a Wrap pad with no leading pad).
+enum class PadMode : int { Constant, Edge, Reflect, Wrap };
+struct PadArgs {
+    PadMode mode = PadMode::Constant;
+    int rank = 0;
+    std::int64_t outDims[kMaxRank] = {}, inDims[kMaxRank] = {}, inStrides[kMaxRank] = {}, padBegin[kMaxRank] = {};
+    std::int64_t count = 0;
+    int elementSize = 4;
+    std::uint64_t fill = 0;        // the constant's low elementSize bytes
+    const void* fillPtr = nullptr; // or one element on the device (the value given as a graph tensor)
+};
+void launchPad(const void* x, void* out, const PadArgs& a, cudaStream_t s);
+
 constexpr int kMaxSpatial = 3;
 struct ConvArgs {
     const float *x = nullptr, *w = nullptr, *bias = nullptr;
@@ -101,6 +159,10 @@ struct ConvArgs {
 void launchConv(const ConvArgs& a, cudaStream_t s);
 // im2col for the cuBLAS path: col[n][c][tap][o] = x at output position o shifted by kernel tap (0 in the padding).
 void launchIm2col(const ConvArgs& a, float* col, cudaStream_t s);
+// ConvTranspose, one thread per output element: ConvArgs::x is the input [N, inChannels, in...], w is
+// [inChannels, outChannels / groups, kernel...], y is [N, outChannels, out...]; pad holds the leading pads. Output
+// position o takes input position (o + pad - k * dilation) / stride wherever that divides exactly and lies inside.
+void launchConvTranspose(const ConvArgs& a, cudaStream_t s);
 // y[(n * c + k) * inner + i] += bias[k].
 void launchChannelBias(float* y, const float* bias, std::int64_t n, std::int64_t c, std::int64_t inner,
                        cudaStream_t s);

@@ -53,6 +53,11 @@ std::string valueString(const DeviceValue& v);
 Result<bool> requireF32(const DeviceValue& v, const char* what);
 // A named activation ("Gelu") with its attributes; nullopt for an unknown name.
 std::optional<ActArgs> activationFor(const std::string& name, const Attrs& attrs);
+// The typed kernels' element type of a dtype (Bool as U8); nullopt for dtypes they do not take.
+std::optional<ElemType> elemTypeOf(DType t);
+// Sets rank, dims, strides and count of `args` for a and b broadcast into out; false when they do not broadcast
+// or the rank exceeds kMaxRank.
+bool makeBroadcastArgs(const Dims& a, const Dims& b, const Dims& out, BinaryArgs& args);
 // Fills a StridedCopyArgs; false when the rank exceeds kMaxRank.
 bool makeStridedCopy(const Dims& dims, const Dims& srcStrides, const Dims& dstStrides, std::int64_t srcBase,
                      std::int64_t dstBase, int elementSize, StridedCopyArgs& out);
@@ -84,5 +89,13 @@ LowerResult lowerCast(LowerContext&);
 LowerResult lowerSum(LowerContext&);
 LowerResult lowerBatchNorm(LowerContext&);
 LowerResult lowerLrn(LowerContext&);
+LowerResult lowerCompare(LowerContext&);
+LowerResult lowerWhere(LowerContext&);
+LowerResult lowerClip(LowerContext&);
+LowerResult lowerGatherElements(LowerContext&);
+LowerResult lowerPad(LowerContext&);
+LowerResult lowerTile(LowerContext&);
+LowerResult lowerConvTranspose(LowerContext&);
+LowerResult lowerInstanceNorm(LowerContext&);
 
 } // namespace costscope::cuda

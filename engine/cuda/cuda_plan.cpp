@@ -53,6 +53,11 @@ CudaPlan::~CudaPlan()
         cudaStreamSynchronize(m_stream);
     if (m_graphExec)
         cudaGraphExecDestroy(m_graphExec);
+    if (m_timedExec)
+        cudaGraphExecDestroy(m_timedExec);
+    for (cudaEvent_t ev : m_events)
+        if (ev)
+            cudaEventDestroy(ev);
     for (cufftHandle h : m_fftPlans)
         cufftDestroy(h);
     if (m_cublas)
@@ -199,40 +204,96 @@ Result<bool> CudaPlan::run(const std::atomic<bool>* cancel)
     return true;
 }
 
+Result<bool> CudaPlan::ensureEvents()
+{
+    if (!m_events.empty())
+        return true;
+    m_events.assign(m_steps.size() + 1, nullptr);
+    for (cudaEvent_t& ev : m_events)
+        if (cudaError_t e = cudaEventCreate(&ev); e != cudaSuccess) {
+            for (cudaEvent_t made : m_events)
+                if (made)
+                    cudaEventDestroy(made);
+            m_events.clear();
+            return Diagnostic::error("cannot create CUDA events: " + cudaErrorText(e));
+        }
+    return true;
+}
+
+Result<bool> CudaPlan::captureTimed()
+{
+    if (cudaError_t e = cudaStreamBeginCapture(m_stream, cudaStreamCaptureModeThreadLocal); e != cudaSuccess)
+        return Diagnostic::error("cannot capture a CUDA graph: " + cudaErrorText(e));
+    cudaEventRecordWithFlags(m_events[0], m_stream, cudaEventRecordExternal);
+    for (std::size_t i = 0; i < m_steps.size(); ++i) {
+        m_steps[i].launch(m_stream);
+        cudaEventRecordWithFlags(m_events[i + 1], m_stream, cudaEventRecordExternal);
+    }
+    cudaGraph_t graph = nullptr;
+    cudaError_t e = cudaStreamEndCapture(m_stream, &graph);
+    if (e == cudaSuccess)
+        e = cudaGraphInstantiate(&m_timedExec, graph, 0);
+    if (graph)
+        cudaGraphDestroy(graph);
+    if (e != cudaSuccess) {
+        m_timedExec = nullptr;
+        cudaGetLastError();
+        return Diagnostic::error("cannot build the timed CUDA graph: " + cudaErrorText(e));
+    }
+    return true;
+}
+
+std::vector<NodeTiming> CudaPlan::timings() const
+{
+    std::vector<NodeTiming> out;
+    for (std::size_t i = 0; i < m_steps.size(); ++i) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, m_events[i], m_events[i + 1]);
+        out.push_back({m_graph.nodes[m_steps[i].node].id, m_steps[i].label, static_cast<std::int64_t>(ms * 1e6)});
+    }
+    return out;
+}
+
 Result<std::vector<NodeTiming>> CudaPlan::runInstrumented(const std::atomic<bool>* cancel)
 {
     if (auto r = ready(); !r)
         return r.error();
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        return Diagnostic::error("run cancelled");
     cudaSetDevice(m_device);
-    std::vector<cudaEvent_t> events(m_steps.size() + 1);
-    for (cudaEvent_t& ev : events)
-        cudaEventCreate(&ev);
-    auto destroy = [&] {
-        for (cudaEvent_t ev : events)
-            cudaEventDestroy(ev);
-    };
-    cudaEventRecord(events[0], m_stream);
+    if (auto r = ensureEvents(); !r)
+        return r.error();
+    if (!m_timedExec && !m_timedUnavailable && !captureTimed())
+        m_timedUnavailable = true;
+    if (m_timedUnavailable)
+        return runEager(cancel);
+    cudaError_t e = cudaGraphLaunch(m_timedExec, m_stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(m_stream);
+    if (e != cudaSuccess)
+        return Diagnostic::error("the instrumented run failed: " + cudaErrorText(e));
+    return timings();
+}
+
+Result<std::vector<NodeTiming>> CudaPlan::runEager(const std::atomic<bool>* cancel)
+{
+    if (auto r = ready(); !r)
+        return r.error();
+    cudaSetDevice(m_device);
+    if (auto r = ensureEvents(); !r)
+        return r.error();
+    cudaEventRecord(m_events[0], m_stream);
     for (std::size_t i = 0; i < m_steps.size(); ++i) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             cudaStreamSynchronize(m_stream);
-            destroy();
             return Diagnostic::error("run cancelled");
         }
         m_steps[i].launch(m_stream);
-        cudaEventRecord(events[i + 1], m_stream);
+        cudaEventRecord(m_events[i + 1], m_stream);
     }
-    if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess) {
-        destroy();
+    if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess)
         return Diagnostic::error("the instrumented run failed: " + cudaErrorText(e));
-    }
-    std::vector<NodeTiming> timings;
-    for (std::size_t i = 0; i < m_steps.size(); ++i) {
-        float ms = 0;
-        cudaEventElapsedTime(&ms, events[i], events[i + 1]);
-        timings.push_back({m_graph.nodes[m_steps[i].node].id, m_steps[i].label, static_cast<std::int64_t>(ms * 1e6)});
-    }
-    destroy();
-    return timings;
+    return timings();
 }
 
 Result<std::vector<HostTensor>> CudaPlan::readOutputs() const

@@ -37,8 +37,10 @@ struct DeviceValue {
 using Launch = std::function<void(cudaStream_t)>;
 
 // A graph compiled for one GPU: every node's buffer is allocated and every launch fixed at compile time, so the
-// plain run replays a CUDA graph captured on the first run (one launch for the whole graph) and the instrumented
-// run times each node with CUDA events.
+// plain run replays a CUDA graph captured on the first run (one launch for the whole graph). The instrumented run
+// replays a second CUDA graph with an event recorded after each node, so that nodes run as in the plain run with no
+// host launch between them; each event node still adds about 1 to 3.5 us on an H200 (docs/gpu-results.md). Where a
+// driver cannot capture events it launches node by node instead (runEager).
 class CudaPlan : public ExecutablePlan {
 public:
     struct Step {
@@ -70,11 +72,17 @@ public:
     Result<bool> setInputs(const std::vector<HostTensor>& inputs) override;
     Result<bool> run(const std::atomic<bool>* cancel) override;
     Result<std::vector<NodeTiming>> runInstrumented(const std::atomic<bool>* cancel) override;
+    // Each node launched on its own with events between them: per-node times including the launch overhead that
+    // the CUDA graph removes.
+    Result<std::vector<NodeTiming>> runEager(const std::atomic<bool>* cancel);
     Result<std::vector<HostTensor>> readOutputs() const override;
 
 private:
     Result<bool> ready() const;
     Result<bool> capture();
+    Result<bool> ensureEvents();
+    Result<bool> captureTimed();
+    std::vector<NodeTiming> timings() const;
 
     int m_device = 0;
     Graph m_graph;
@@ -88,6 +96,9 @@ private:
     cublasHandle_t m_cublas = nullptr;
     DeviceMemory m_cublasWorkspace;
     cudaGraphExec_t m_graphExec = nullptr;
+    std::vector<cudaEvent_t> m_events; // before the first node, then after each node
+    cudaGraphExec_t m_timedExec = nullptr;
+    bool m_timedUnavailable = false;
     bool m_parametersReady = false;
     bool m_inputsReady = false;
 };

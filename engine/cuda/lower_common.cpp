@@ -49,6 +49,14 @@ LowerFn findLowering(OpKind kind)
     case OpKind::Sum: return lowerSum;
     case OpKind::BatchNorm: return lowerBatchNorm;
     case OpKind::Lrn: return lowerLrn;
+    case OpKind::Compare: return lowerCompare;
+    case OpKind::Where: return lowerWhere;
+    case OpKind::Clip: return lowerClip;
+    case OpKind::GatherElements: return lowerGatherElements;
+    case OpKind::Pad: return lowerPad;
+    case OpKind::Tile: return lowerTile;
+    case OpKind::ConvTranspose: return lowerConvTranspose;
+    case OpKind::InstanceNorm: return lowerInstanceNorm;
     default: return nullptr;
     }
 }
@@ -141,6 +149,35 @@ Result<bool> requireF32(const DeviceValue& v, const char* what)
 {
     if (v.dtype != DType::F32)
         return lowerError(std::string(what) + " must be F32 on the CUDA backend, got " + valueString(v));
+    return true;
+}
+
+std::optional<ElemType> elemTypeOf(DType t)
+{
+    switch (t) {
+    case DType::F32: return ElemType::F32;
+    case DType::F64: return ElemType::F64;
+    case DType::I64: return ElemType::I64;
+    case DType::I32: return ElemType::I32;
+    case DType::U8:
+    case DType::Bool: return ElemType::U8;
+    default: return std::nullopt;
+    }
+}
+
+bool makeBroadcastArgs(const Dims& a, const Dims& b, const Dims& out, BinaryArgs& args)
+{
+    auto as = broadcastStrides(a, out), bs = broadcastStrides(b, out);
+    if (!as || !bs || out.size() > static_cast<std::size_t>(kMaxRank))
+        return false;
+    args.rank = static_cast<int>(out.size());
+    for (std::size_t d = 0; d < out.size(); ++d) {
+        args.dims[d] = out[d];
+        args.aStrides[d] = (*as)[d];
+        args.bStrides[d] = (*bs)[d];
+    }
+    args.count = product(out);
+    args.sameShape = a == out && b == out;
     return true;
 }
 

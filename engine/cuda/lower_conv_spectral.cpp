@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Conv (im2col + cuBLAS) and Pool with the CPU backend's geometry, Fft through cuFFT, and WelchPeaks.
+// Conv (im2col + cuBLAS), ConvTranspose (direct) and Pool with the CPU backend's geometry, Fft through cuFFT, and WelchPeaks.
 #include "cuda/cuda_gemm.h"
 
 #include <algorithm>
@@ -127,6 +127,58 @@ LowerResult lowerConv(LowerContext& c)
         if (a.bias)
             launchChannelBias(a.y, a.bias, a.batch, a.outChannels, outSpatial, s);
     });
+}
+
+LowerResult lowerConvTranspose(LowerContext& c)
+{
+    const DeviceValue &x = *c.in[0], &w = *c.in[1];
+    if (x.dims.size() < 3 || x.dims.size() > 5 || w.dims.size() != x.dims.size() || x.dtype != DType::F32
+        || w.dtype != DType::F32)
+        return lowerError("ConvTranspose needs F32 input [N, C, spatial (1-3 dims)] and weight of the same rank, got "
+                          + valueString(x) + " and " + valueString(w));
+    const std::size_t sp = x.dims.size() - 2;
+    const Attrs& at = c.attrs();
+    ConvArgs a;
+    a.batch = x.dims[0];
+    a.inChannels = x.dims[1];
+    a.groups = at.intOr("groups", 1);
+    if (a.groups < 1 || a.inChannels % a.groups || w.dims[0] != a.inChannels)
+        return lowerError("ConvTranspose: input " + valueString(x) + " does not fit weight " + valueString(w)
+                          + " with groups " + std::to_string(a.groups));
+    a.outChannels = w.dims[1] * a.groups;
+    const Dims stride = spatialAttr(at, "stride", sp, 1), dil = spatialAttr(at, "dilation", sp, 1);
+    const Dims padB = spatialAttr(at, "padding", sp, 0), outPad = spatialAttr(at, "output_padding", sp, 0);
+    const Dims padE = at.has("padding_end") ? spatialAttr(at, "padding_end", sp, 0) : padB;
+    Dims in(x.dims.begin() + 2, x.dims.end()), kernel(w.dims.begin() + 2, w.dims.end()), out;
+    for (std::size_t i = 0; i < sp; ++i) {
+        if (stride[i] < 1 || dil[i] < 1)
+            return lowerError("ConvTranspose: stride and dilation must be positive");
+        const std::int64_t o = (in[i] - 1) * stride[i] - padB[i] - padE[i] + dil[i] * (kernel[i] - 1) + 1 + outPad[i];
+        if (o < 0)
+            return lowerError("ConvTranspose: pads " + dimsString(padB) + " leave no output for " + valueString(x));
+        out.push_back(o);
+    }
+    Dims dims{a.batch, a.outChannels};
+    dims.insert(dims.end(), out.begin(), out.end());
+    if (dims != c.out.dims)
+        return lowerError("ConvTranspose: the result is " + dimsString(dims) + ", the node states "
+                          + valueString(c.out));
+    if (c.in.size() > 2) {
+        if (c.in[2]->dtype != DType::F32 || static_cast<std::int64_t>(c.in[2]->elements()) != a.outChannels)
+            return lowerError("ConvTranspose: bias " + valueString(*c.in[2]) + " must hold "
+                              + std::to_string(a.outChannels) + " F32 values");
+        a.bias = static_cast<const float*>(c.in[2]->ptr);
+    }
+    place(in, a.in);
+    place(kernel, a.kernel);
+    place(out, a.out);
+    place(stride, a.stride);
+    place(dil, a.dilation);
+    place(padB, a.pad);
+    a.x = static_cast<const float*>(x.ptr);
+    a.w = static_cast<const float*>(w.ptr);
+    a.y = static_cast<float*>(c.out.ptr);
+    return Launch([=](cudaStream_t s) { launchConvTranspose(a, s); });
 }
 
 LowerResult lowerPool(LowerContext& c)

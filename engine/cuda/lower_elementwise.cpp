@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Binary (numpy broadcasting) and Activation over F32, one kernel per node (no fusion yet).
+// Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed) and Activation over F32, one kernel per node
+// (no fusion yet).
 #include "cuda/cuda_lower.h"
 
 namespace costscope::cuda {
@@ -62,23 +63,27 @@ LowerResult lowerBinary(LowerContext& c)
     if (!known)
         return lowerError("the CUDA backend has no Binary op '" + sub + "'");
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
-    for (const DeviceValue* v : {&a, &b, static_cast<const DeviceValue*>(&c.out)})
-        if (auto r = requireF32(*v, "Binary operand"); !r)
-            return r.error();
-    auto as = broadcastStrides(a.dims, c.out.dims), bs = broadcastStrides(b.dims, c.out.dims);
-    if (!as || !bs)
+    const auto type = elemTypeOf(a.dtype);
+    if (!type || b.dtype != a.dtype || c.out.dtype != a.dtype)
+        return lowerError("Binary: operands " + valueString(a) + " and " + valueString(b) + " and result "
+                          + valueString(c.out) + " must share one of F32, F64, I64, I32, U8");
+    Dims bDims = b.dims;
+    if (args.op == BinaryOp::PRelu && !broadcastStrides(b.dims, c.out.dims) && b.dims.size() == 1
+        && a.dims.size() >= 2 && b.dims[0] == a.dims[1]) {
+        // Opset 6 PRelu, as on the CPU backend: a 1-D slope is per channel (axis 1), not numpy-broadcast on the
+        // last axis.
+        bDims.assign(a.dims.size() - 1, 1);
+        bDims[0] = b.dims[0];
+    }
+    if (!makeBroadcastArgs(a.dims, bDims, c.out.dims, args))
         return lowerError("Binary: " + valueString(a) + " and " + valueString(b) + " do not broadcast to "
                           + valueString(c.out));
-    if (c.out.dims.size() > static_cast<std::size_t>(kMaxRank))
-        return lowerError("Binary: rank above " + std::to_string(kMaxRank));
-    args.rank = static_cast<int>(c.out.dims.size());
-    for (std::size_t d = 0; d < c.out.dims.size(); ++d) {
-        args.dims[d] = c.out.dims[d];
-        args.aStrides[d] = (*as)[d];
-        args.bStrides[d] = (*bs)[d];
+    if (*type != ElemType::F32) {
+        const void *pa = a.ptr, *pb = b.ptr;
+        void* po = c.out.ptr;
+        const ElemType t = *type;
+        return Launch([=](cudaStream_t s) { launchBinaryTyped(pa, pb, po, t, args, s); });
     }
-    args.count = product(c.out.dims);
-    args.sameShape = a.dims == c.out.dims && b.dims == c.out.dims;
     const auto* pa = static_cast<const float*>(a.ptr);
     const auto* pb = static_cast<const float*>(b.ptr);
     auto* po = static_cast<float*>(c.out.ptr);
@@ -96,8 +101,14 @@ LowerResult lowerActivation(LowerContext& c)
     if (c.in[0]->dims != c.out.dims)
         return lowerError("Activation: output " + valueString(c.out) + " differs from input " + valueString(*c.in[0]));
     const auto* x = static_cast<const float*>(c.in[0]->ptr);
-    auto* y = static_cast<float*>(c.out.ptr);
     const std::int64_t n = product(c.out.dims);
+    if (act->op == ActOp::IsNaN && c.out.dtype == DType::Bool) {
+        auto* flags = static_cast<std::uint8_t*>(c.out.ptr);
+        return Launch([=](cudaStream_t s) { launchIsNaN(x, flags, n, s); });
+    }
+    if (auto r = requireF32(c.out, "Activation result"); !r)
+        return r.error();
+    auto* y = static_cast<float*>(c.out.ptr);
     const ActArgs a = *act;
     return Launch([=](cudaStream_t s) { launchActivation(x, y, n, a, s); });
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Transpose, Slice, Narrow, Concat and Expand as strided copies (any dtype), and Gather.
+// Transpose, Slice, Narrow, Concat and Expand as strided copies (any dtype); Gather, GatherElements, Pad and
+// Tile as index-mapped copies.
 #include "cuda/cuda_lower.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace costscope::cuda {
 
@@ -74,6 +76,33 @@ LowerResult sliceLaunch(LowerContext& c, const Dims& starts, const Dims& ends, D
     if (!makeStridedCopy(dims, strides, contiguousStrides(dims), base, 0, elementSize(x), a))
         return lowerError("Slice: rank above " + std::to_string(kMaxRank));
     return copyLaunch(x.ptr, c.out.ptr, a);
+}
+bool supportedElementSize(int es)
+{
+    return es == 1 || es == 2 || es == 4 || es == 8;
+}
+
+// Pad and Tile share the index-mapped copy; `a` holds the mode, pads and fill, this sets the shapes.
+LowerResult padLaunch(const LowerContext& c, const Dims& outDims, PadArgs a, const char* op)
+{
+    const DeviceValue& x = *c.in[0];
+    if (auto r = checkOut(c, outDims, x.dtype, op); !r)
+        return r;
+    if (x.dims.size() > static_cast<std::size_t>(kMaxRank) || !supportedElementSize(elementSize(x)))
+        return lowerError(std::string(op) + ": " + valueString(x) + " has a rank above " + std::to_string(kMaxRank)
+                          + " or an element size the CUDA backend does not copy");
+    const Dims inStrides = contiguousStrides(x.dims);
+    a.rank = static_cast<int>(x.dims.size());
+    for (std::size_t d = 0; d < x.dims.size(); ++d) {
+        a.outDims[d] = outDims[d];
+        a.inDims[d] = x.dims[d];
+        a.inStrides[d] = inStrides[d];
+    }
+    a.count = product(outDims);
+    a.elementSize = elementSize(x);
+    const void* px = x.ptr;
+    void* po = c.out.ptr;
+    return Launch([=](cudaStream_t s) { launchPad(px, po, a, s); });
 }
 } // namespace
 
@@ -200,6 +229,97 @@ LowerResult lowerGather(LowerContext& c)
     void* po = c.out.ptr;
     const bool i64 = idx.dtype == DType::I64;
     return Launch([=](cudaStream_t s) { launchGather(px, pi, i64, po, outer, count, axisDim, inner, es, s); });
+}
+
+LowerResult lowerGatherElements(LowerContext& c)
+{
+    const DeviceValue &x = *c.in[0], &idx = *c.in[1];
+    if (idx.dtype != DType::I64 && idx.dtype != DType::I32)
+        return lowerError("GatherElements: indices must be I64 or I32, got " + valueString(idx));
+    auto a = normalizeAxis(c.attrs().intOr("axis", 0), x.dims.size());
+    if (!a || idx.dims.size() != x.dims.size())
+        return lowerError("GatherElements: axis or rank does not fit " + valueString(x) + " and " + valueString(idx));
+    if (auto r = checkOut(c, idx.dims, x.dtype, "GatherElements"); !r)
+        return r;
+    if (x.dims.size() > static_cast<std::size_t>(kMaxRank) || !supportedElementSize(elementSize(x)))
+        return lowerError("GatherElements: " + valueString(x) + " is not supported on the CUDA backend");
+    GatherElementsArgs args;
+    args.rank = static_cast<int>(x.dims.size());
+    args.axis = static_cast<int>(*a);
+    const Dims xStrides = contiguousStrides(x.dims);
+    for (std::size_t d = 0; d < x.dims.size(); ++d) {
+        args.dims[d] = idx.dims[d];
+        args.xStrides[d] = xStrides[d];
+    }
+    args.axisDim = x.dims[static_cast<std::size_t>(*a)];
+    args.count = product(idx.dims);
+    args.indices64 = idx.dtype == DType::I64;
+    args.elementSize = elementSize(x);
+    const void *px = x.ptr, *pi = idx.ptr;
+    void* po = c.out.ptr;
+    return Launch([=](cudaStream_t s) { launchGatherElements(px, pi, po, args, s); });
+}
+
+LowerResult lowerPad(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    const std::size_t rank = x.dims.size();
+    auto pads = c.intsFromAttrOrConstant("pads", 1);
+    if (!pads || pads->size() != 2 * rank)
+        return lowerError("Pad: pads must be an attribute or a constant input holding 2 x rank values for "
+                          + valueString(x));
+    const std::string mode = c.attrs().stringOr("mode", "constant");
+    PadArgs a;
+    if (mode == "constant")
+        a.mode = PadMode::Constant;
+    else if (mode == "edge")
+        a.mode = PadMode::Edge;
+    else if (mode == "reflect")
+        a.mode = PadMode::Reflect;
+    else
+        return lowerError("Pad: unknown mode '" + mode + "'");
+    Dims dims(rank);
+    for (std::size_t d = 0; d < rank; ++d) {
+        dims[d] = x.dims[d] + (*pads)[d] + (*pads)[d + rank];
+        if (dims[d] < 0 || (a.mode != PadMode::Constant && x.dims[d] == 0 && dims[d] > 0))
+            return lowerError("Pad: pads " + dimsString(*pads) + " do not fit " + valueString(x));
+        a.padBegin[d] = (*pads)[d];
+    }
+    // The fill value as the CPU backend takes it: the attribute, else a one-element input 2, else 0. The input is
+    // read on the device; the attribute is converted here (F32, F64 and I64 as the CPU does, others stay 0).
+    const double value = c.attrs().doubleOr("value", 0.0);
+    if (!c.attrs().has("value") && c.in.size() > 2 && c.in[2]->elements() == 1) {
+        if (c.in[2]->dtype != x.dtype)
+            return lowerError("Pad: value " + valueString(*c.in[2]) + " must have the input's dtype");
+        a.fillPtr = c.in[2]->ptr;
+    } else if (x.dtype == DType::F32) {
+        const auto f = static_cast<float>(value);
+        std::memcpy(&a.fill, &f, 4);
+    } else if (x.dtype == DType::F64) {
+        std::memcpy(&a.fill, &value, 8);
+    } else if (x.dtype == DType::I64) {
+        const auto i = static_cast<std::int64_t>(value);
+        std::memcpy(&a.fill, &i, 8);
+    }
+    return padLaunch(c, dims, a, "Pad");
+}
+
+LowerResult lowerTile(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    auto repeats = c.intsFromAttrOrConstant("repeats", 1);
+    if (!repeats || repeats->size() != x.dims.size())
+        return lowerError("Tile: repeats must be an attribute or a constant input with one entry per dim of "
+                          + valueString(x));
+    Dims dims = x.dims;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        if ((*repeats)[d] < 0)
+            return lowerError("Tile: negative repeat");
+        dims[d] *= (*repeats)[d];
+    }
+    PadArgs a;
+    a.mode = PadMode::Wrap;
+    return padLaunch(c, dims, a, "Tile");
 }
 
 } // namespace costscope::cuda

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reduce, Softmax/LogSoftmax, LayerNorm/RmsNorm, GlobalPool and the fused Attention.
+// Reduce, Softmax/LogSoftmax, LayerNorm/RmsNorm/InstanceNorm, GlobalPool and the fused Attention.
 #include "cuda/cuda_lower.h"
 
 #include <cmath>
@@ -135,6 +135,28 @@ LowerResult lowerLayerNorm(LowerContext& c)
 LowerResult lowerRmsNorm(LowerContext& c)
 {
     return normLaunch(c, true);
+}
+
+LowerResult lowerInstanceNorm(LowerContext& c)
+{
+    const DeviceValue& x = *c.in[0];
+    if (auto r = requireF32(x, "InstanceNorm input"); !r)
+        return r.error();
+    if (x.dims.size() < 2 || x.dims != c.out.dims || c.in.size() != 3)
+        return lowerError("InstanceNorm needs [N, C, ...], scale and bias; got " + valueString(x));
+    const std::int64_t ch = x.dims[1];
+    for (std::size_t i = 1; i < 3; ++i)
+        if (c.in[i]->dtype != DType::F32 || static_cast<std::int64_t>(c.in[i]->elements()) != ch)
+            return lowerError("InstanceNorm: parameter " + valueString(*c.in[i]) + " must hold " + std::to_string(ch)
+                              + " F32 values");
+    // Each (sample, channel) plane is one row, normalised over its spatial extent with its channel's parameters.
+    const std::int64_t rows = x.dims[0] * ch, n = product(x.dims, 2);
+    const auto eps = static_cast<float>(c.attrs().doubleOr("eps", 1e-5));
+    const auto* px = static_cast<const float*>(x.ptr);
+    auto* py = static_cast<float*>(c.out.ptr);
+    const float* scale = optionalParam(c, 1);
+    const float* bias = optionalParam(c, 2);
+    return Launch([=](cudaStream_t s) { launchNorm(px, py, rows, n, eps, scale, bias, false, s, ch); });
 }
 
 LowerResult lowerGlobalPool(LowerContext& c)

@@ -115,7 +115,7 @@ __global__ void softmaxStrided(const float* x, float* y, std::int64_t outer, std
 }
 
 __global__ void normRows(const float* x, float* y, std::int64_t n, float eps, const float* scale, const float* bias,
-                         bool rms)
+                         bool rms, std::int64_t paramsPerRow)
 {
     __shared__ float shared[32];
     const float* row = x + blockIdx.x * n;
@@ -134,8 +134,11 @@ __global__ void normRows(const float* x, float* y, std::int64_t n, float eps, co
     }
     var = blockReduce(ReduceOp::Sum, var, shared) / float(n);
     const float inv = rsqrtf(var + eps);
-    for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x)
-        out[i] = (row[i] - mean) * inv * (scale ? scale[i] : 1.0f) + (bias ? bias[i] : 0.0f);
+    const std::int64_t p = paramsPerRow ? blockIdx.x % paramsPerRow : 0;
+    for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+        const std::int64_t at = paramsPerRow ? p : i;
+        out[i] = (row[i] - mean) * inv * (scale ? scale[at] : 1.0f) + (bias ? bias[at] : 0.0f);
+    }
 }
 
 unsigned gridFor(std::int64_t n)
@@ -175,10 +178,11 @@ void launchSoftmax(const float* x, float* y, std::int64_t outer, std::int64_t n,
 }
 
 void launchNorm(const float* x, float* y, std::int64_t rows, std::int64_t n, float eps, const float* scale,
-                const float* bias, bool rms, cudaStream_t s)
+                const float* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow)
 {
     if (rows * n)
-        normRows<<<rowBlocks(rows), n <= 256 ? 128 : kRowThreads, 0, s>>>(x, y, n, eps, scale, bias, rms);
+        normRows<<<rowBlocks(rows), n <= 256 ? 128 : kRowThreads, 0, s>>>(x, y, n, eps, scale, bias, rms,
+                                                                           paramsPerRow);
 }
 
 } // namespace costscope::cuda

@@ -144,6 +144,8 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
             const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
                                                 : classRate[static_cast<std::size_t>(info.opClass)];
             nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
+            if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
+                nc.computeNs += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
             nc.memoryNs = static_cast<double>(w.bytes) / memoryBw;
             nc.dispatchNs = p.dispatchNs;
             nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs)

@@ -39,6 +39,10 @@ struct DeviceProfile {
     // Costscope model only.
     double peakGflops = 0;               // fp32 peak; 0: use sgemmGflops
     std::vector<SgemmPoint> sgemmTable;  // shape-dependent rates; empty: flat sgemmGflops
+    // A backend that runs Conv as im2col + GEMM (CUDA) first writes the column matrix of its implicit GEMM
+    // (m·k floats, m = N·output spatial, k = Cin/groups·Πkernel); this is the rate, in column bytes per ns, that
+    // adds to the GEMM's time. 0: Conv costs its GEMM alone.
+    double im2colBw = 0;
     std::map<std::string, double> corrections; // per op class (opClassName) multiplicative factors, fitted
 
     double readbackBw() const { return hostReadbackBw > 0 ? hostReadbackBw : memoryBw; }

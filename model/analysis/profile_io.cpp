@@ -121,8 +121,8 @@ const std::set<std::string>& knownKeys()
 {
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
-        "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "corrections",
-        "rlx_fallback"};
+        "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
+        "corrections", "rlx_fallback"};
     return k;
 }
 
@@ -149,6 +149,8 @@ std::string profileToJsonText(const DeviceProfile& p)
     for (const SgemmPoint& s : p.sgemmTable)
         table.push_back({{"m", s.m}, {"k", s.k}, {"n", s.n}, {"gflops", s.gflops}});
     j["sgemm_table"] = table;
+    if (p.im2colBw > 0)
+        j["im2col_bw_gbps"] = p.im2colBw;
     j["corrections"] = Json::object();
     for (const auto& [cls, f] : p.corrections)
         j["corrections"][cls] = f;
@@ -198,6 +200,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     p.numThreads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, 4096));
     r.number("peak_gflops", p.peakGflops);
     readTable(r, p);
+    r.number("im2col_bw_gbps", p.im2colBw);
     readCorrections(r, p);
     r.boolean("rlx_fallback", p.rlxFallback);
     if (r.error())

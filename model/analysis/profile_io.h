@@ -20,6 +20,7 @@ namespace costscope {
 //   "unified_memory": false, "num_threads": 1,
 //   "peak_gflops": 67000,                  fp32 peak, GFLOP/s (0: sgemm_gflops)
 //   "sgemm_table": [{"m":..,"k":..,"n":..,"gflops":..}],   measured/estimated rates by shape
+//   "im2col_bw_gbps": 220,                 im2col column bytes/ns added to Conv's GEMM (saved only when set)
 //   "corrections": {"matmul": 1.1},        per op class (opClassName) time factors
 //   "rlx_fallback": false                  RLX's discrete-GPU fallback estimate for this device
 // }

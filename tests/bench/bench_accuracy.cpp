@@ -4,8 +4,13 @@
 // median + one instrumented run), and compare RLX parity, the uncorrected Costscope model and the Costscope model
 // with corrections fitted on half the graphs (evaluated on the other half).
 // usage: bench_accuracy [DATA_DIR (default ../shared/data)] [--max-gflop 3000] [--batches 1,8,64]
-//                       [--backend cpu|cuda|vulkan]
+//                       [--backend cpu|cuda|vulkan] [--dump FILE]
+// On CUDA each node's measured time loses the per-node timing overhead of that run before the fit (see
+// timingOverheadNs).
+// --dump writes the calibrated profile and every run's per-node predictions (the uncorrected Costscope model's
+// compute, memory and dispatch terms) and measurements as JSON, for studying the model without the machine.
 #include "analysis/calibration_fit.h"
+#include "analysis/profile_io.h"
 #include "analysis/rlx_profiles.h"
 #include "backend.h"
 #include "calibration/cpu_calibrate.h"
@@ -22,10 +27,13 @@
 #include "vulkan/vulkan_calibrate.h"
 #endif
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -86,6 +94,38 @@ Result<RunResult> measureOn(Backend& backend, const Graph& g)
     return measure(**plan, o);
 }
 
+// CUDA's per-node times come from a CUDA graph with an event recorded after each node, and each event node adds
+// a few microseconds that the plain run does not pay: the per-node share of (sum of node times - whole-graph time)
+// from the same run. The fit takes it off every node (keeping at least a tenth of the node's time), so that the
+// corrections it fits on nodes carry over to whole graphs.
+double timingOverheadNs(const std::vector<NodeTiming>& perNode, double wholeNs)
+{
+    double sum = 0;
+    for (const NodeTiming& t : perNode)
+        sum += double(t.ns);
+    return perNode.empty() ? 0.0 : std::max(0.0, (sum - wholeNs) / double(perNode.size()));
+}
+
+// One run for --dump: the graph-level figures and each costed node's terms beside its measured time.
+nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const std::vector<NodeTiming>& perNode)
+{
+    std::map<NodeId, std::int64_t> measured;
+    for (const NodeTiming& t : perNode)
+        measured[t.node] = t.ns;
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const NodeCost& n : cs.nodes) {
+        const Node* node = g.find(n.id);
+        auto m = measured.find(n.id);
+        if (!node || m == measured.end())
+            continue;
+        nodes.push_back({{"id", n.id}, {"op", node->op.label()}, {"class", std::string(opClassName(node->op.info().opClass))},
+                         {"flops", n.flops}, {"bytes", n.bytes}, {"compute_ns", n.computeNs}, {"memory_ns", n.memoryNs},
+                         {"dispatch_ns", n.dispatchNs}, {"total_ns", n.totalNs}, {"measured_ns", m->second}});
+    }
+    return {{"graph", c.graph}, {"batch", c.batch}, {"fit", c.fitSet}, {"measured_ns", c.measuredNs},
+            {"rlx_ns", c.rlx.predictedNs}, {"costscope_ns", c.costscope.predictedNs}, {"nodes", nodes}};
+}
+
 void printStats(const char* model, const char* set, const std::vector<FitRun>& runs,
                 const std::map<std::string, double>& corrections)
 {
@@ -102,10 +142,13 @@ int main(int argc, char** argv)
     double maxGflop = 3000;
     std::vector<std::int64_t> batches = {1, 8, 64};
     std::string backendName = "cpu";
+    std::string dumpPath;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--backend" && i + 1 < argc)
             backendName = argv[++i];
+        else if (a == "--dump" && i + 1 < argc)
+            dumpPath = argv[++i];
         else if (a == "--max-gflop" && i + 1 < argc)
             maxGflop = std::stod(argv[++i]);
         else if (a == "--batches" && i + 1 < argc) {
@@ -196,6 +239,7 @@ int main(int argc, char** argv)
     }
 
     std::vector<Case> cases;
+    nlohmann::json dumped = nlohmann::json::array();
     const auto files = graphFiles(data);
     std::printf("\nsplit: graphs sorted by file name; even positions fit the corrections, odd ones evaluate them\n");
     for (std::size_t gi = 0; gi < files.size(); ++gi) {
@@ -240,15 +284,18 @@ int main(int argc, char** argv)
                             r.error().message.c_str());
                 continue;
             }
+            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}};
+            const double overhead = device == Device::Cuda ? timingOverheadNs(r->perNode, c.measuredNs) : 0.0;
             std::vector<std::pair<NodeId, double>> measured;
             for (const NodeTiming& t : r->perNode)
-                measured.emplace_back(t.node, double(t.ns));
-            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}};
+                measured.emplace_back(t.node, std::max(double(t.ns) - overhead, 0.1 * double(t.ns)));
             c.rlx = fitRunFrom(*g, rlx, measured, c.measuredNs);
             c.costscope = fitRunFrom(*g, cs, measured, c.measuredNs);
-            std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f\n",
+            std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f  (node "
+                        "timing overhead %.2f us)\n",
                         name.c_str(), (long long)batch, c.fitSet ? "fit " : "eval", c.measuredNs / 1e6,
-                        100 * r->whole.spread, c.rlx.predictedNs / 1e6, c.costscope.predictedNs / 1e6);
+                        100 * r->whole.spread, c.rlx.predictedNs / 1e6, c.costscope.predictedNs / 1e6,
+                        overhead / 1e3);
             // Where the time goes in the slower runs: the three slowest nodes of the instrumented run.
             if (c.measuredNs > 5e6) {
                 std::vector<NodeTiming> slowest = r->perNode;
@@ -261,6 +308,8 @@ int main(int argc, char** argv)
                 std::printf("\n");
             }
             std::fflush(stdout);
+            if (!dumpPath.empty())
+                dumped.push_back(dumpRun(c, *g, cs, r->perNode));
             cases.push_back(std::move(c));
         }
     }
@@ -290,5 +339,9 @@ int main(int argc, char** argv)
     printStats("costscope uncorrected", "all", allCs, {});
     printStats("costscope calibrated", "all", allCs, fit.corrections);
     printStats("costscope calibrated-w", "all", allCs, fitW.corrections);
+    if (!dumpPath.empty()) {
+        std::ofstream out(dumpPath);
+        out << nlohmann::json{{"profile", nlohmann::json::parse(profileToJsonText(calibrated))}, {"runs", dumped}}.dump(1);
+    }
     return 0;
 }

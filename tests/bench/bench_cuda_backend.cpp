@@ -11,6 +11,7 @@
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_calibrate.h"
+#include "cuda/cuda_plan.h"
 #include "formats/rlx_json.h"
 #include "measure.h"
 #include "synthetic.h"
@@ -63,17 +64,21 @@ void sweep(CudaBackend& be)
         (void)plan->setInputs(c.inputs);
         auto graphRun = plan->run(nullptr);
         auto graphOut = plan->readOutputs();
-        auto eager = plan->runInstrumented(nullptr);
+        auto timed = plan->runInstrumented(nullptr);
+        auto timedOut = plan->readOutputs();
+        auto* cudaPlan = dynamic_cast<cuda::CudaPlan*>(plan.get());
+        auto eager = cudaPlan ? cudaPlan->runEager(nullptr) : Result<std::vector<NodeTiming>>(timed);
         auto eagerOut = plan->readOutputs();
-        if (!graphRun || !graphOut || !eager || !eagerOut) {
+        if (!graphRun || !graphOut || !timed || !timedOut || !eager || !eagerOut) {
             check(false, c.name + ": run failed");
             continue;
         }
         const double e1 = cudacases::maxError(graphOut->front(), c.expected);
-        const double e2 = cudacases::maxError(eagerOut->front(), c.expected);
-        check(e1 <= c.tolerance && e2 <= c.tolerance,
-              c.name + " (graph err " + std::to_string(e1) + ", per-node err " + std::to_string(e2) + ", tol "
-                  + std::to_string(c.tolerance) + ")");
+        const double e2 = cudacases::maxError(timedOut->front(), c.expected);
+        const double e3 = cudacases::maxError(eagerOut->front(), c.expected);
+        check(std::max({e1, e2, e3}) <= c.tolerance,
+              c.name + " (graph err " + std::to_string(e1) + ", timed graph err " + std::to_string(e2)
+                  + ", per-node launches err " + std::to_string(e3) + ", tol " + std::to_string(c.tolerance) + ")");
     }
 }
 
@@ -249,10 +254,13 @@ void launchOverhead(CudaBackend& be)
         return;
     (void)plan->setInputs({HostTensor({1024}, DType::F32)});
     const double graph = medianSeconds(*plan, 50);
+    auto* cudaPlan = dynamic_cast<cuda::CudaPlan*>(plan.get());
+    if (!cudaPlan)
+        return;
     std::vector<double> eager;
     for (int i = 0; i < 20; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
-        (void)plan->runInstrumented(nullptr);
+        (void)cudaPlan->runEager(nullptr);
         eager.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(eager.begin(), eager.end());
@@ -326,8 +334,9 @@ HostTensor rawTensor(const std::string& dir, const nlohmann::json& spec)
                                  bytes.size());
 }
 
-// Worst |got - want| and whether every element is within atol + rtol |want| (exact for integers and bools).
-std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want)
+// Worst |got - want| and whether every element is within atol + rtol |want| (rtol 1e-3; exact for integers and
+// bools).
+std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want, double atol = 1e-5)
 {
     if (got.dims() != want.dims() || got.dtype() != want.dtype())
         return {false, INFINITY};
@@ -344,7 +353,7 @@ std::pair<bool, double> compare(const HostTensor& got, const HostTensor& want)
         }
         const double err = std::abs(g - w);
         worst = std::max(worst, err);
-        ok = ok && (exact ? err == 0 : err <= 1e-5 + 1e-3 * std::abs(w));
+        ok = ok && (exact ? err == 0 : err <= atol + 1e-3 * std::abs(w));
     }
     return {ok, worst};
 }
@@ -381,15 +390,77 @@ void compareLogits(CudaBackend& be, CpuBackend& cpu, Graph g, const std::vector<
     check(ok, name + figures);
 }
 
-// The ONNX conformance cases and light CNNs packed by scripts/make_cuda_conformance_bundle.py: each runs on the
-// CUDA backend and on the CPU backend with the same inputs and parameters; the CUDA output is compared with the
-// ONNX expected output and with the CPU backend's (floats: atol 1e-5, rtol 1e-3; integers exact). Cases whose ops
-// the CUDA backend lacks are counted, not failed; a mismatch with either reference fails.
+// A bundle case's graph with its packed parameter values.
+Result<Graph> caseGraph(const std::string& dir, const nlohmann::json& c)
+{
+    auto g = parseRlxJson(readText(dir + "/" + c["graph"].get<std::string>()));
+    if (g && c.contains("params"))
+        for (Node& n : g->nodes)
+            for (const auto& p : c["params"])
+                if (n.op.kind == OpKind::Param && p["name"] == n.displayName()) {
+                    const std::string bytes = readText(dir + "/" + p["file"].get<std::string>());
+                    n.data = std::make_shared<std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
+                }
+    return g;
+}
+
+// A bundle case's packed inputs in the plan's order (arange(n)/n for inputs it does not pack).
+std::vector<HostTensor> caseInputs(const std::string& dir, const nlohmann::json& c, const ExecutablePlan& plan)
+{
+    std::vector<HostTensor> inputs;
+    for (const PlanInput& in : plan.inputs()) {
+        HostTensor t = arangeInput(in.dims, in.dtype);
+        if (!c["inputs"].is_null())
+            for (const auto& spec : c["inputs"])
+                if (spec["name"] == in.name)
+                    t = rawTensor(dir, spec);
+        inputs.push_back(std::move(t));
+    }
+    return inputs;
+}
+
+// The exported gpt2_12l.onnx and bert_12l.onnx (bundle cases "transformers/..."; batch 2, as exported) timed by
+// CUDA-graph replay in fp32 and tf32, to set against the PyTorch eager and ONNX Runtime times of
+// scripts/device_torch_baseline.py at batch 2. Their outputs are checked in conformance().
+void onnxTransformers(const std::string& dir)
+{
+    const auto manifest = nlohmann::json::parse(readText(dir + "/manifest.json"));
+    for (const auto& c : manifest) {
+        const std::string name = c["name"];
+        if (!name.starts_with("transformers/") || c.contains("skip"))
+            continue;
+        auto g = caseGraph(dir, c);
+        if (!g) {
+            check(false, name + ": " + g.error().message);
+            continue;
+        }
+        for (auto p : {cuda::MatMulPrecision::F32, cuda::MatMulPrecision::TF32}) {
+            CudaBackend be({p});
+            auto plan = compileOrReport(be, *g, name);
+            if (!plan)
+                continue;
+            (void)plan->setInputs(caseInputs(dir, c, *plan));
+            const double graph = medianSeconds(*plan, 50);
+            std::int64_t kernels = 0;
+            if (auto t = plan->runInstrumented(nullptr))
+                for (const NodeTiming& n : *t)
+                    kernels += n.ns;
+            std::printf("WHOLE ONNX %s batch 2 %s: CUDA graph %.1f us per run (sum of per-node event times %.1f us)\n",
+                        name.c_str(), cuda::precisionName(p).c_str(), graph * 1e6, double(kernels) * 1e-3);
+        }
+    }
+}
+
+// The ONNX conformance cases, light CNNs and exported transformers packed by
+// scripts/make_cuda_conformance_bundle.py: each runs on the CUDA backend and on the CPU backend with the same
+// inputs and parameters; the CUDA output is compared with the expected output (ONNX's, or ONNX Runtime's for the
+// transformers, where the bundle has one) and with the CPU backend's (floats: atol 1e-5, rtol 1e-3; integers
+// exact). Cases whose ops the CUDA backend lacks are counted, not failed; a mismatch with either reference fails.
 void conformance(CudaBackend& be, const std::string& dir)
 {
     const auto manifest = nlohmann::json::parse(readText(dir + "/manifest.json"));
     CpuBackend cpu;
-    int matched = 0, mismatched = 0, notCompiled = 0, notPacked = 0;
+    int matched = 0, mismatched = 0, notCompiled = 0, notPacked = 0, noExpected = 0;
     int cpuMatched = 0, cpuMismatched = 0, cpuNotRun = 0;
     for (const auto& c : manifest) {
         const std::string name = c["name"];
@@ -398,45 +469,41 @@ void conformance(CudaBackend& be, const std::string& dir)
             std::printf("NOT PACKED %s: %s\n", name.c_str(), c["skip"].get<std::string>().c_str());
             continue;
         }
-        auto g = parseRlxJson(readText(dir + "/" + c["graph"].get<std::string>()));
-        if (g && c.contains("params"))
-            for (Node& n : g->nodes)
-                for (const auto& p : c["params"])
-                    if (n.op.kind == OpKind::Param && p["name"] == n.displayName()) {
-                        const std::string bytes = readText(dir + "/" + p["file"].get<std::string>());
-                        n.data = std::make_shared<std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
-                    }
+        auto g = caseGraph(dir, c);
         auto plan = g ? be.compile(*g, {}, 0) : Result<std::unique_ptr<ExecutablePlan>>(g.error());
         if (!plan) {
             ++notCompiled;
             std::printf("NOT RUN %s: %s\n", name.c_str(), plan.error().message.c_str());
             continue;
         }
-        std::vector<HostTensor> inputs;
-        for (const PlanInput& in : (*plan)->inputs()) {
-            HostTensor t = arangeInput(in.dims, in.dtype);
-            if (!c["inputs"].is_null())
-                for (const auto& spec : c["inputs"])
-                    if (spec["name"] == in.name)
-                        t = rawTensor(dir, spec);
-            inputs.push_back(std::move(t));
-        }
+        const std::vector<HostTensor> inputs = caseInputs(dir, c, **plan);
         auto out = runPlan(**plan, inputs);
         if (!out || out->empty()) {
             ++mismatched;
             check(false, name + ": " + (out ? std::string("no output") : out.error().message));
             continue;
         }
-        const auto [ok, worst] = compare(out->front(), rawTensor(dir, c["output"]));
-        ok ? ++matched : ++mismatched;
+        bool ok = true;
         char figures[96];
-        std::snprintf(figures, sizeof figures, " (max abs err vs ONNX %.3g", worst);
-        std::string what = name + figures;
+        std::string what = name;
+        // 12-layer transformers accumulate float rounding differently from layer to layer: their bundle entries
+        // state a wider absolute tolerance.
+        const double atol = c.value("atol", 1e-5);
+        if (c.contains("output")) {
+            const auto [same, worst] = compare(out->front(), rawTensor(dir, c["output"]), atol);
+            ok = same;
+            ok ? ++matched : ++mismatched;
+            std::snprintf(figures, sizeof figures, " (max abs err vs expected %.3g", worst);
+            what += figures;
+        } else {
+            ++noExpected;
+            what += " (no expected output";
+        }
         bool cpuOk = true;
         auto cpuPlan = cpu.compile(*g, {}, 0);
         auto cpuOut = cpuPlan ? runPlan(**cpuPlan, inputs) : Result<std::vector<HostTensor>>(cpuPlan.error());
         if (cpuOut && !cpuOut->empty()) {
-            const auto [same, worstCpu] = compare(out->front(), cpuOut->front());
+            const auto [same, worstCpu] = compare(out->front(), cpuOut->front(), atol);
             cpuOk = same;
             same ? ++cpuMatched : ++cpuMismatched;
             std::snprintf(figures, sizeof figures, ", vs CPU backend %.3g)", worstCpu);
@@ -449,9 +516,9 @@ void conformance(CudaBackend& be, const std::string& dir)
         if (c["inputs"].is_null())
             compareLogits(be, cpu, *g, inputs, name);
     }
-    std::printf("conformance on CUDA vs ONNX expected: %d match, %d differ, %d not run (ops the backend lacks), %d not "
-                "packed\n",
-                matched, mismatched, notCompiled, notPacked);
+    std::printf("conformance on CUDA vs expected: %d match, %d differ, %d not run (ops the backend lacks), %d not "
+                "packed, %d without an expected output\n",
+                matched, mismatched, notCompiled, notPacked, noExpected);
     std::printf("conformance on CUDA vs CPU backend: %d match, %d differ, %d not run on the CPU\n", cpuMatched,
                 cpuMismatched, cpuNotRun);
 }
@@ -478,10 +545,13 @@ int main(int argc, char** argv)
     for (const auto& p : cal->sgemm)
         std::printf("calibration sgemm %lldx%lldx%lld: %.1f TFLOP/s\n", (long long)p.m, (long long)p.n,
                     (long long)p.k, p.flopsPerSecond * 1e-12);
-    std::printf("calibration: copy %.0f GB/s, read %.0f GB/s, launch %.2f us, launch+sync %.2f us, readback pinned "
-                "%.1f GB/s, pageable %.1f GB/s\n",
+    for (const auto& p : cal->conv)
+        std::printf("calibration conv %s (implicit GEMM %lldx%lldx%lld): %.3f ms, %.1f TFLOP/s\n", p.shape.c_str(),
+                    (long long)p.m, (long long)p.k, (long long)p.n, p.seconds * 1e3, p.flopsPerSecond * 1e-12);
+    std::printf("calibration: copy %.0f GB/s, read %.0f GB/s, launch %.2f us, in-graph kernel %.2f us, launch+sync "
+                "%.2f us, readback pinned %.1f GB/s, pageable %.1f GB/s\n",
                 cal->copyBytesPerSecond * 1e-9, cal->readBytesPerSecond * 1e-9, cal->launchOverheadSeconds * 1e6,
-                cal->launchSyncSeconds * 1e6, cal->pinnedReadbackBytesPerSecond * 1e-9,
+                cal->graphKernelSeconds * 1e6, cal->launchSyncSeconds * 1e6, cal->pinnedReadbackBytesPerSecond * 1e-9,
                 cal->pageableReadbackBytesPerSecond * 1e-9);
     sgemm(0);
     elementwise(be, *cal);
@@ -490,8 +560,10 @@ int main(int argc, char** argv)
     transformers();
     if (argc > 1)
         rlxGraphs(be, argv[1]);
-    if (argc > 2)
+    if (argc > 2) {
+        onnxTransformers(argv[2]);
         conformance(be, argv[2]);
+    }
     std::printf("%d failures\n", g_failures);
     return g_failures ? 1 : 0;
 }

@@ -31,6 +31,39 @@ inline std::vector<Case> elementwiseCases()
             want[i] = x[i] * y[i];
         out.push_back({"Binary.Mul dense", b.finish(mul), {tensor({1003}, x), tensor({1003}, y)}, want});
     }
+    { // Compare -> Where -> GatherElements -> Pad -> Tile: the selection and index-mapped copies in one graph
+        Builder b;
+        const auto x = values(6, 17), y = values(6, 18);
+        const std::vector<std::int64_t> idx = {2, 0, 1, 1, 1, 0};
+        auto ix = b.input({2, 3}), iy = b.input({2, 3});
+        auto gt = b.op(OpKind::Compare, attrs({{"op", std::string("Gt")}}), {ix, iy}, {2, 3}, DType::Bool);
+        auto mx = b.op(OpKind::Where, {}, {gt, ix, iy}, {2, 3});
+        auto ge = b.op(OpKind::GatherElements, attrs({{"axis", std::int64_t(1)}}), {mx, b.indices({2, 3}, idx)}, {2, 3});
+        auto pd = b.op(OpKind::Pad, attrs({{"pads", A{0, 1, 0, 1}}, {"value", 0.5}}), {ge}, {2, 5});
+        auto tl = b.op(OpKind::Tile, {}, {pd, b.indices({2}, {2, 1})}, {4, 5});
+        std::vector<float> want;
+        for (int r = 0; r < 4; ++r) {
+            want.push_back(0.5f);
+            for (int j = 0; j < 3; ++j) {
+                const auto k = std::size_t((r % 2) * 3 + idx[std::size_t((r % 2) * 3 + j)]);
+                want.push_back(std::max(x[k], y[k]));
+            }
+            want.push_back(0.5f);
+        }
+        out.push_back({"Compare Where GatherElements Pad Tile", b.finish(tl), {tensor({2, 3}, x), tensor({2, 3}, y)},
+                       want});
+    }
+    { // IsNaN -> Where(isnan, 0, x): the NaN guard after each softmax of the exported GPT-2 and BERT graphs
+        Builder b;
+        auto x = values(40, 19);
+        x[7] = NAN;
+        auto ix = b.input({4, 10});
+        auto nan = b.op(OpKind::Activation, attrs({{"op", std::string("IsNaN")}}), {ix}, {4, 10}, DType::Bool);
+        auto guarded = b.op(OpKind::Where, {}, {nan, b.param({}, {0.0f}), ix}, {4, 10});
+        std::vector<float> want = x;
+        want[7] = 0.0f;
+        out.push_back({"IsNaN Where", b.finish(guarded), {tensor({4, 10}, x)}, want});
+    }
     for (const char* act : {"Gelu", "Tanh", "Silu"}) {
         Builder b;
         const auto x = values(37, 5);

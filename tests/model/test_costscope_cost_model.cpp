@@ -94,6 +94,28 @@ private slots:
         QCOMPARE(c.nodes[2].computeNs, 524.288);
     }
 
+    void convAddsTheIm2colColumns()
+    {
+        // x [1, 8, 16, 16] * w [16, 8, 3, 3], pad 1 -> [1, 16, 16, 16]: implicit GEMM m 256, k 72, n 16.
+        Graph g;
+        g.add(node(0, Op::make(OpKind::Input), {}, Shape::of({1, 8, 16, 16})));
+        g.add(node(1, Op::make(OpKind::Param), {}, Shape::of({16, 8, 3, 3})));
+        Attrs pad;
+        pad.set("padding", std::vector<std::int64_t>{1, 1});
+        g.add(node(2, Op::make(OpKind::Conv, pad), {0, 1}, Shape::of({1, 16, 16, 16})));
+        g.outputs = {2};
+        DeviceProfile p = flatProfile();
+        p.memoryBw = 1e6;
+        p.sgemmTable = {{64, 64, 64, 1000}};
+        const double flops = 2.0 * 256 * 72 * 16;
+        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, flops / 1000);
+        // The column matrix: 256 x 72 floats written at 10 bytes/ns.
+        p.im2colBw = 10;
+        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, flops / 1000 + 256.0 * 72 * 4 / 10);
+        // MatMul has no columns to write.
+        QCOMPARE(CostscopeCostModel().estimate(matmulGraph(), p).nodes[2].computeNs, 524.288);
+    }
+
     void correctionsScaleTheirClass()
     {
         const Graph g = matmulGraph();

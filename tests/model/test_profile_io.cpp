@@ -34,6 +34,7 @@ DeviceProfile sample()
     p.numThreads = 3;
     p.peakGflops = 2000;
     p.sgemmTable = {{64, 64, 64, 100}, {512, 512, 512, 900.5}};
+    p.im2colBw = 222.5;
     p.corrections = {{"matmul", 1.25}, {"elementwise", 0.8}};
     p.rlxFallback = true;
     return p;
@@ -67,6 +68,7 @@ private slots:
         QCOMPARE(back->sgemmTable.size(), std::size_t(2));
         QCOMPARE(back->sgemmTable[1].gflops, 900.5);
         QCOMPARE(back->sgemmTable[1].k, std::int64_t(512));
+        QCOMPARE(back->im2colBw, 222.5);
         QCOMPARE(back->corrections, p.corrections);
         QCOMPARE(back->rlxFallback, true);
         QCOMPARE(profileToJsonText(*back), profileToJsonText(p));
