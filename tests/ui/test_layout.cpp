@@ -105,6 +105,39 @@ private slots:
         QCOMPARE(countRouteCrossings(r.routes), 0LL);
     }
 
+    void longEdgesFromOneNodeShareATrunk()
+    {
+        // A constant used at three depths of a chain: its long edges share their dummies (one line that branches
+        // off just above each use) instead of running as parallel lines.
+        LayoutInput in;
+        for (int i = 0; i < 8; ++i)
+            in.nodes.push_back({60, 30, std::to_string(i)});
+        for (int i = 1; i < 7; ++i)
+            in.edges.push_back({i - 1, i});
+        in.edges.push_back({7, 1});
+        in.edges.push_back({7, 4});
+        in.edges.push_back({7, 6});
+        const LayoutResult r = layeredLayout(in);
+        const auto& toFour = r.routes[7];
+        const auto& toSix = r.routes[8];
+        QCOMPARE(toFour.size(), std::size_t(5)); // source, dummies in layers 1 to 3, target
+        QCOMPARE(toSix.size(), std::size_t(7));
+        for (std::size_t k = 0; k + 1 < toFour.size(); ++k) {
+            QCOMPARE(toFour[k].x, toSix[k].x);
+            QCOMPARE(toFour[k].y, toSix[k].y);
+        }
+        QCOMPARE(countRouteCrossings(r.routes), 0LL);
+        QVERIFY(test::edgeDirectionProblem(in, r).isEmpty());
+    }
+
+    void coincidingSegmentsCrossOnce()
+    {
+        // Two routes along one trunk are one drawn line: a third edge across it is one crossing.
+        const std::vector<std::vector<Point>> routes = {
+            {{0, 0}, {0, 10}, {0, 20}}, {{0, 0}, {0, 10}, {5, 20}}, {{-5, 4}, {5, 6}}};
+        QCOMPARE(countRouteCrossings(routes), 1LL);
+    }
+
     void cancelStopsEarly()
     {
         const LayoutInput in = generated(2000, 1);

@@ -57,7 +57,8 @@ struct LayoutResult {
 LayoutResult layeredLayout(const LayoutInput& in, const LayoutHint* hint = nullptr,
                            const std::atomic<bool>* cancel = nullptr);
 
-// Crossings between straight segments of routed polylines (used to compare with other layout engines).
+// Crossings between straight segments of routed polylines (used to compare with other layout engines); segments
+// that coincide (edges sharing a trunk) are one drawn line and count once.
 long long countRouteCrossings(const std::vector<std::vector<Point>>& routes);
 
 } // namespace costscope::layout
