@@ -195,6 +195,14 @@ bool moveChains(LayeredGraph& g, const std::vector<std::vector<int>>& chains)
     return moved;
 }
 
+// Both kinds of whole moves; each runs whether or not the other moved anything.
+bool moveWholes(LayeredGraph& g, const std::vector<std::vector<int>>& chains, const std::vector<PendantTree>& trees)
+{
+    const bool chainsMoved = moveChains(g, chains);
+    const bool treesMoved = movePendantTrees(g, trees);
+    return chainsMoved || treesMoved;
+}
+
 } // namespace
 
 long long countLayerCrossings(const LayeredGraph& g, int upperLayer)
@@ -258,6 +266,7 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     int sinceImprovement = 0;
     std::vector<std::pair<double, int>> scratch;
     const auto chains = dummyChains(g);
+    const auto trees = pendantTrees(g);
     while (sweeps < maxSweeps && bestCrossings > 0 && sinceImprovement < 4) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             break;
@@ -266,8 +275,9 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
         for (std::size_t l = g.order.size() - 1; l-- > 0;)
             sortLayer(g, l, false, sweeps % 2 == 1, scratch);
         transpose(g);
-        // From the second sweep on, when the medians have settled, whole long edges may change sides.
-        if (sweeps % 2 == 1 && moveChains(g, chains))
+        // From the second sweep on, when the medians have settled, whole long edges may change sides and whole
+        // weight trees move next to their op's other inputs.
+        if (sweeps % 2 == 1 && moveWholes(g, chains, trees))
             transpose(g);
         ++sweeps;
         const long long c = countCrossings(g);
@@ -283,7 +293,7 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     refreshPositions(g);
     for (int round = 0; round < 3 && bestCrossings > 0; ++round) {
         best = g.order;
-        if (!moveChains(g, chains))
+        if (!moveWholes(g, chains, trees))
             break;
         transpose(g);
         const long long c = countCrossings(g);
