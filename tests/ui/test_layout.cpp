@@ -177,10 +177,11 @@ private slots:
 
     void coincidingSegmentsCrossOnce()
     {
-        // Two routes along one trunk are one drawn line: a third edge across it is one crossing.
+        // Two routes along one trunk are one drawn line: a third edge across it is one crossing (two per edge).
         const std::vector<std::vector<Point>> routes = {
             {{0, 0}, {0, 10}, {0, 20}}, {{0, 0}, {0, 10}, {5, 20}}, {{-5, 4}, {5, 6}}};
         QCOMPARE(countRouteCrossings(routes), 1LL);
+        QCOMPARE(countRouteCrossings(routes, Coinciding::PerEdge), 2LL);
     }
 
     void weightChainsStayOffResidualSkips()
@@ -197,7 +198,8 @@ private slots:
     void resnetWithoutCrossings()
     {
         COSTSCOPE_REQUIRE_SHARED();
-        auto loaded = loadGraphFile(test::sharedPath(QStringLiteral("data/onnx/light/light_resnet50.onnx")).toStdString());
+        const QString path = test::sharedPath(QStringLiteral("data/onnx/light/light_resnet50.onnx"));
+        auto loaded = loadGraphFile(path.toStdString());
         QVERIFY(loaded.ok());
         const LayoutResult r = layeredLayout(inputFor(loaded->graph));
         QCOMPARE(countRouteCrossings(r.routes), 0LL); // as dot draws it

@@ -2,7 +2,8 @@
 // Layered layout in five steps: (1) break cycles by reversing DFS back edges, (2) longest-path layering with
 // sources pulled next to their consumers, (3) dummy nodes so every edge spans one layer (the long edges leaving
 // one node share them as a trunk), (4) median sweeps for crossing reduction (best order kept, early stop),
-// (5) coordinates by per-layer least squares (coordinates.cpp). Written by hand because dot and dagre take seconds to minutes on ML-sized graphs.
+// (5) coordinates by per-layer least squares (coordinates.cpp). Written by hand because dot and dagre take
+// seconds to minutes on ML-sized graphs.
 //
 // Relayout after a group opens or closes: the previous result's hint gives every unchanged node its old layer
 // as a lower bound and its old relative order as the starting order, so unchanged parts stay where the user

@@ -20,7 +20,10 @@ void refreshLayer(LayeredGraph& g, std::size_t l)
         g.pos[static_cast<std::size_t>(nodes[i])] = static_cast<int>(i);
 }
 
-std::size_t layerOf(const LayeredGraph& g, int v) { return static_cast<std::size_t>(g.layer[static_cast<std::size_t>(v)]); }
+std::size_t layerOf(const LayeredGraph& g, int v)
+{
+    return static_cast<std::size_t>(g.layer[static_cast<std::size_t>(v)]);
+}
 
 // Crossings of an edge into `below` from each insertion slot of layer l (slot i: before the node now at i).
 void insertionCosts(const LayeredGraph& g, std::size_t l, int below, std::vector<long long>& cost)

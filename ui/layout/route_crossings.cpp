@@ -34,10 +34,8 @@ bool properlyIntersect(const Segment& s, const Segment& t)
 } // namespace
 
 // Counts proper intersections of route segments from different routes. Segments sharing an end point (edges
-// meeting at a port) do not count, and coinciding segments are one drawn line (edges sharing a trunk of dummies
-// cross another edge once where the trunk does, not once per edge). A uniform grid keeps this near-linear for
-// layered drawings.
-long long countRouteCrossings(const std::vector<std::vector<Point>>& routes)
+// meeting at a port) do not count. A uniform grid keeps this near-linear for layered drawings.
+long long countRouteCrossings(const std::vector<std::vector<Point>>& routes, Coinciding coinciding)
 {
     std::vector<Segment> segs;
     double maxX = 1, maxY = 1;
@@ -53,8 +51,10 @@ long long countRouteCrossings(const std::vector<std::vector<Point>>& routes)
     const auto coincide = [](const Segment& s, const Segment& t) {
         return s.a.x == t.a.x && s.a.y == t.a.y && s.b.x == t.b.x && s.b.y == t.b.y;
     };
-    std::stable_sort(segs.begin(), segs.end(), before);
-    segs.erase(std::unique(segs.begin(), segs.end(), coincide), segs.end());
+    if (coinciding == Coinciding::OneLine) {
+        std::stable_sort(segs.begin(), segs.end(), before);
+        segs.erase(std::unique(segs.begin(), segs.end(), coincide), segs.end());
+    }
     if (segs.size() < 2)
         return 0;
     const double cells = std::max(1.0, std::sqrt(static_cast<double>(segs.size())));
