@@ -155,6 +155,8 @@ bool movePendantTrees(LayeredGraph& g, const std::vector<PendantTree>& trees)
         const std::vector<long long> rootCost = cost;
         // Where the tree is now (its old slots), counted the way the candidates are.
         const auto placeRootAt = [&](std::size_t s, bool keepSlots) {
+            if (tree.members.size() == 1) // a lone weight: nothing above it depends on the slot
+                return rootCost[s];
             insertAt(g, root, s);
             const long long total = rootCost[s] + placeAboveRoot(g, tree, slots, keepSlots, cost);
             for (int m : tree.members)
