@@ -42,6 +42,51 @@ LayoutInput generated(int nodes, unsigned seed)
     return in;
 }
 
+// Bottleneck blocks as light ONNX exports store them: every Conv weight and each of a BatchNorm's four parameters
+// comes through a Constant → ConstantOfShape chain, all chains listed before the ops; a skip edge runs from each
+// block input to its Add, through a projection Conv + BatchNorm in a stage's first block.
+LayoutInput residualBlocks(int stages, int blocksPerStage)
+{
+    std::vector<bool> isWeight;
+    std::vector<LayoutInput::Edge> edges;
+    const auto node = [&](bool weight) {
+        isWeight.push_back(weight);
+        return static_cast<int>(isWeight.size()) - 1;
+    };
+    const auto op = [&](std::initializer_list<int> inputs, int weights) {
+        const int v = node(false);
+        for (int u : inputs)
+            edges.push_back({u, v});
+        for (int w = 0; w < weights; ++w) {
+            const int constant = node(true);
+            const int shaped = node(true);
+            edges.push_back({constant, shaped});
+            edges.push_back({shaped, v});
+        }
+        return v;
+    };
+    const auto convBn = [&](int x) { return op({op({x}, 1)}, 4); };
+    int x = node(false);
+    for (int s = 0; s < stages; ++s)
+        for (int b = 0; b < blocksPerStage; ++b) {
+            const int h = convBn(op({convBn(op({convBn(x)}, 0))}, 0));
+            x = op({op({h, b == 0 ? convBn(x) : x}, 0)}, 0); // Add, Relu
+        }
+    // The file order: weight chains first.
+    std::vector<int> index(isWeight.size());
+    int next = 0;
+    for (bool weights : {true, false})
+        for (std::size_t v = 0; v < isWeight.size(); ++v)
+            if (isWeight[v] == weights)
+                index[v] = next++;
+    LayoutInput in;
+    for (std::size_t v = 0; v < isWeight.size(); ++v)
+        in.nodes.push_back({120, 44, std::to_string(v)});
+    for (const auto& e : edges)
+        in.edges.push_back({index[static_cast<std::size_t>(e.from)], index[static_cast<std::size_t>(e.to)]});
+    return in;
+}
+
 } // namespace
 
 class TestLayout : public QObject {
@@ -103,6 +148,61 @@ private slots:
         const LayoutResult r = layeredLayout(in);
         QCOMPARE(r.crossings, 0LL);
         QCOMPARE(countRouteCrossings(r.routes), 0LL);
+    }
+
+    void longEdgesFromOneNodeShareATrunk()
+    {
+        // A constant used at three depths of a chain: its long edges share their dummies (one line that branches
+        // off just above each use) instead of running as parallel lines.
+        LayoutInput in;
+        for (int i = 0; i < 8; ++i)
+            in.nodes.push_back({60, 30, std::to_string(i)});
+        for (int i = 1; i < 7; ++i)
+            in.edges.push_back({i - 1, i});
+        in.edges.push_back({7, 1});
+        in.edges.push_back({7, 4});
+        in.edges.push_back({7, 6});
+        const LayoutResult r = layeredLayout(in);
+        const auto& toFour = r.routes[7];
+        const auto& toSix = r.routes[8];
+        QCOMPARE(toFour.size(), std::size_t(5)); // source, dummies in layers 1 to 3, target
+        QCOMPARE(toSix.size(), std::size_t(7));
+        for (std::size_t k = 0; k + 1 < toFour.size(); ++k) {
+            QCOMPARE(toFour[k].x, toSix[k].x);
+            QCOMPARE(toFour[k].y, toSix[k].y);
+        }
+        QCOMPARE(countRouteCrossings(r.routes), 0LL);
+        QVERIFY(test::edgeDirectionProblem(in, r).isEmpty());
+    }
+
+    void coincidingSegmentsCrossOnce()
+    {
+        // Two routes along one trunk are one drawn line: a third edge across it is one crossing (two per edge).
+        const std::vector<std::vector<Point>> routes = {
+            {{0, 0}, {0, 10}, {0, 20}}, {{0, 0}, {0, 10}, {5, 20}}, {{-5, 4}, {5, 6}}};
+        QCOMPARE(countRouteCrossings(routes), 1LL);
+        QCOMPARE(countRouteCrossings(routes, Coinciding::PerEdge), 2LL);
+    }
+
+    void weightChainsStayOffResidualSkips()
+    {
+        // The weight chains of each op must end up beside the op, away from the skip edge: a drawing without
+        // crossings exists (dot finds it), and median sweeps alone leave chains stuck on the wrong side.
+        const LayoutInput in = residualBlocks(4, 3);
+        const LayoutResult r = layeredLayout(in);
+        QCOMPARE(r.crossings, 0LL);
+        QCOMPARE(countRouteCrossings(r.routes), 0LL);
+        QVERIFY(test::layerOverlap(in, r).isEmpty());
+    }
+
+    void resnetWithoutCrossings()
+    {
+        COSTSCOPE_REQUIRE_SHARED();
+        const QString path = test::sharedPath(QStringLiteral("data/onnx/light/light_resnet50.onnx"));
+        auto loaded = loadGraphFile(path.toStdString());
+        QVERIFY(loaded.ok());
+        const LayoutResult r = layeredLayout(inputFor(loaded->graph));
+        QCOMPARE(countRouteCrossings(r.routes), 0LL); // as dot draws it
     }
 
     void cancelStopsEarly()

@@ -57,7 +57,11 @@ struct LayoutResult {
 LayoutResult layeredLayout(const LayoutInput& in, const LayoutHint* hint = nullptr,
                            const std::atomic<bool>* cancel = nullptr);
 
-// Crossings between straight segments of routed polylines (used to compare with other layout engines).
-long long countRouteCrossings(const std::vector<std::vector<Point>>& routes);
+// Crossings between straight segments of routed polylines (used to compare with other layout engines). Segments
+// that coincide (edges sharing a trunk) are one drawn line and cross something once, or, per edge, once for each
+// edge along them (how a drawing without trunks, like dot's, would count the same edges).
+enum class Coinciding { OneLine, PerEdge };
+long long countRouteCrossings(const std::vector<std::vector<Point>>& routes,
+                              Coinciding coinciding = Coinciding::OneLine);
 
 } // namespace costscope::layout

@@ -34,10 +34,21 @@ AcyclicEdges breakCycles(int nodeCount, const std::vector<LayoutInput::Edge>& ed
 std::vector<int> assignLayers(int nodeCount, const std::vector<LayoutInput::Edge>& edges,
                               const std::vector<int>& hintLayers);
 
-// Barycenter sweeps, each followed by adjacent transpositions; keeps the best order seen and stops after three
-// sweeps without improvement. Returns the sweeps run.
+// Weighted-median sweeps, each followed by adjacent transpositions, every second one by whole moves of long-edge
+// trunks and weight trees; keeps the best order seen and stops after four sweeps without improvement. Returns
+// the sweeps run.
 int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int maxSweeps,
                     const std::atomic<bool>* cancel);
+
+// An in-tree that only feeds one node (weights: Param, Constant → ConstantOfShape, Param → Reshape), found once
+// the layers are ordered. Root (the member feeding the consumer) first, then upwards layer by layer.
+struct PendantTree {
+    std::vector<int> members;
+};
+std::vector<PendantTree> pendantTrees(const LayeredGraph& g);
+
+// Takes each tree out and puts it back where its edges cross least, if that beats where it is (pendants.cpp).
+bool movePendantTrees(LayeredGraph& g, const std::vector<PendantTree>& trees);
 
 long long countCrossings(const LayeredGraph& g);
 long long countLayerCrossings(const LayeredGraph& g, int upperLayer);

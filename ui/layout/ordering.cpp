@@ -94,15 +94,22 @@ void transpose(LayeredGraph& g)
     }
 }
 
-// The dummies of each long edge, top to bottom (every dummy has exactly one predecessor and one successor).
+// The dummies of each trunk, top to bottom. A trunk's first dummy hangs below a real node; every dummy has one
+// predecessor and at most one dummy successor (its other successors are the real nodes that branch off).
 std::vector<std::vector<int>> dummyChains(const LayeredGraph& g)
 {
+    const auto nextDummy = [&](int d) {
+        for (int w : g.down[static_cast<std::size_t>(d)])
+            if (g.isDummy(w))
+                return w;
+        return -1;
+    };
     std::vector<std::vector<int>> chains;
     for (int v = g.realCount; v < static_cast<int>(g.layer.size()); ++v) {
         if (g.isDummy(g.up[static_cast<std::size_t>(v)].front()))
             continue;
         auto& chain = chains.emplace_back();
-        for (int d = v; g.isDummy(d); d = g.down[static_cast<std::size_t>(d)].front())
+        for (int d = v; d >= 0; d = nextDummy(d))
             chain.push_back(d);
     }
     return chains;
@@ -126,16 +133,20 @@ long long edgeCrossings(const LayeredGraph& g, std::size_t l, int u, int v)
     return c;
 }
 
-// Edges between layers l and l + 1 whose upper (or lower) end lies left of position p, and right of it.
-std::pair<long long, long long> edgesBeside(const LayeredGraph& g, std::size_t l, int p, bool byLowerEnd)
+// Edges between layers l and l + 1, other than those leaving `skip`, whose upper (or lower) end lies left of
+// position p, and right of it.
+std::pair<long long, long long> edgesBeside(const LayeredGraph& g, std::size_t l, int p, bool byLowerEnd, int skip)
 {
     std::pair<long long, long long> c{0, 0};
-    for (int x : g.order[l])
+    for (int x : g.order[l]) {
+        if (x == skip)
+            continue;
         for (int y : g.down[static_cast<std::size_t>(x)]) {
             const int q = g.pos[static_cast<std::size_t>(byLowerEnd ? y : x)];
             c.first += q < p;
             c.second += q > p;
         }
+    }
     return c;
 }
 
@@ -153,32 +164,43 @@ void moveChainTo(LayeredGraph& g, const std::vector<int>& chain, bool left)
 // Which side of the rest a long edge runs on is a global decision that median sweeps and transpositions (which
 // move one node at a time) cannot revisit: moving one dummy across a node costs two crossings before the rest of
 // its chain follows. So each whole chain is tried at the far left and the far right of its layers, where only
-// its two end segments can cross anything, and moved there when that crosses less than where it runs now.
-// Chains through layers wider than kMaxLayer are left alone to keep this linear.
+// its segments to real nodes (in from its source, out to each consumer) can cross anything, and moved there when
+// that crosses less than where it runs now. Chains through layers wider than kMaxLayer are left alone to keep
+// this linear.
 bool moveChains(LayeredGraph& g, const std::vector<std::vector<int>>& chains)
 {
     constexpr std::size_t kMaxLayer = 256;
     bool moved = false;
+    const auto layerOf = [&](int v) { return static_cast<std::size_t>(g.layer[static_cast<std::size_t>(v)]); };
     for (const auto& chain : chains) {
-        const auto layerOf = [&](int v) { return static_cast<std::size_t>(g.layer[static_cast<std::size_t>(v)]); };
         if (std::any_of(chain.begin(), chain.end(), [&](int d) { return g.order[layerOf(d)].size() > kMaxLayer; }))
             continue;
         const int src = g.up[static_cast<std::size_t>(chain.front())].front();
-        const int dst = g.down[static_cast<std::size_t>(chain.back())].front();
         long long now = edgeCrossings(g, layerOf(src), src, chain.front());
-        for (std::size_t k = 0; k < chain.size(); ++k)
-            now += edgeCrossings(g, layerOf(chain[k]), chain[k],
-                                 k + 1 < chain.size() ? chain[k + 1] : dst);
-        const auto top = edgesBeside(g, layerOf(src), g.pos[static_cast<std::size_t>(src)], false);
-        const auto bottom = edgesBeside(g, layerOf(chain.back()), g.pos[static_cast<std::size_t>(dst)], true);
-        const long long left = top.first + bottom.first;
-        const long long right = top.second + bottom.second;
+        auto [left, right] = edgesBeside(g, layerOf(src), g.pos[static_cast<std::size_t>(src)], false, src);
+        for (int d : chain)
+            for (int w : g.down[static_cast<std::size_t>(d)]) {
+                now += edgeCrossings(g, layerOf(d), d, w);
+                if (g.isDummy(w))
+                    continue;
+                const auto beside = edgesBeside(g, layerOf(d), g.pos[static_cast<std::size_t>(w)], true, d);
+                left += beside.first;
+                right += beside.second;
+            }
         if (std::min(left, right) < now) {
             moveChainTo(g, chain, left <= right);
             moved = true;
         }
     }
     return moved;
+}
+
+// Both kinds of whole moves; each runs whether or not the other moved anything.
+bool moveWholes(LayeredGraph& g, const std::vector<std::vector<int>>& chains, const std::vector<PendantTree>& trees)
+{
+    const bool chainsMoved = moveChains(g, chains);
+    const bool treesMoved = movePendantTrees(g, trees);
+    return chainsMoved || treesMoved;
 }
 
 } // namespace
@@ -244,6 +266,7 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     int sinceImprovement = 0;
     std::vector<std::pair<double, int>> scratch;
     const auto chains = dummyChains(g);
+    const auto trees = pendantTrees(g);
     while (sweeps < maxSweeps && bestCrossings > 0 && sinceImprovement < 4) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             break;
@@ -252,8 +275,9 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
         for (std::size_t l = g.order.size() - 1; l-- > 0;)
             sortLayer(g, l, false, sweeps % 2 == 1, scratch);
         transpose(g);
-        // From the second sweep on, when the medians have settled, whole long edges may change sides.
-        if (sweeps % 2 == 1 && moveChains(g, chains))
+        // From the second sweep on, when the medians have settled, whole long edges may change sides and whole
+        // weight trees move next to their op's other inputs.
+        if (sweeps % 2 == 1 && moveWholes(g, chains, trees))
             transpose(g);
         ++sweeps;
         const long long c = countCrossings(g);
@@ -267,11 +291,17 @@ int reduceCrossings(LayeredGraph& g, const std::vector<double>& initialKeys, int
     }
     g.order = std::move(best);
     refreshPositions(g);
-    for (int round = 0; round < 3 && bestCrossings > 0 && moveChains(g, chains); ++round) {
+    for (int round = 0; round < 3 && bestCrossings > 0; ++round) {
+        best = g.order;
+        if (!moveWholes(g, chains, trees))
+            break;
         transpose(g);
         const long long c = countCrossings(g);
-        if (c >= bestCrossings)
+        if (c >= bestCrossings) {
+            g.order = std::move(best);
+            refreshPositions(g);
             break;
+        }
         bestCrossings = c;
     }
     return sweeps;

@@ -2,6 +2,7 @@
 #include "layout/layered_layout.h"
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <unordered_map>
 
 namespace costscope::layout {
@@ -34,7 +35,7 @@ bool properlyIntersect(const Segment& s, const Segment& t)
 
 // Counts proper intersections of route segments from different routes. Segments sharing an end point (edges
 // meeting at a port) do not count. A uniform grid keeps this near-linear for layered drawings.
-long long countRouteCrossings(const std::vector<std::vector<Point>>& routes)
+long long countRouteCrossings(const std::vector<std::vector<Point>>& routes, Coinciding coinciding)
 {
     std::vector<Segment> segs;
     double maxX = 1, maxY = 1;
@@ -44,6 +45,16 @@ long long countRouteCrossings(const std::vector<std::vector<Point>>& routes)
             maxX = std::max({maxX, routes[r][k].x, routes[r][k + 1].x});
             maxY = std::max({maxY, routes[r][k].y, routes[r][k + 1].y});
         }
+    const auto before = [](const Segment& s, const Segment& t) {
+        return std::tie(s.a.x, s.a.y, s.b.x, s.b.y) < std::tie(t.a.x, t.a.y, t.b.x, t.b.y);
+    };
+    const auto coincide = [](const Segment& s, const Segment& t) {
+        return s.a.x == t.a.x && s.a.y == t.a.y && s.b.x == t.b.x && s.b.y == t.b.y;
+    };
+    if (coinciding == Coinciding::OneLine) {
+        std::stable_sort(segs.begin(), segs.end(), before);
+        segs.erase(std::unique(segs.begin(), segs.end(), coincide), segs.end());
+    }
     if (segs.size() < 2)
         return 0;
     const double cells = std::max(1.0, std::sqrt(static_cast<double>(segs.size())));
