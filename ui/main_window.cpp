@@ -20,7 +20,9 @@
 #include "panels/summary_panel.h"
 #include "resources_init.h"
 #include <QCloseEvent>
+#include <QAction>
 #include <QComboBox>
+#include <QSpinBox>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -71,6 +73,37 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    restoreViewSettings(settings);
+}
+
+// What the user chose to look at survives a restart: model, device, batch, overlay and the View menu's toggles.
+void MainWindow::restoreViewSettings(const QSettings& settings)
+{
+    auto restoreText = [&](QComboBox* box, const char* key) {
+        const int i = box->findText(settings.value(QLatin1String(key)).toString());
+        if (i >= 0)
+            box->setCurrentIndex(i);
+    };
+    restoreText(m_model, "view/model");
+    restoreText(m_device, "view/device");
+    restoreText(m_overlayMode, "view/overlay");
+    if (settings.contains(QStringLiteral("view/batch")))
+        m_batch->setValue(settings.value(QStringLiteral("view/batch")).toInt());
+    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap"})
+        if (auto* action = findChild<QAction*>(QLatin1String(name));
+            action && settings.contains(QStringLiteral("view/") + QLatin1String(name)))
+            action->setChecked(settings.value(QStringLiteral("view/") + QLatin1String(name)).toBool());
+}
+
+void MainWindow::saveViewSettings(QSettings& settings) const
+{
+    settings.setValue(QStringLiteral("view/model"), m_model->currentText());
+    settings.setValue(QStringLiteral("view/device"), m_device->currentText());
+    settings.setValue(QStringLiteral("view/overlay"), m_overlayMode->currentText());
+    settings.setValue(QStringLiteral("view/batch"), m_batch->value());
+    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap"})
+        if (auto* action = findChild<QAction*>(QLatin1String(name)))
+            settings.setValue(QStringLiteral("view/") + QLatin1String(name), action->isChecked());
 }
 
 MainWindow::~MainWindow() = default;
@@ -218,6 +251,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    saveViewSettings(settings);
     QMainWindow::closeEvent(event);
 }
 

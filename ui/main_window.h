@@ -15,6 +15,7 @@ class QComboBox;
 class QMenu;
 class QSpinBox;
 class QAction;
+class QSettings;
 
 namespace costscope {
 
@@ -123,6 +124,8 @@ private:
     void onTableSelection(int nodeIndex);
     void showNode(int nodeIndex);
     void showGraph(std::shared_ptr<const Graph> graph, bool fresh);
+    void restoreViewSettings(const QSettings& settings);
+    void saveViewSettings(QSettings& settings) const;
     // main_window_edit.cpp
     void buildEditing();
     void buildEditMenu();

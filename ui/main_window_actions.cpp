@@ -46,6 +46,7 @@ void MainWindow::buildMenus()
     params->setObjectName(QStringLiteral("actionShowParams"));
     connect(params, &QAction::toggled, m_scene, &GraphScene::setShowParams);
     QAction* lr = view->addAction(tr("&Left to Right"));
+    lr->setObjectName(QStringLiteral("actionLeftToRight"));
     lr->setCheckable(true);
     connect(lr, &QAction::toggled, this, [this](bool on) {
         m_fitOnLayout = true;
@@ -56,6 +57,7 @@ void MainWindow::buildMenus()
     view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { m_canvas->zoomBy(0.8); });
     view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_canvas, &CanvasView::fitAll);
     QAction* minimap = view->addAction(tr("&Minimap"));
+    minimap->setObjectName(QStringLiteral("actionMinimap"));
     minimap->setCheckable(true);
     minimap->setChecked(true);
     connect(minimap, &QAction::toggled, m_canvas, &CanvasView::setMinimapVisible);

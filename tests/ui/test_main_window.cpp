@@ -11,7 +11,9 @@
 #include "panels/search_bar.h"
 #include "test_paths.h"
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QComboBox>
+#include <QSpinBox>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
@@ -210,6 +212,31 @@ private slots:
         QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
         MainWindow again;
         QCOMPARE(again.size(), QSize(1234, 777));
+    }
+
+    void viewChoicesPersist()
+    {
+        {
+            MainWindow w;
+            w.show();
+            w.modelSelector()->setCurrentText(QStringLiteral("costscope"));
+            w.deviceSelector()->setCurrentText(QStringLiteral("Cuda"));
+            w.overlaySelector()->setCurrentIndex(w.overlaySelector()->findText(QStringLiteral("IO bytes")));
+            w.batchSpin()->setValue(64);
+            w.findChild<QAction*>(QStringLiteral("actionLeftToRight"))->setChecked(true);
+            w.findChild<QAction*>(QStringLiteral("actionShowParams"))->setChecked(false);
+            w.close();
+        }
+        {
+            MainWindow again;
+            QCOMPARE(again.modelSelector()->currentText(), QStringLiteral("costscope"));
+            QCOMPARE(again.deviceSelector()->currentText(), QStringLiteral("Cuda"));
+            QCOMPARE(again.overlaySelector()->currentText(), QStringLiteral("IO bytes"));
+            QCOMPARE(again.batchSpin()->value(), 64);
+            QCOMPARE(again.scene()->direction(), layout::Direction::LeftToRight);
+            QVERIFY(!again.scene()->showParams());
+        }
+        QSettings().remove(QStringLiteral("view")); // the other tests start from the defaults
     }
 
     void costOverlayRecolours()
