@@ -37,6 +37,34 @@ Json costJson(const Graph& g, const GraphCost& c)
             {"io", ioJson(c.io)}, {"nodes", nodes}};
 }
 
+// The nodes some device's estimate could not cost, in graph order, each with the first device's reason. Skipping
+// depends on the shapes and bindings; RLX's discrete-GPU fallback costs every node without looking at shapes, so a
+// fallback device skips none.
+std::vector<const NodeCost*> skippedNodes(const std::vector<GraphCost>& costs)
+{
+    std::vector<const NodeCost*> out;
+    for (const GraphCost& c : costs)
+        for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+            if (out.size() <= i)
+                out.resize(i + 1, nullptr);
+            if (c.nodes[i].skipped && !out[i])
+                out[i] = &c.nodes[i];
+        }
+    out.erase(std::remove(out.begin(), out.end(), nullptr), out.end());
+    return out;
+}
+
+Json skippedJson(const Graph& g, const std::vector<GraphCost>& costs)
+{
+    Json list = Json::array();
+    for (const NodeCost* n : skippedNodes(costs)) {
+        const Node* node = g.find(n->id);
+        list.push_back({{"id", n->id}, {"name", node ? node->displayName() : std::string()},
+                        {"op", node ? node->op.label() : std::string()}, {"reason", n->note}});
+    }
+    return list;
+}
+
 void printCsv(const Graph& g, const std::vector<GraphCost>& costs)
 {
     std::cout << "device,profile,node_id,name,op,cost_ns,compute_ns,memory_ns,dispatch_ns,flops,bytes\n";
@@ -52,15 +80,24 @@ void printCsv(const Graph& g, const std::vector<GraphCost>& costs)
         }
 }
 
-void printText(const std::vector<GraphCost>& costs, std::size_t pick)
+void printText(const Graph& g, const std::vector<GraphCost>& costs, std::size_t pick)
 {
     std::cout << std::fixed << std::setprecision(1);
     for (const GraphCost& c : costs)
         std::cout << std::left << std::setw(8) << deviceName(c.device) << std::setw(28) << c.profile << std::right
                   << std::setw(14) << c.totalNs / 1000.0 << " us   launches " << c.io.kernelLaunches << ", syncs "
-                  << c.io.syncPoints << '\n';
+                  << c.io.syncPoints << ", host output " << c.io.hostOutputBytes << " B, device traffic "
+                  << c.io.deviceTrafficBytes << " B\n";
     if (!costs.empty())
         std::cout << "pick: " << deviceName(costs[pick].device) << " (" << costs[pick].profile << ")\n";
+    const auto skipped = skippedNodes(costs);
+    if (!skipped.empty())
+        std::cout << "not costed (" << skipped.size() << " node(s); --bind SYM=N binds a symbol):\n";
+    for (const NodeCost* n : skipped) {
+        const Node* node = g.find(n->id);
+        std::cout << "  %" << n->id << ' ' << (node ? node->displayName() + " (" + node->op.label() + ")" : "")
+                  << ": " << n->note << '\n';
+    }
 }
 
 } // namespace
@@ -107,8 +144,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     for (std::size_t i = 1; i < costs.size(); ++i)
         if (costs[i].totalNs < costs[pick].totalNs)
             pick = i;
-    if (!costs.empty() && !costs.front().skipped.empty())
-        std::cerr << path << ": " << costs.front().skipped.size()
+    if (const auto skipped = skippedNodes(costs); !skipped.empty())
+        std::cerr << path << ": " << skipped.size()
                   << " node(s) not costed: their shapes have unbound symbols (use --bind SYM=N)\n";
 
     if (args->flag("csv")) {
@@ -116,7 +153,7 @@ int cmdAnalyze(const std::vector<std::string>& argv)
         return kOk;
     }
     if (!args->flag("json")) {
-        printText(costs, pick);
+        printText(g, costs, pick);
         return kOk;
     }
     Json j;
@@ -128,6 +165,7 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     for (const GraphCost& c : costs)
         j["devices"].push_back(costJson(g, c));
     j["pick"] = costs.empty() ? Json() : Json(std::string(deviceName(costs[pick].device)));
+    j["skipped"] = skippedJson(g, costs);
     std::cout << j.dump(2) << '\n';
     return kOk;
 }

@@ -5,11 +5,14 @@
 #include "cli/analysis_options.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/pick_benchmark.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 
 namespace costscope::cli {
 
@@ -57,8 +60,29 @@ std::optional<DevicePolicy> policyFor(const Args& a, const Environment& env, std
     return p;
 }
 
+// What the benchmark pick measured: the ranking (median per device) and why other devices were not timed.
+struct BenchmarkOutcome {
+    bool asked = false;
+    int runs = 0;
+    std::vector<std::pair<Device, double>> ranking;
+    std::map<Device, std::string> failures;
+};
+
+void printBenchmark(const BenchmarkOutcome& b)
+{
+    if (!b.asked)
+        return;
+    std::cout << "benchmark on this machine (median of " << b.runs << " run(s), fastest first):\n";
+    for (const auto& [d, ns] : b.ranking)
+        std::cout << "  " << std::left << std::setw(8) << deviceName(d) << std::right << std::setw(16) << std::fixed
+                  << std::setprecision(1) << ns << " ns\n";
+    for (const auto& [d, why] : b.failures)
+        std::cout << "  " << std::left << std::setw(8) << deviceName(d) << std::right << " not benchmarked: " << why
+                  << '\n';
+}
+
 void printText(const std::string& setName, const std::vector<DeviceReportEntry>& report,
-               const Result<DeviceResolution>& r)
+               const Result<DeviceResolution>& r, const BenchmarkOutcome& bench)
 {
     std::cout << "devices under " << setName << " (RLX cost model):\n";
     for (const DeviceReportEntry& e : report) {
@@ -70,6 +94,7 @@ void printText(const std::string& setName, const std::vector<DeviceReportEntry>&
             std::cout << "-" << "   ";
         std::cout << "  " << (e.blocker.empty() ? "viable" : e.blocker) << '\n';
     }
+    printBenchmark(bench);
     if (!r) {
         std::cout << "pick: none (" << r.error().message << ")\n";
         return;
@@ -109,11 +134,27 @@ int cmdPick(const std::vector<std::string>& argv)
         const DeviceProfile* p = findProfile(*set, d);
         return p ? std::optional<double>(rlxEstimate(g, *p, *bindings)) : std::nullopt;
     };
-    const auto resolution = resolveDevice(hint, env, ctx, *policy, estimate);
+    // Benchmark pick (--policy benchmark:N or RLX_BENCHMARK_PICK=N): the viable devices this machine can run are
+    // timed for real; the cost model decides only when none of them runs.
+    LocalBenchmark bench(g, *bindings);
+    BenchmarkPicker picker;
+    const BenchmarkRun run = [&](Device d) { return bench.run(d); };
+    const auto resolution = resolveDevice(hint, env, ctx, *policy, estimate, &picker, run);
     const auto report = deviceReport(ctx, *policy, estimate,
                                      resolution ? std::optional<Device>(resolution->device) : std::nullopt);
+    BenchmarkOutcome outcome;
+    outcome.asked = policy->strategy == PickStrategy::Benchmark;
+    outcome.runs = std::max(policy->benchmarkRuns, 1);
+    outcome.ranking = picker.ranking();
+    outcome.failures = bench.failures();
+    if (outcome.asked && resolution && resolution->reason == "cost model") {
+        std::cerr << "costscope-cli pick: the benchmark pick ran no device on this machine; the cost model picked";
+        for (const auto& [d, why] : outcome.failures)
+            std::cerr << "\n  " << deviceName(d) << ": " << why;
+        std::cerr << '\n';
+    }
     if (!a->flag("json")) {
-        printText(setName, report, resolution);
+        printText(setName, report, resolution, outcome);
         return resolution ? kOk : kCheckFailed;
     }
     nlohmann::ordered_json j;
@@ -130,6 +171,15 @@ int cmdPick(const std::vector<std::string>& argv)
     j["pick"] = resolution ? nlohmann::ordered_json(deviceName(resolution->device)) : nullptr;
     j["reason"] = resolution ? resolution->reason : resolution.error().message;
     j["notes"] = resolution ? resolution->notes : std::vector<std::string>{};
+    if (outcome.asked) {
+        auto ranked = nlohmann::ordered_json::array();
+        for (const auto& [d, ns] : outcome.ranking)
+            ranked.push_back({{"device", deviceName(d)}, {"median_ns", ns}, {"runs", outcome.runs}});
+        auto failed = nlohmann::ordered_json::array();
+        for (const auto& [d, why] : outcome.failures)
+            failed.push_back({{"device", deviceName(d)}, {"reason", why}});
+        j["benchmark"] = {{"ranking", ranked}, {"not_benchmarked", failed}};
+    }
     std::cout << j.dump(2) << '\n';
     return resolution ? kOk : kCheckFailed;
 }

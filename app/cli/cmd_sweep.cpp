@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include "analysis/gate_sweep.h"
 #include "analysis/sweep.h"
+#include "cli/analysis_options.h"
 #include "cli/analysis_setup.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -29,6 +31,24 @@ void printCsv(const SweepRequest& req, const SweepResult& r)
     }
 }
 
+void printGatesText(const SweepRequest& req, const std::vector<GateCurve>& gates)
+{
+    std::cout << "\nfusion-gate score of fusing the nodes (ns; * = fuse)\n" << std::setw(10) << req.symbol;
+    for (const GateCurve& c : gates)
+        std::cout << std::setw(15) << c.label;
+    std::cout << '\n' << std::setprecision(0);
+    for (std::size_t v = 0; v < req.values.size(); ++v) {
+        std::cout << std::setw(10) << req.values[v];
+        for (const GateCurve& c : gates)
+            std::cout << std::setw(14) << c.scoreNs[v] << (c.fuse[v] ? '*' : ' ');
+        std::cout << '\n';
+    }
+    std::cout << std::setw(10) << "min gain";
+    for (const GateCurve& c : gates)
+        std::cout << std::setw(14) << c.minGainNs << ' ';
+    std::cout << '\n';
+}
+
 void printText(const SweepRequest& req, const SweepResult& r)
 {
     std::cout << std::setw(10) << req.symbol;
@@ -51,12 +71,20 @@ int cmdSweep(const std::vector<std::string>& argv)
 {
     std::string err;
     std::set<std::string> options = kAnalysisOptions;
-    options.insert({"symbol", "values"});
+    options.insert({"symbol", "values", "gates"});
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
-    if (!args || args->positional().size() != 1 || !args->option("values")) {
+    if (!args || args->positional().size() != 1 || !args->option("values")
+        || (args->option("gates") && args->flag("csv"))) {
         std::cerr << "usage: costscope-cli sweep FILE --values 1,2,4|1:65536:x2|1:64:+8 [--symbol batch] [--device D]..."
-                     " [--model rlx|costscope] [--profile NAME|FILE]... [--bind SYM=N]... [--json|--csv]"
+                     " [--model rlx|costscope] [--profile NAME|FILE]... [--bind SYM=N]... [--gates 3,4,5]"
+                     " [--json|--csv]\n"
+                     "--gates: the RLX fusion-gate score per target of fusing these nodes, at each value (not with --csv)"
                   << (err.empty() ? "" : "\n" + err) << '\n';
+        return kUsage;
+    }
+    std::optional<std::vector<std::int64_t>> gateNodes;
+    if (auto text = args->option("gates"); text && !(gateNodes = idList(*text, &err))) {
+        std::cerr << err << '\n';
         return kUsage;
     }
     const std::string& path = args->positional()[0];
@@ -79,6 +107,15 @@ int cmdSweep(const std::vector<std::string>& argv)
     req.base = setup->bindings;
     req.profiles = setup->profiles;
     const SweepResult r = runSweep(loaded->graph, *setup->model, req);
+    std::vector<GateCurve> gates;
+    if (gateNodes) {
+        auto curves = fuseGateSweep(loaded->graph, *gateNodes, req.symbol, req.values, req.base);
+        if (!curves) {
+            std::cerr << curves.error().format(path) << '\n';
+            return kUsage;
+        }
+        gates = std::move(*curves);
+    }
 
     if (args->flag("csv")) {
         printCsv(req, r);
@@ -86,6 +123,8 @@ int cmdSweep(const std::vector<std::string>& argv)
     }
     if (!args->flag("json")) {
         printText(req, r);
+        if (gateNodes)
+            printGatesText(req, gates);
         return kOk;
     }
     Json j;
@@ -107,6 +146,13 @@ int cmdSweep(const std::vector<std::string>& argv)
     for (const Crossover& c : r.crossovers)
         j["crossovers"].push_back({{"from", req.profiles[c.from].name}, {"to", req.profiles[c.to].name},
                                    {"at", c.at}, {"first_value", c.firstValue}, {"text", c.text}});
+    if (gateNodes) {
+        Json targets = Json::array();
+        for (const GateCurve& c : gates)
+            targets.push_back({{"target", c.label}, {"min_gain_ns", c.minGainNs}, {"score_ns", c.scoreNs},
+                               {"should_fuse", c.fuse}});
+        j["gates"] = {{"nodes", *gateNodes}, {"targets", targets}};
+    }
     std::cout << j.dump(2) << '\n';
     return kOk;
 }

@@ -9,11 +9,13 @@ const std::vector<Command>& commands()
         {"info", "info FILE [--json]                 name, nodes, op histogram, inputs, outputs, symbols", cmdInfo},
         {"convert", "convert IN OUT                     convert between formats (by extension)", cmdConvert},
         {"gate", "gate welch-peaks|fuse ...            RLX IO fusion gate: Welch peaks, or fusing a node set", cmdGate},
-        {"welch-peaks", "welch-peaks costs --device D --batch N  Welch-peaks strategy costs and pick", cmdWelchPeaks},
+        {"welch-peaks", "welch-peaks costs --device D --batch N | sweep --values V [--device D]  Welch-peaks strategies"
+                        " and pick; over batch also the gate per target", cmdWelchPeaks},
         {"pick", "pick FILE [--allow/--deny/--prefer]   device report and pick (RLX policy and cost model)", cmdPick},
         {"analyze", "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--json|--csv]  cost per device",
          cmdAnalyze},
-        {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--json|--csv]  cost over a symbol",
+        {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--gates NODES] [--json|--csv]  cost"
+                  " (and fusion-gate scores) over a symbol",
          cmdSweep},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
         {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},

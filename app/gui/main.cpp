@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep] FILE | costscope --version
+#include "app_identity.h"
 #include "charts/sweep_screenshot.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
@@ -32,9 +33,7 @@ int main(int argc, char** argv)
     }
 
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Costscope"));
-    QApplication::setApplicationName(QStringLiteral("costscope"));
-    QApplication::setApplicationVersion(QStringLiteral(COSTSCOPE_VERSION));
+    costscope::setApplicationIdentity();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Visual cost analysis of ML computation graphs"));

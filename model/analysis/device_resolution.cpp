@@ -111,9 +111,9 @@ std::optional<Device> BenchmarkPicker::pick(const DevicePolicy& policy, const st
 {
     if (m_policy == policy && m_winner)
         return m_winner;
-    auto ranked = rank(viable, policy.benchmarkRuns, run);
+    m_ranking = rank(viable, policy.benchmarkRuns, run);
     m_policy = policy;
-    m_winner = ranked.empty() ? std::nullopt : std::optional<Device>(ranked.front().first);
+    m_winner = m_ranking.empty() ? std::nullopt : std::optional<Device>(m_ranking.front().first);
     return m_winner;
 }
 

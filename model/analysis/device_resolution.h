@@ -55,10 +55,14 @@ public:
     static std::vector<std::pair<Device, double>> rank(const std::vector<Device>& viable, int runs,
                                                        const BenchmarkRun& run);
     std::optional<Device> pick(const DevicePolicy& policy, const std::vector<Device>& viable, const BenchmarkRun& run);
+    // The ranking the remembered winner came from (median ns per device that ran, fastest first); empty before
+    // the first pick.
+    const std::vector<std::pair<Device, double>>& ranking() const { return m_ranking; }
 
 private:
     std::optional<DevicePolicy> m_policy;
     std::optional<Device> m_winner;
+    std::vector<std::pair<Device, double>> m_ranking;
 };
 
 struct DeviceResolution {

@@ -51,41 +51,47 @@ double rlxIoCost(const IoProfile& io, const DeviceProfile& p)
         + dbl(io.hostReadbackBytes(p.unifiedMemory)) / std::max(p.readbackBw(), 1.0);
 }
 
-NodeCost RlxCostModel::nodeCost(const Graph& g, const Node& n, const DeviceProfile& p, const Bindings& b) const
+namespace {
+
+// node_cost's profile-independent part; `outElements` and `firstElements` are the node's and its first input's
+// element counts (nullopt: unbound).
+RlxNodeWork nodeWork(const Node& n, const Node* first, std::optional<std::uint64_t> outElements,
+                     std::optional<std::uint64_t> firstElements, const Bindings& b)
 {
-    NodeCost c;
-    c.id = n.id;
+    using Kind = RlxNodeWork::Kind;
+    RlxNodeWork w;
+    w.id = n.id;
+    w.fallbackNode = n.op.kind != OpKind::Input && n.op.kind != OpKind::Param;
     if (isLeaf(n.op.kind))
-        return c;
-    const Node* first = n.inputs.empty() ? nullptr : g.find(n.inputs.front());
-    auto outElements = n.shape.elements(b);
+        return w;
     auto skip = [&](const Shape& s) {
-        c.skipped = true;
-        c.note = unboundNote(s, b);
-        return c;
+        w.skipped = true;
+        w.note = unboundNote(s, b);
+        return w;
     };
     switch (n.op.kind) {
     case OpKind::MatMul:
     case OpKind::FusedMatMulBiasAct: {
         if (!outElements)
             return skip(n.shape);
-        auto inElements = first ? first->shape.elements(b) : std::optional<std::uint64_t>(0);
+        auto inElements = first ? firstElements : std::optional<std::uint64_t>(0);
         if (!inElements)
             return skip(first->shape);
         const std::uint64_t nDim = n.shape.rank() ? static_cast<std::uint64_t>(*n.shape.dims.back().resolve(b)) : 1;
         const std::uint64_t m = nDim ? *outElements / nDim : 0;
         const std::uint64_t k = m ? *inElements / m : 0;
-        c.flops = 2.0 * dbl(m) * dbl(k) * dbl(nDim);
-        c.computeNs = c.flops / (p.rlxSgemmGflops(static_cast<std::int64_t>(m), static_cast<std::int64_t>(k),
-                                                  static_cast<std::int64_t>(nDim))
-                                 + 1);
-        break;
+        w.kind = Kind::Gemm;
+        w.flops = 2.0 * dbl(m) * dbl(k) * dbl(nDim);
+        w.m = static_cast<std::int64_t>(m);
+        w.k = static_cast<std::int64_t>(k);
+        w.n = static_cast<std::int64_t>(nDim);
+        return w;
     }
     case OpKind::Attention: {
+        w.kind = Kind::DispatchOnly;
         if (!first)
-            break;
-        auto qElements = first->shape.elements(b);
-        if (!qElements)
+            return w;
+        if (!firstElements)
             return skip(first->shape);
         const auto& q = first->shape;
         const std::uint64_t seq = q.rank() >= 2 ? static_cast<std::uint64_t>(*q.dims[q.rank() - 2].resolve(b)) : 1;
@@ -93,28 +99,82 @@ NodeCost RlxCostModel::nodeCost(const Graph& g, const Node& n, const DeviceProfi
         const auto headDim = static_cast<std::uint64_t>(std::max<std::int64_t>(n.op.attrs.intOr("head_dim", 1), 0));
         const auto seqHeads = checkedMul(seq, heads);
         const auto denom = seqHeads ? checkedMul(*seqHeads, headDim) : std::nullopt;
-        const std::uint64_t batch = denom && *denom ? *qElements / *denom : 0;
-        c.flops = dbl(batch) * dbl(heads) * dbl(seq) * dbl(seq) * dbl(headDim) * 2;
-        c.computeNs = c.flops / (p.rlxSgemmGflops(static_cast<std::int64_t>(seq), static_cast<std::int64_t>(headDim),
-                                                  static_cast<std::int64_t>(seq))
-                                 + 1);
-        break;
+        const std::uint64_t batch = denom && *denom ? *firstElements / *denom : 0;
+        w.kind = Kind::Gemm;
+        w.flops = dbl(batch) * dbl(heads) * dbl(seq) * dbl(seq) * dbl(headDim) * 2;
+        w.m = static_cast<std::int64_t>(seq);
+        w.k = static_cast<std::int64_t>(headDim);
+        w.n = static_cast<std::int64_t>(seq);
+        return w;
     }
     default:
         if (!outElements)
             return skip(n.shape);
-        // RLX counts 4 bytes per element here whatever the dtype (parity).
-        c.memoryNs = dbl(*outElements) * 4 / std::max(p.memoryBw, 1.0);
+        w.kind = Kind::Elementwise;
+        w.outElements = *outElements;
         if (n.op.kind == OpKind::Unknown)
-            c.note = "unknown op: costed as memory-bound";
+            w.note = "unknown op: costed as memory-bound";
+        return w;
+    }
+}
+
+NodeCost priceNode(const RlxNodeWork& w, const DeviceProfile& p)
+{
+    using Kind = RlxNodeWork::Kind;
+    NodeCost c;
+    c.id = w.id;
+    if (w.skipped) {
+        c.skipped = true;
+        c.note = w.note;
+        return c;
+    }
+    if (w.kind == Kind::Free)
+        return c;
+    if (w.kind == Kind::Gemm) {
+        c.flops = w.flops;
+        c.computeNs = c.flops / (p.rlxSgemmGflops(w.m, w.k, w.n) + 1);
+    } else if (w.kind == Kind::Elementwise) {
+        // RLX counts 4 bytes per element here whatever the dtype (parity).
+        c.memoryNs = dbl(w.outElements) * 4 / std::max(p.memoryBw, 1.0);
+        c.note = w.note;
     }
     c.dispatchNs = p.dispatchNs;
     c.totalNs = c.computeNs + c.memoryNs + c.dispatchNs;
     return c;
 }
 
-RlxEstimate RlxCostModel::estimateWithIo(const Graph& g, const DeviceProfile& p, const IoProfile& io,
-                                         const Bindings& b) const
+} // namespace
+
+NodeCost RlxCostModel::nodeCost(const Graph& g, const Node& n, const DeviceProfile& p, const Bindings& b) const
+{
+    const Node* first = n.inputs.empty() ? nullptr : g.find(n.inputs.front());
+    return priceNode(nodeWork(n, first, n.shape.elements(b), first ? first->shape.elements(b) : std::nullopt, b), p);
+}
+
+RlxWork RlxCostModel::work(const Graph& g, const Bindings& b) const
+{
+    RlxWork w;
+    const std::vector<std::optional<std::uint64_t>> elements = nodeElements(g, b);
+    const std::vector<std::uint64_t> bytes = nodeBytes(g, elements);
+    w.io = ioProfileOfBytes(g, bytes);
+    w.nodes.reserve(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& n = g.nodes[i];
+        const auto firstIndex = n.inputs.empty() ? std::nullopt : g.indexOf(n.inputs.front());
+        const Node* first = firstIndex ? &g.nodes[*firstIndex] : nullptr;
+        RlxNodeWork nw = nodeWork(n, first, elements[i], firstIndex ? elements[*firstIndex] : std::nullopt, b);
+        if (!n.op.info().rlxMetadata) {
+            nw.launches = true;
+            nw.trafficBytes = nodeTrafficBytes(g, n, bytes);
+            nw.hostSync = isRlxHostSync(n.op);
+            nw.outputBytes = g.isOutput(n.id) ? bytes[i] : 0;
+        }
+        w.nodes.push_back(std::move(nw));
+    }
+    return w;
+}
+
+RlxEstimate RlxCostModel::price(const RlxWork& w, const DeviceProfile& p, const IoProfile& io) const
 {
     RlxEstimate e;
     e.cost.model = name();
@@ -122,30 +182,31 @@ RlxEstimate RlxCostModel::estimateWithIo(const Graph& g, const DeviceProfile& p,
     e.cost.device = p.device;
     e.cost.io = io;
     auto& nodes = e.cost.nodes;
-    const std::size_t count = g.nodes.size();
+    const std::size_t count = w.nodes.size();
+    nodes.reserve(count);
     std::vector<double> traffic(count, 0), outputs(count, 0), syncs(count, 0), launches(count, 0);
     for (std::size_t i = 0; i < count; ++i) {
-        const Node& n = g.nodes[i];
+        const RlxNodeWork& nw = w.nodes[i];
         if (p.rlxFallback) {
             NodeCost c;
-            c.id = n.id;
-            if (n.op.kind != OpKind::Input && n.op.kind != OpKind::Param) {
+            c.id = nw.id;
+            if (nw.fallbackNode) {
                 c.computeNs = 2000;
                 c.note = "RLX discrete-GPU fallback: 2000 ns per node";
             }
-            nodes.push_back(c);
+            nodes.push_back(std::move(c));
         } else {
-            nodes.push_back(nodeCost(g, n, p, b));
+            nodes.push_back(priceNode(nw, p));
         }
         if (nodes.back().skipped)
-            e.cost.skipped.push_back(n.id);
-        if (n.op.info().rlxMetadata)
+            e.cost.skipped.push_back(nw.id);
+        if (!nw.launches)
             continue;
         launches[i] = 1;
-        nodes[i].bytes = nodeTrafficBytes(g, n, b);
+        nodes[i].bytes = nw.trafficBytes;
         traffic[i] = dbl(nodes[i].bytes);
-        syncs[i] = isRlxHostSync(n.op) ? 1 : 0;
-        outputs[i] = g.isOutput(n.id) ? dbl(tensorBytes(n.shape, b)) : 0;
+        syncs[i] = nw.hostSync ? 1 : 0;
+        outputs[i] = dbl(nw.outputBytes);
     }
     for (const NodeCost& c : nodes)
         e.terms.nodesNs += c.computeNs + c.memoryNs + c.dispatchNs;
@@ -177,9 +238,16 @@ RlxEstimate RlxCostModel::estimateWithIo(const Graph& g, const DeviceProfile& p,
     return e;
 }
 
+RlxEstimate RlxCostModel::estimateWithIo(const Graph& g, const DeviceProfile& p, const IoProfile& io,
+                                         const Bindings& b) const
+{
+    return price(work(g, b), p, io);
+}
+
 GraphCost RlxCostModel::estimate(const Graph& g, const DeviceProfile& p, const Bindings& b) const
 {
-    return estimateWithIo(g, p, ioProfile(g, b), b).cost;
+    RlxWork w = work(g, b);
+    return price(w, p, w.io).cost;
 }
 
 double rlxEstimateWithIo(const Graph& g, const DeviceProfile& p, const IoProfile& io, const Bindings& b)
@@ -189,7 +257,7 @@ double rlxEstimateWithIo(const Graph& g, const DeviceProfile& p, const IoProfile
 
 double rlxEstimate(const Graph& g, const DeviceProfile& p, const Bindings& b)
 {
-    return rlxEstimateWithIo(g, p, ioProfile(g, b), b);
+    return RlxCostModel().estimate(g, p, b).totalNs;
 }
 
 } // namespace costscope

@@ -25,6 +25,36 @@ struct RlxEstimate {
     double graphLevelNs = 0;
 };
 
+// The profile-independent part of one node's estimate: node_cost's inputs and the node's IO shares, with the
+// bindings applied.
+struct RlxNodeWork {
+    enum class Kind {
+        Free,        // Input, Param, Constant: node_cost 0
+        Gemm,        // MatMul, FusedMatMulBiasAct, Attention: flops / (sgemm_gflops(m, k, n) + 1) + dispatch
+        Elementwise, // output elements × 4 / max(memory_bw, 1) + dispatch
+        DispatchOnly // Attention without inputs
+    };
+    NodeId id = 0;
+    Kind kind = Kind::Free;
+    bool skipped = false;       // an unbound symbol: costs nothing, note says which
+    std::string note;
+    double flops = 0;
+    std::int64_t m = 0, k = 0, n = 0;
+    std::uint64_t outElements = 0;
+    bool fallbackNode = false;  // not Input/Param: the discrete-GPU fallback's 2000 ns
+    bool launches = false;      // not an RLX metadata op: carries traffic, sync and output shares
+    std::uint64_t trafficBytes = 0;
+    bool hostSync = false;
+    std::uint64_t outputBytes = 0; // a graph output's bytes
+};
+
+// Everything an estimate needs of a graph with its bindings: price() turns it into the estimate under any profile
+// without looking at the graph again, so a sweep builds it once per value for all its profiles.
+struct RlxWork {
+    IoProfile io; // the graph's own IO profile
+    std::vector<RlxNodeWork> nodes;
+};
+
 // RLX's BackendCostModel (cost-model.md §3), reproduced exactly ("RLX parity").
 //
 // How the whole-graph terms land on nodes (each share is term × node weight / Σ weights):
@@ -45,6 +75,9 @@ public:
     GraphCost estimate(const Graph& g, const DeviceProfile& p, const Bindings& b = {}) const override;
     RlxEstimate estimateWithIo(const Graph& g, const DeviceProfile& p, const IoProfile& io,
                                const Bindings& b = {}) const;
+    RlxWork work(const Graph& g, const Bindings& b = {}) const;
+    // estimateWithIo from the work, with the given IO profile (usually w.io).
+    RlxEstimate price(const RlxWork& w, const DeviceProfile& p, const IoProfile& io) const;
     // node_cost alone (no whole-graph shares).
     NodeCost nodeCost(const Graph& g, const Node& n, const DeviceProfile& p, const Bindings& b = {}) const;
 };

@@ -2,37 +2,19 @@
 #include "analysis/rlx_profiles.h"
 
 #include "analysis/device_policy.h"
+#include "analysis/profile_set.h"
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <string>
 #include <thread>
 
 namespace costscope {
 
 namespace {
-constexpr std::string_view kRlxSource = "RLX built-in defaults (cost-model.md §4)";
-
-std::string lowerName(Device d)
-{
-    std::string s(deviceName(d));
-    for (char& c : s)
-        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return s;
-}
-
-DeviceProfile row(Device d, double sgemm, double dispatch, double roundtrip, double bw, std::string description)
-{
-    DeviceProfile p;
-    p.device = d;
-    p.sgemmGflops = sgemm;
-    p.dispatchNs = dispatch;
-    p.roundtripNs = roundtrip;
-    p.memoryBw = bw;
-    p.description = std::move(description);
-    p.source = std::string(kRlxSource);
-    return p;
-}
 
 int hostWorkers()
 {
@@ -41,42 +23,33 @@ int hostWorkers()
     return env ? rlxCpuWorkers(cores, std::string_view(*env)) : rlxCpuWorkers(cores, std::nullopt);
 }
 
-DeviceProfile cpuRow(bool apple)
+// The sets compiled in from resources/profiles/sets, parsed once. They are checked by the tests
+// (test_profile_sets); a set that does not parse is a broken build, so it stops the program with the reason.
+const ProfileSet* compiledSet(std::string_view name)
 {
-    // The sgemm rate is the better of the SIMD path and BLAS: 32 vs 200 generic, 72 vs 1000 on Apple.
-    DeviceProfile p = apple ? row(Device::Cpu, std::max(72.0, 1000.0), 500, 5000, 50, "RLX CPU, Apple aarch64")
-                            : row(Device::Cpu, std::max(32.0, 200.0), 300, 3000, 30, "RLX CPU, generic (x86)");
-    p.numThreads = hostWorkers() + 1;
-    return p;
+    static const std::map<std::string, ProfileSet, std::less<>> sets = [] {
+        std::map<std::string, ProfileSet, std::less<>> out;
+        for (std::string_view setName : rlxProfileSetNames()) {
+            const std::string origin = "resources/profiles/sets/" + std::string(setName) + ".json";
+            auto set = profileSetFromJsonText(std::string(compiledProfileSetText(setName)), origin);
+            if (!set || !set->discreteGpuFallback) {
+                std::fprintf(stderr, "costscope: compiled-in profile set %s is broken: %s\n", origin.c_str(),
+                             set ? "no discrete_gpu_fallback" : set.error().message.c_str());
+                std::abort();
+            }
+            out.emplace(std::string(setName), std::move(*set));
+        }
+        return out;
+    }();
+    auto it = sets.find(name);
+    return it == sets.end() ? nullptr : &it->second;
 }
 
-DeviceProfile profileFor(Device d, bool apple)
-{
-    switch (d) {
-    case Device::Cpu: return cpuRow(apple);
-    case Device::Cuda: return row(d, 12000, 3000, 35000, 900, "RLX CUDA, uncalibrated");
-    case Device::Rocm: return row(d, 10000, 3000, 40000, 800, "RLX ROCm, uncalibrated");
-    case Device::Gpu:
-    case Device::Vulkan:
-    case Device::WebGpu:
-    case Device::DirectX:
-    case Device::OpenGl: return row(d, 2500, 5000, 80000, 120, "RLX wgpu class, uncalibrated");
-    default: break;
-    }
-    DeviceProfile p = rlxDiscreteGpuFallback();
-    p.device = d;
-    return p;
-}
 } // namespace
 
 DeviceProfile rlxDiscreteGpuFallback()
 {
-    DeviceProfile p
-        = row(Device::Gpu, 800, 2000, 20000, 800, "RLX discrete-GPU fallback (no model without calibration)");
-    p.hostReadbackBw = 50;
-    p.unifiedMemory = false;
-    p.rlxFallback = true;
-    return p;
+    return *compiledSet("rlx-linux")->discreteGpuFallback;
 }
 
 std::vector<std::string_view> rlxProfileSetNames()
@@ -86,15 +59,13 @@ std::vector<std::string_view> rlxProfileSetNames()
 
 std::vector<DeviceProfile> rlxProfileSet(std::string_view set)
 {
-    if (set != "rlx-linux" && set != "rlx-apple")
+    const ProfileSet* s = compiledSet(set);
+    if (!s)
         return {};
-    const bool apple = set == "rlx-apple";
-    std::vector<DeviceProfile> out;
-    for (Device d : estimableDevices()) {
-        DeviceProfile p = profileFor(d, apple);
-        p.name = std::string(set) + "/" + lowerName(d);
-        out.push_back(std::move(p));
-    }
+    std::vector<DeviceProfile> out = s->profiles;
+    for (DeviceProfile& p : out)
+        if (p.device == Device::Cpu)
+            p.numThreads = hostWorkers() + 1; // RLX: threads = workers + 1
     return out;
 }
 

@@ -2,6 +2,7 @@
 #include "analysis/sweep.h"
 
 #include "analysis/costscope_cost_model.h"
+#include "analysis/rlx_cost_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,10 +79,12 @@ SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest&
         b[request.symbol] = request.values[v];
         return b;
     };
-    // The Costscope model's node work does not depend on the profile: compute it once per value and price it for
-    // every profile in the same task.
+    // Both models' node work does not depend on the profile: compute it once per value and price it for every
+    // profile in the same task.
     const auto* costscope = dynamic_cast<const CostscopeCostModel*>(&model);
-    const std::size_t costTasks = np == 0 ? 0 : (costscope ? nv : nv * np), tasks = costTasks + ns * nv;
+    const auto* rlx = dynamic_cast<const RlxCostModel*>(&model);
+    const bool shared = costscope || rlx;
+    const std::size_t costTasks = np == 0 ? 0 : (shared ? nv : nv * np), tasks = costTasks + ns * nv;
     auto store = [&](std::size_t v, std::size_t p, GraphCost gc) {
         r.totalNs[v][p] = gc.totalNs;
         if (p == 0)
@@ -104,6 +107,10 @@ SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest&
                 const GraphWork work = costscope->work(g, bindingsAt(t));
                 for (std::size_t p = 0; p < np; ++p)
                     store(t, p, costscope->price(g, work, request.profiles[p]));
+            } else if (t < costTasks && rlx) {
+                const RlxWork work = rlx->work(g, bindingsAt(t));
+                for (std::size_t p = 0; p < np; ++p)
+                    store(t, p, rlx->price(work, request.profiles[p], work.io).cost);
             } else if (t < costTasks) {
                 store(t / np, t % np, model.estimate(g, request.profiles[t % np], bindingsAt(t / np)));
             } else {

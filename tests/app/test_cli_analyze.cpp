@@ -86,8 +86,10 @@ private slots:
         QVERIFY(text.indexOf("\"model\"") < text.indexOf("\"bindings\""));
         QVERIFY(text.indexOf("\"bindings\"") < text.indexOf("\"devices\""));
         QVERIFY(text.indexOf("\"devices\"") < text.lastIndexOf("\"pick\""));
+        QVERIFY(text.lastIndexOf("\"pick\"") < text.lastIndexOf("\"skipped\""));
         const QJsonObject j = QJsonDocument::fromJson(out).object();
-        QCOMPARE(keys(j), (QStringList{"bindings", "devices", "model", "pick"}));
+        QCOMPARE(keys(j), (QStringList{"bindings", "devices", "model", "pick", "skipped"}));
+        QCOMPARE(j["skipped"].toArray().size(), 0);
         QCOMPARE(j["model"].toString(), QString("costscope"));
         QCOMPARE(j["bindings"].toObject()["batch"].toInt(), 8);
 
@@ -169,12 +171,73 @@ private slots:
         QVERIFY(lines[3].contains(",fc,MatMul,"));
     }
 
+    void unboundSymbolsAreReported_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("rlx") << "rlx";
+        QTest::newRow("costscope") << "costscope";
+    }
+
     void unboundSymbolsAreReported()
     {
+        QFETCH(QString, model);
         QByteArray out, err;
-        QCOMPARE(runCli({"analyze", m_file, "--model", "costscope", "--json"}, &out, &err), 0);
+        // Metal first: under rlx-linux it is RLX's discrete-GPU fallback, which costs every node without shapes.
+        QCOMPARE(runCli({"analyze", m_file, "--model", model, "--device", "metal", "--device", "cuda", "--json"}, &out,
+                        &err),
+                 0);
         QVERIFY(err.contains("not costed"));
         QVERIFY(err.contains("--bind"));
+        // The JSON names each skipped node and why; the library decides which.
+        const GraphCost c
+            = makeCostModel(model.toStdString())->estimate(m_graph, *findProfile(rlxProfileSet("rlx-linux"), Device::Cuda));
+        QVERIFY(!c.skipped.empty());
+        const QJsonArray skipped = QJsonDocument::fromJson(out).object()["skipped"].toArray();
+        QCOMPARE(skipped.size(), qsizetype(c.skipped.size()));
+        for (qsizetype i = 0; i < skipped.size(); ++i) {
+            const QJsonObject s = skipped[i].toObject();
+            QCOMPARE(keys(s), (QStringList{"id", "name", "op", "reason"}));
+            const NodeId id = c.skipped[static_cast<std::size_t>(i)];
+            QCOMPARE(s["id"].toInteger(), id);
+            QCOMPARE(s["name"].toString(), QString::fromStdString(m_graph.find(id)->displayName()));
+            QCOMPARE(s["op"].toString(), QString::fromStdString(m_graph.find(id)->op.label()));
+            QCOMPARE(s["reason"].toString(), QString::fromStdString(c.nodes[*m_graph.indexOf(id)].note));
+            QVERIFY(s["reason"].toString().contains("batch"));
+        }
+        // The text lists them too, one line each.
+        QCOMPARE(runCli({"analyze", m_file, "--model", model, "--device", "cuda"}, &out, &err), 0);
+        const QString text = QString::fromUtf8(out);
+        QVERIFY(text.contains(QString("not costed (%1 node(s)").arg(c.skipped.size())));
+        for (NodeId id : c.skipped)
+            QVERIFY2(text.contains("  %" + QString::number(id) + " "
+                                   + QString::fromStdString(m_graph.find(id)->displayName()) + " ("),
+                     qPrintable(text));
+        // Bound, nothing is skipped.
+        QCOMPARE(runCli({"analyze", m_file, "--model", model, "--bind", "batch=2"}, &out, &err), 0);
+        QVERIFY(!out.contains("not costed"));
+    }
+
+    void textShowsAllFourIoCounters()
+    {
+        QByteArray out, err;
+        QCOMPARE(runCli({"analyze", m_file, "--device", "cpu", "--device", "cuda", "--bind", "batch=16"}, &out, &err),
+                 0);
+        const QStringList lines = QString::fromUtf8(out).split('\n');
+        const auto set = rlxProfileSet("rlx-linux");
+        const auto rlx = makeCostModel("rlx");
+        int i = 0;
+        for (Device d : {Device::Cpu, Device::Cuda}) {
+            const IoProfile io = rlx->estimate(m_graph, *findProfile(set, d), {{"batch", 16}}).io;
+            QVERIFY(io.hostOutputBytes > 0 && io.deviceTrafficBytes > 0);
+            const QString want = QString("launches %1, syncs %2, host output %3 B, device traffic %4 B")
+                                     .arg(io.kernelLaunches)
+                                     .arg(io.syncPoints)
+                                     .arg(io.hostOutputBytes)
+                                     .arg(io.deviceTrafficBytes);
+            QVERIFY2(lines[i].startsWith(QString::fromUtf8(deviceName(d).data())), qPrintable(lines[i]));
+            QVERIFY2(lines[i].endsWith(want), qPrintable(lines[i] + " / " + want));
+            ++i;
+        }
     }
 
     void profileFileAndProfileSet()

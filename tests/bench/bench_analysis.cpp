@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Cost analysis speed: one device over a 100 000-node graph (target < 50 ms) and a sweep of 17 batch values ×
-// 6 devices over a 10 000-node graph (target < 100 ms). Ratios are against a plain pass over the same graph
-// that computes Shape::bytes for every node, measured in the same run.
+// Cost analysis speed, for the RLX parity model and the Costscope model: one device over a 100 000-node graph
+// (target < 50 ms) and a sweep of 17 batch values × 6 devices over a 10 000-node graph (target < 100 ms). Ratios
+// are against a plain pass over the same graph that computes Shape::bytes for every node, measured in the same run.
 #include "analysis/costscope_cost_model.h"
 #include "analysis/profile_library.h"
+#include "analysis/rlx_cost_model.h"
+#include "analysis/rlx_profiles.h"
 #include "analysis/sweep.h"
 
 #include <algorithm>
@@ -100,29 +102,42 @@ int main()
         std::fprintf(stderr, "bench_analysis: presets not found under %s\n", paths.presetDir.c_str());
         return 1;
     }
-    const CostscopeCostModel model;
+    // The RLX parity model's six: the rlx-linux rows of six devices (Metal is the discrete-GPU fallback).
+    const std::vector<DeviceProfile> rlxSet = rlxProfileSet("rlx-linux");
+    std::vector<DeviceProfile> rlxSix;
+    for (Device d : {Device::Cpu, Device::Cuda, Device::Rocm, Device::Gpu, Device::Vulkan, Device::Metal})
+        rlxSix.push_back(*findProfile(rlxSet, d));
+    const CostscopeCostModel costscopeModel;
+    const RlxCostModel rlxModel;
     const Bindings batch8{{"batch", 8}};
 
     const Graph big = chains(100000);
     const Timing refBig = bytesPass(big, batch8);
-    double total = 0;
-    const Timing one = median(15, [&] { total = model.estimate(big, six[0], batch8).totalNs; });
     std::printf("reference, bytes pass over 100k nodes: wall %.2f ms, cpu %.2f ms\n", refBig.wallMs, refBig.cpuMs);
-    std::printf("100k nodes, one device (costscope model): wall %.2f ms, cpu %.2f ms (target < 50); %.1fx the bytes"
-                " pass (cpu)  [total %.0f ns]\n",
-                one.wallMs, one.cpuMs, one.cpuMs / refBig.cpuMs, total);
-
     const Graph mid = chains(10000);
     const Timing refMid = bytesPass(mid, batch8);
-    SweepRequest req;
-    req.values = *parseSweepValues("1:65536:x2");
-    req.profiles = six;
-    std::size_t crossovers = 0;
-    const Timing sweep = median(9, [&] { crossovers = runSweep(mid, model, req).crossovers.size(); });
-    const unsigned threads = std::max(1u, std::min(17u, std::thread::hardware_concurrency()));
     std::printf("reference, bytes pass over 10k nodes: wall %.3f ms, cpu %.3f ms\n", refMid.wallMs, refMid.cpuMs);
-    std::printf("10k nodes, sweep 17 values x 6 devices: wall %.2f ms, cpu %.2f ms over %u threads (target < 100);"
-                " %.1fx 102 bytes passes (cpu)  [%zu crossovers]\n",
-                sweep.wallMs, sweep.cpuMs, threads, sweep.cpuMs / (102 * refMid.cpuMs), crossovers);
+    const unsigned threads = std::max(1u, std::min(17u, std::thread::hardware_concurrency()));
+
+    const std::pair<const CostModel*, const std::vector<DeviceProfile>*> runs[] = {{&rlxModel, &rlxSix},
+                                                                                  {&costscopeModel, &six}};
+    for (const auto& [model, profiles] : runs) {
+        const std::string name = model->name();
+        double total = 0;
+        const Timing one = median(15, [&] { total = model->estimate(big, profiles->front(), batch8).totalNs; });
+        std::printf("100k nodes, one device (%s model, %s): wall %.2f ms, cpu %.2f ms (target < 50); %.1fx the bytes"
+                    " pass (cpu)  [total %.0f ns]\n",
+                    name.c_str(), profiles->front().name.c_str(), one.wallMs, one.cpuMs, one.cpuMs / refBig.cpuMs,
+                    total);
+
+        SweepRequest req;
+        req.values = *parseSweepValues("1:65536:x2");
+        req.profiles = *profiles;
+        std::size_t crossovers = 0;
+        const Timing sweep = median(9, [&] { crossovers = runSweep(mid, *model, req).crossovers.size(); });
+        std::printf("10k nodes, sweep 17 values x 6 devices (%s model): wall %.2f ms, cpu %.2f ms over %u threads"
+                    " (target < 100); %.1fx 102 bytes passes (cpu)  [%zu crossovers]\n",
+                    name.c_str(), sweep.wallMs, sweep.cpuMs, threads, sweep.cpuMs / (102 * refMid.cpuMs), crossovers);
+    }
     return 0;
 }

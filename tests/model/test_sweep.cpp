@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/costscope_cost_model.h"
+#include "analysis/rlx_cost_model.h"
+#include "analysis/rlx_profiles.h"
 #include "analysis/sweep.h"
 
 #include <QtTest>
@@ -196,6 +198,47 @@ private slots:
                 QCOMPARE(a.costs[v][p].nodes.size(), g.nodes.size());
             }
         }
+    }
+
+    // The RLX model's sweep prices one work per value for every profile: the same numbers, node by node, as one
+    // estimate per (value, profile), the discrete-GPU fallback (Metal) and skipped nodes included.
+    void rlxSweepMatchesSingleEstimates()
+    {
+        const Graph g = chainGraph(50);
+        const auto set = rlxProfileSet("rlx-linux");
+        SweepRequest req;
+        req.values = {1, 7, 64, 4096};
+        req.keepNodeCosts = true;
+        for (Device d : {Device::Cpu, Device::Cuda, Device::Gpu, Device::Metal})
+            req.profiles.push_back(*findProfile(set, d));
+        const RlxCostModel model;
+        const SweepResult r = runSweep(g, model, req);
+        for (std::size_t v = 0; v < req.values.size(); ++v)
+            for (std::size_t p = 0; p < req.profiles.size(); ++p) {
+                const GraphCost single = model.estimate(g, req.profiles[p], {{"batch", req.values[v]}});
+                QCOMPARE(r.totalNs[v][p], single.totalNs);
+                QCOMPARE(r.totalNs[v][p], rlxEstimate(g, req.profiles[p], {{"batch", req.values[v]}}));
+                const GraphCost& swept = r.costs[v][p];
+                QCOMPARE(swept.nodes.size(), single.nodes.size());
+                for (std::size_t i = 0; i < single.nodes.size(); ++i) {
+                    QCOMPARE(swept.nodes[i].totalNs, single.nodes[i].totalNs);
+                    QCOMPARE(swept.nodes[i].bytes, single.nodes[i].bytes);
+                    // node_cost alone, without the whole-graph shares, is the same arithmetic.
+                    if (!req.profiles[p].rlxFallback) {
+                        const NodeCost alone = model.nodeCost(g, g.nodes[i], req.profiles[p], {{"batch", req.values[v]}});
+                        QCOMPARE(alone.computeNs, single.nodes[i].computeNs);
+                        QCOMPARE(alone.flops, single.nodes[i].flops);
+                    }
+                }
+            }
+        QVERIFY(r.totalNs[0][3] > 0);
+        // Unbound: the same nodes are skipped in the sweep as alone.
+        SweepRequest unbound = req;
+        unbound.symbol = "seq";
+        unbound.values = {1};
+        const SweepResult u = runSweep(g, model, unbound);
+        QCOMPARE(u.skipped[0], model.estimate(g, req.profiles[0], {{"seq", 1}}).skipped);
+        QVERIFY(!u.skipped[0].empty());
     }
 };
 

@@ -1,69 +1,34 @@
 // SPDX-License-Identifier: MIT
 #include "charts/sweep_data.h"
-#include "analysis/fuse_what_if.h"
 #include "analysis/rlx_profiles.h"
-#include "analysis/welch_peaks.h"
 #include "jobs/cost_job.h"
 #include <algorithm>
 #include <limits>
 
 namespace costscope {
 
-const std::vector<std::string>& gateDeviceNames()
-{
-    // One device per RLX fusion target, in fusionTargets() order (Gpu stands for the wgpu class).
-    static const std::vector<std::string> names = {"Metal", "Mlx", "Cuda", "Rocm", "Gpu", "Tpu", "Cpu"};
-    return names;
-}
-
 namespace {
 
+// Charts 2 and 3: the library's gate and strategy sweeps, shaped for plotting.
 void welchCurves(const SweepInputs& in, const std::vector<DeviceProfile>& set, Device focus, SweepData& out)
 {
-    for (const std::string& name : gateDeviceNames()) {
-        const Device d = *parseDevice(name);
-        GateCurve c;
-        c.label = std::string(fusionTargetName(*fusionTargetFor(d)));
-        for (std::int64_t v : in.values) {
-            const WelchGate g = welchGate(set, d, v, in.nFft, in.k);
-            c.scoreNs.push_back(g.scoreNs);
-            c.fuse.push_back(g.shouldFuse);
-            c.minGainNs = g.minGainNs;
-        }
-        out.welchGates.push_back(std::move(c));
-    }
-    out.strategyNs.assign(4, {});
-    for (std::int64_t v : in.values) {
-        const WelchStrategyCosts s = welchStrategyCosts(set, focus, v, in.nFft, in.k);
-        out.strategyNs[0].push_back(s.ultraNs);
-        out.strategyNs[1].push_back(s.fastNs);
-        out.strategyNs[2].push_back(s.rlxNs);
-        out.strategyNs[3].push_back(s.learnedNs);
-        out.strategyPick.push_back(static_cast<int>(s.pick));
-    }
+    out.welchGates = welchGateSweep(set, in.values, in.nFft, in.k);
+    WelchStrategySweep strategies = welchStrategySweep(set, focus, in.values, in.nFft, in.k);
+    out.strategyNs = std::move(strategies.ns);
+    for (WelchStrategy s : strategies.pick)
+        out.strategyPick.push_back(static_cast<int>(s));
 }
 
 void fuseCurves(const SweepInputs& in, SweepData& out)
 {
-    std::vector<GateCurve> curves;
-    for (std::int64_t v : in.values) {
-        Bindings b = in.base;
-        b[in.symbol] = v;
-        auto w = fuseWhatIf(*in.graph, in.fuseNodes, b);
-        if (!w) {
-            out.fuseError = w.error().message;
-            return;
-        }
-        curves.resize(w->verdicts.size());
-        for (std::size_t t = 0; t < w->verdicts.size(); ++t) {
-            const FuseVerdict& verdict = w->verdicts[t];
-            curves[t].label = std::string(fusionTargetName(verdict.target)) + " (selection)";
-            curves[t].scoreNs.push_back(verdict.scoreNs);
-            curves[t].fuse.push_back(verdict.shouldFuse);
-            curves[t].minGainNs = verdict.minGainNs;
-        }
+    auto curves = fuseGateSweep(*in.graph, in.fuseNodes, in.symbol, in.values, in.base);
+    if (!curves) {
+        out.fuseError = curves.error().message;
+        return;
     }
-    out.fuseGates = std::move(curves);
+    for (GateCurve& c : *curves)
+        c.label += " (selection)";
+    out.fuseGates = std::move(*curves);
 }
 
 std::string nodeLabel(const Graph& g, NodeId id)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "analysis/gate_sweep.h"
 #include "analysis/sweep.h"
 #include <atomic>
 #include <cstdint>
@@ -22,14 +23,6 @@ struct SweepInputs {
     std::int64_t nFft = 256, k = 16;
 };
 
-// One fusion-gate curve: a target's score at each sweep value and its threshold.
-struct GateCurve {
-    std::string label;
-    std::vector<double> scoreNs;
-    std::vector<bool> fuse;
-    double minGainNs = 0;
-};
-
 struct ShareCurve {
     std::string label;
     NodeId node = 0; // meaningless for the "other nodes" curve
@@ -43,11 +36,11 @@ struct SweepData {
     std::int64_t nFft = 0, k = 0;
     std::vector<std::string> deviceLabels;
     SweepResult sweep;                  // chart 1
-    std::vector<GateCurve> welchGates;  // chart 2, one per fusion target
-    std::vector<GateCurve> fuseGates;   // chart 2, for the selected nodes
+    std::vector<GateCurve> welchGates;  // chart 2, one per fusion target (welchGateSweep)
+    std::vector<GateCurve> fuseGates;   // chart 2, for the selected nodes (fuseGateSweep, labels "X (selection)")
     std::string fuseError;
     std::string focusLabel;
-    std::vector<std::vector<double>> strategyNs; // chart 3: [ultra, fast, rlx, learned][value]; +inf when not open
+    std::vector<std::vector<double>> strategyNs; // chart 3 (welchStrategySweep): [ultra, fast, rlx, learned][value]
     std::vector<int> strategyPick;
     std::vector<ShareCurve> shares;     // chart 4
     std::string error;
@@ -55,9 +48,6 @@ struct SweepData {
 };
 
 inline constexpr int kTopNodes = 6;
-
-// The fusion targets' representative devices (the device `gate welch-peaks --device` is asked for).
-const std::vector<std::string>& gateDeviceNames();
 
 SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cancel = nullptr);
 

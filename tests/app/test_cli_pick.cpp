@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli pick --policy benchmark:N / RLX_BENCHMARK_PICK=N: the viable devices this machine can run are timed
+// on the engine's backends; when none runs, the cost model picks and the output says so.
+#include "formats/graph_file.h"
+#include "test_paths.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace costscope;
+
+namespace {
+
+Shape batchBy(std::int64_t cols)
+{
+    Shape s = Shape::of({0, cols});
+    s.dims[0] = Dim::named("batch");
+    return s;
+}
+
+Graph mlp()
+{
+    Graph g;
+    g.name = "mlp";
+    auto add = [&](OpKind k, std::vector<NodeId> in, Shape s, const char* key = nullptr, const char* value = nullptr) {
+        Node n;
+        n.id = static_cast<NodeId>(g.nodes.size());
+        Attrs a;
+        if (key)
+            a.set(key, std::string(value));
+        n.op = Op::make(k, a);
+        n.inputs = std::move(in);
+        n.shape = std::move(s);
+        g.nodes.push_back(std::move(n));
+        return g.nodes.back().id;
+    };
+    const NodeId x = add(OpKind::Input, {}, batchBy(64), "name", "x");
+    const NodeId w = add(OpKind::Param, {}, Shape::of({64, 64}), "name", "w");
+    const NodeId mm = add(OpKind::MatMul, {x, w}, batchBy(64));
+    g.outputs = {add(OpKind::Activation, {mm}, batchBy(64), "op", "Relu")};
+    return g;
+}
+
+struct Run {
+    int code = -1;
+    QJsonObject json;
+    QByteArray err;
+};
+
+Run pick(const QStringList& args, const QStringList& vars = {})
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* v : {"RLX_BENCHMARK_PICK", "COSTSCOPE_BENCHMARK_PICK", "RLX_DEVICE", "COSTSCOPE_DEVICE",
+                          "RLX_FORCE_DEVICE", "COSTSCOPE_FORCE_DEVICE", "RLX_DEVICE_CHAIN", "COSTSCOPE_DEVICE_CHAIN"})
+        env.remove(v);
+    for (const QString& v : vars)
+        env.insert(v.section('=', 0, 0), v.section('=', 1));
+    p.setProcessEnvironment(env);
+    p.start(costscope::test::cliPath(), QStringList{"pick"} + args);
+    p.waitForFinished(120000);
+    return {p.exitCode(), QJsonDocument::fromJson(p.readAllStandardOutput()).object(), p.readAllStandardError()};
+}
+
+QJsonObject findDevice(const QJsonArray& list, const QString& device)
+{
+    for (const QJsonValue& v : list)
+        if (v.toObject()["device"].toString() == device)
+            return v.toObject();
+    return {};
+}
+
+} // namespace
+
+class TestCliPick : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        m_file = m_dir.filePath("mlp.json");
+        QVERIFY(saveGraphFile(mlp(), m_file.toStdString()).ok());
+    }
+
+    void benchmarkPolicyTimesTheCpu()
+    {
+        const Run r = pick({m_file, "--bind", "batch=32", "--policy", "benchmark:3", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json["reason"].toString(), QString("benchmark"));
+        const QJsonObject bench = r.json["benchmark"].toObject();
+        const QJsonArray ranking = bench["ranking"].toArray();
+        QVERIFY(!ranking.isEmpty());
+        // The pick is the fastest device that ran; the ranking is fastest first.
+        QCOMPARE(r.json["pick"].toString(), ranking[0].toObject()["device"].toString());
+        for (qsizetype i = 1; i < ranking.size(); ++i)
+            QVERIFY(ranking[i - 1].toObject()["median_ns"].toDouble() <= ranking[i].toObject()["median_ns"].toDouble());
+        const QJsonObject cpu = findDevice(ranking, "Cpu");
+        QVERIFY(!cpu.isEmpty());
+        QVERIFY(cpu["median_ns"].toDouble() > 0);
+        QCOMPARE(cpu["runs"].toInt(), 3);
+        // Devices without a backend here are named with the reason, not silently dropped.
+        const QJsonObject metal = findDevice(bench["not_benchmarked"].toArray(), "Metal");
+        QCOMPARE(metal["reason"].toString(), QString("no local backend for it in this build"));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void environmentAsksForTheBenchmark()
+    {
+        const Run r = pick({m_file, "--bind", "batch=8", "--allow", "cpu", "--json"}, {"RLX_BENCHMARK_PICK=2"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json["reason"].toString(), QString("benchmark"));
+        QCOMPARE(r.json["pick"].toString(), QString("Cpu"));
+        const QJsonObject bench = r.json["benchmark"].toObject();
+        QCOMPARE(bench["ranking"].toArray().size(), 1);
+        QCOMPARE(bench["ranking"].toArray()[0].toObject()["runs"].toInt(), 2);
+        QVERIFY(bench["not_benchmarked"].toArray().isEmpty());
+    }
+
+    void costPolicyDoesNotBenchmark()
+    {
+        const Run r = pick({m_file, "--bind", "batch=8", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json["reason"].toString(), QString("cost model"));
+        QVERIFY(!r.json.contains("benchmark"));
+    }
+
+    // An unbound symbol: nothing compiles, so the cost model picks, and both stderr and the notes say so.
+    void fallbackIsNotSilent()
+    {
+        Run r = pick({m_file, "--allow", "cpu,cuda", "--policy", "benchmark:1", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json["reason"].toString(), QString("cost model"));
+        QVERIFY2(r.err.contains("the benchmark pick ran no device on this machine; the cost model picked"),
+                 r.err.constData());
+        QVERIFY(r.err.contains("Cpu: does not compile"));
+        QVERIFY(r.json["notes"].toArray().contains(QString("benchmark pick could not run: cost-model pick used")));
+        const QJsonObject bench = r.json["benchmark"].toObject();
+        QVERIFY(bench["ranking"].toArray().isEmpty());
+        QVERIFY(findDevice(bench["not_benchmarked"].toArray(), "Cpu")["reason"].toString().startsWith("does not compile"));
+
+        QProcess text;
+        text.start(costscope::test::cliPath(), {"pick", m_file, "--allow", "cpu", "--policy", "benchmark:1"});
+        QVERIFY(text.waitForFinished(120000));
+        const QByteArray out = text.readAllStandardOutput();
+        QVERIFY2(out.contains("Cpu      not benchmarked: does not compile"), out.constData());
+        QVERIFY(out.contains("note: benchmark pick could not run"));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_file;
+};
+
+QTEST_GUILESS_MAIN(TestCliPick)
+#include "test_cli_pick.moc"
