@@ -5,7 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
-#include "cli/run_predict.h"
+#include "analysis/run_predictions.h"
 #include "ir/rebatch.h"
 
 #include <nlohmann/json.hpp>
