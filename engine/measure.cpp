@@ -29,11 +29,14 @@ Result<RunResult> measure(ExecutablePlan& plan, const MeasureOptions& options)
         if (auto r = plan.run(options.cancel); !r)
             return r.error();
     std::vector<std::int64_t> samples;
-    for (int i = 0; i < std::max(options.timedRuns, 1); ++i) {
+    const int timedRuns = std::max(options.timedRuns, 1);
+    for (int i = 0; i < timedRuns; ++i) {
         const auto t0 = Clock::now();
         if (auto r = plan.run(options.cancel); !r)
             return r.error();
         samples.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        if (options.progress)
+            options.progress(i + 1, timedRuns);
     }
     result.whole = TimingStats::of(std::move(samples));
     if (options.perNode) {

@@ -4,6 +4,7 @@
 #include "backend.h"
 
 #include <atomic>
+#include <functional>
 
 namespace costscope {
 
@@ -12,6 +13,7 @@ struct MeasureOptions {
     int timedRuns = 20;
     bool perNode = false; // adds one instrumented run after the timed runs
     const std::atomic<bool>* cancel = nullptr;
+    std::function<void(int done, int total)> progress; // after each timed run, on the measuring thread
 };
 
 // Plain timing (warm-up runs, then timed whole-graph runs) and, if asked, one instrumented run; the outputs of

@@ -94,6 +94,8 @@ public:
     CostSummaryBar* costSummaryBar() const { return m_costBar; }
     DeviceCostTable* deviceCostTable() const { return m_deviceTable; }
     QAction* jumpToCostliestAction() const { return m_jumpCostliest; }
+    // A run's measured ns per node index of `graph` for the Measured overlay; ignored unless `graph` is the open one.
+    void showMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode);
     // Costs on every device for the current model and bindings, once computed (nullptr before).
     std::shared_ptr<const DeviceCosts> deviceCosts() const { return m_deviceCosts; }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The main window's analysis tools: symbol bindings and batch presets, the costs on every device (summary bar,
-// per-device table, instant device switch), and "jump to the costliest nodes".
+// per-device table, instant device switch), "jump to the costliest nodes" and the Measured overlay of a run.
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
+#include "canvas/legend_widget.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/cost_summary_bar.h"
@@ -77,6 +78,8 @@ void MainWindow::buildAnalysisTools()
         requestCosts();
     });
     connect(this, &MainWindow::graphChanged, this, &MainWindow::resetAnalysisForGraph);
+    m_overlayMode->insertItem(m_overlayMode->findData(static_cast<int>(OverlayMode::None)), tr("Measured time"),
+                              static_cast<int>(OverlayMode::Measured));
 
     QMenu* analysis = new QMenu(tr("&Analysis"), this);
     menuBar()->insertMenu(menuBar()->actions().constLast(), analysis);
@@ -167,6 +170,13 @@ void MainWindow::applyDeviceCosts(std::shared_ptr<const DeviceCosts> costs)
     m_costBar->showCosts(m_deviceCosts.get(), m_device->currentText());
     m_deviceTable->showNode(m_deviceCosts.get(), m_scene->selectedNode());
     emit deviceCostsUpdated();
+}
+
+void MainWindow::showMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode)
+{
+    m_overlay.setMeasured(graph, std::move(nsByNode));
+    m_scene->refreshOverlay();
+    m_legend->update();
 }
 
 void MainWindow::jumpToNextCostliest()

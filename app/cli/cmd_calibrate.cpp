@@ -2,37 +2,18 @@
 // costscope-cli calibrate: microbenchmarks of a backend's device, saved as a user device profile (by default
 // "calibrated-<backend>", the profile `run` compares against when no --profile is given).
 #include "analysis/profile_io.h"
-#include "analysis/profile_library.h"
-#include "calibration/cpu_calibrate.h"
+#include "calibration/save_calibration.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 
 #include <nlohmann/json.hpp>
 
-#include <ctime>
 #include <iostream>
-#include <unistd.h>
 
 namespace costscope::cli {
 
 namespace {
 constexpr const char* kUsageLine = "usage: costscope-cli calibrate --backend cpu [--quick] [--save NAME] [--json]";
-
-std::string hostName()
-{
-    char buf[256] = {};
-    return gethostname(buf, sizeof buf - 1) == 0 && buf[0] ? std::string(buf) : std::string("unknown host");
-}
-
-std::string utcDate()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32] = {};
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%MZ", &tm);
-    return buf;
-}
 
 void printFigures(const CpuCalibration& c)
 {
@@ -67,21 +48,19 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         return kBadInput;
     }
     const std::string name = args->option("save").value_or("calibrated-" + backend);
-    const DeviceProfile p = profileFromCpuCalibration(*c, name, hostName(), utcDate());
-    auto lib = ProfileLibrary::load(ProfilePaths::defaults());
-    auto saved = lib.saveUserProfile(p);
+    auto saved = saveCpuCalibration(*c, name, "costscope-cli calibrate");
     if (!saved) {
         std::cerr << "costscope-cli calibrate: " << saved.error().message << '\n';
         return kBadInput;
     }
     if (args->flag("json")) {
-        auto j = nlohmann::ordered_json::parse(profileToJsonText(p));
-        j["saved_to"] = *saved;
+        auto j = nlohmann::ordered_json::parse(profileToJsonText(saved->profile));
+        j["saved_to"] = saved->path;
         std::cout << j.dump(2) << '\n';
         return kOk;
     }
     printFigures(*c);
-    std::cout << "saved profile '" << name << "' to " << *saved << '\n';
+    std::cout << "saved profile '" << name << "' to " << saved->path << '\n';
     return kOk;
 }
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // costscope-cli fit: per-op-class corrections of the Costscope model from runs saved by `run --per-node --json`.
-#include "analysis/calibration_fit.h"
+#include "analysis/profile_fit.h"
 #include "analysis/profile_library.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
-#include "cli/run_predict.h"
 #include "ir/rebatch.h"
 
 #include <nlohmann/json.hpp>
@@ -19,8 +18,8 @@ namespace costscope::cli {
 namespace {
 constexpr const char* kUsageLine = "usage: costscope-cli fit --profile NAME RUN.json... [--weight-by-time] [--json]";
 
-// One run file as a fit sample set; the graph is re-read from the path the run recorded.
-Result<FitRun> runFromJson(const std::string& path, const DeviceProfile& uncorrected)
+// One run file as a measured run; the graph is re-read from the path the run recorded.
+Result<MeasuredRun> runFromJson(const std::string& path)
 {
     std::ifstream in(path);
     if (!in)
@@ -40,14 +39,15 @@ Result<FitRun> runFromJson(const std::string& path, const DeviceProfile& uncorre
                 return r.error();
             g = std::move(*r);
         }
-        const Bindings b = j.value("bindings", Bindings{});
         if (j.at("per_node").empty())
             return Diagnostic::error("no per-node times (run it with --per-node)");
-        std::vector<std::pair<NodeId, double>> measured;
+        MeasuredRun run;
+        run.graph = std::make_shared<const Graph>(std::move(g));
+        run.bindings = j.value("bindings", Bindings{});
         for (const auto& n : j.at("per_node"))
-            measured.emplace_back(n.at("id").get<NodeId>(), n.at("measured_ns").get<double>());
-        const GraphCost cost = makeCostModel("costscope")->estimate(g, uncorrected, b);
-        return fitRunFrom(g, cost, measured, j.at("whole").at("median_ns").get<double>());
+            run.nodes.emplace_back(n.at("id").get<NodeId>(), n.at("measured_ns").get<double>());
+        run.wholeNs = j.at("whole").at("median_ns").get<double>();
+        return run;
     } catch (const nlohmann::json::exception& e) {
         return Diagnostic::error(std::string("not a run JSON file: ") + e.what());
     }
@@ -75,11 +75,9 @@ int cmdFit(const std::vector<std::string>& argv)
         std::cerr << "costscope-cli fit: no device profile named '" << *args->option("profile") << "'\n";
         return kUsage;
     }
-    DeviceProfile profile = *found;
-    profile.corrections.clear();
-    std::vector<FitRun> runs;
+    std::vector<MeasuredRun> runs;
     for (const std::string& path : args->positional()) {
-        auto run = runFromJson(path, profile);
+        auto run = runFromJson(path);
         if (!run) {
             std::cerr << run.error().format(path) << '\n';
             return kBadInput;
@@ -88,8 +86,7 @@ int cmdFit(const std::vector<std::string>& argv)
     }
     FitOptions options;
     options.weightByTime = args->flag("weight-by-time");
-    const FitReport report = fitCorrections(runs, options);
-    profile.corrections = report.corrections;
+    const auto [profile, report] = fitProfileCorrections(*found, runs, options);
     auto saved = lib.saveUserProfile(profile);
     if (!saved) {
         std::cerr << "costscope-cli fit: " << saved.error().message << '\n';

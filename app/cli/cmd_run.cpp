@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // costscope-cli run: runs a graph on a backend, times it and optionally checks its first output.
-// Every run is compared with the RLX parity model and the Costscope model (see run_predict.h).
+// Every run is compared with the RLX parity model and the Costscope model (see analysis/run_predictions.h).
+#include "analysis/run_predictions.h"
 #include "backend.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/run_check.h"
-#include "cli/run_predict.h"
 #include "ir/rebatch.h"
 #include "formats/graph_file.h"
 #include "measure.h"

@@ -105,8 +105,18 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     const auto devices = backend.devices();
     c.device = devices.empty() ? "cpu" : devices.front().name;
     c.numThreads = devices.empty() ? 1 : std::max(1, devices.front().computeUnits);
-    for (SgemmPoint p : cpuSgemmGrid(o.quick)) {
-        auto ns = timeGraph(backend, matmulGraph(p.m, p.k, p.n), o);
+    const std::vector<SgemmPoint> grid = cpuSgemmGrid(o.quick);
+    // The sgemm grid, read, write and copy bandwidth, one and a chain of tiny nodes, the host readback.
+    const int steps = static_cast<int>(grid.size()) + 6;
+    int done = 0;
+    auto timed = [&](const Graph& g) {
+        auto ns = timeGraph(backend, g, o);
+        if (ns && o.progress)
+            o.progress(++done, steps);
+        return ns;
+    };
+    for (SgemmPoint p : grid) {
+        auto ns = timed(matmulGraph(p.m, p.k, p.n));
         if (!ns)
             return ns.error();
         p.gflops = 2.0 * double(p.m) * double(p.k) * double(p.n) / std::max(1.0, *ns);
@@ -115,34 +125,38 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     // Large enough to leave the last-level cache, small enough for a quick run.
     const std::int64_t elements = o.quick ? (std::int64_t(1) << 23) : (std::int64_t(1) << 25);
     const double tensorBytes = double(elements) * 4.0;
-    auto readNs = timeGraph(backend, reduceGraph(elements), o);
-    auto writeNs = readNs ? timeGraph(backend, fillGraph(elements), o) : readNs;
-    auto copyNs = writeNs ? timeGraph(backend, chainGraph(elements, 1), o) : writeNs;
+    auto readNs = timed(reduceGraph(elements));
+    auto writeNs = readNs ? timed(fillGraph(elements)) : readNs;
+    auto copyNs = writeNs ? timed(chainGraph(elements, 1)) : writeNs;
     if (!copyNs)
         return copyNs.error();
     c.readBw = tensorBytes / std::max(1.0, *readNs);
     c.writeBw = tensorBytes / std::max(1.0, *writeNs);
     c.copyBw = 2.0 * tensorBytes / std::max(1.0, *copyNs);
     constexpr int kChain = 64;
-    auto one = timeGraph(backend, chainGraph(16, 1), o);
-    auto many = one ? timeGraph(backend, chainGraph(16, kChain), o) : one;
+    auto one = timed(chainGraph(16, 1));
+    auto many = one ? timed(chainGraph(16, kChain)) : one;
     if (!many)
         return many.error();
     c.dispatchNs = std::max(0.0, (*many - *one) / (kChain - 1));
     c.roundtripNs = *one;
+    if (o.cancel && o.cancel->load())
+        return Diagnostic::error("calibration cancelled");
     c.hostReadbackBw = memcpyBandwidth(std::size_t(tensorBytes), o);
+    if (o.progress)
+        o.progress(++done, steps);
     return c;
 }
 
 DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& host,
-                                        const std::string& date)
+                                        const std::string& date, const std::string& tool)
 {
     DeviceProfile p;
     p.name = name;
     p.device = Device::Cpu;
     p.description = "CPU " + c.device + " (" + std::to_string(c.numThreads) + " threads), measured through the "
                     "Costscope CPU backend";
-    p.source = "calibrated on " + host + " " + date + " by costscope-cli calibrate";
+    p.source = "calibrated on " + host + " " + date + " by " + tool;
     p.sgemmTable = c.sgemm;
     double best = 0;
     for (const SgemmPoint& s : c.sgemm)

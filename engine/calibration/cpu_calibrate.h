@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ struct CpuCalibrationOptions {
     bool quick = false;                 // a small shape grid and smaller buffers
     int warmupRuns = 2;
     int repeats = 7;                    // timed runs per figure; the median is kept
-    const std::atomic<bool>* cancel = nullptr;
+    const std::atomic<bool>* cancel = nullptr;      // checked between and inside the timed runs
+    std::function<void(int done, int total)> progress; // called on the calibrating thread after each figure
 };
 
 // The shape grid: square sizes 16..1024 and skinny shapes (m or n small); `quick` keeps a subset.
@@ -38,8 +40,8 @@ std::vector<SgemmPoint> cpuSgemmGrid(bool quick);
 Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& options = {});
 
 // A Costscope device profile from the figures: sgemm table, best sgemm rate as the flat and peak rate, copy
-// bandwidth as memory bandwidth. `host` and `date` go into the source line.
+// bandwidth as memory bandwidth. `host`, `date` and the measuring `tool` go into the source line.
 DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& host,
-                                        const std::string& date);
+                                        const std::string& date, const std::string& tool);
 
 } // namespace costscope

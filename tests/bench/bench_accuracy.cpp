@@ -171,7 +171,7 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
             return 1;
         }
-        calibrated = profileFromCpuCalibration(*calibration, "calibrated-cpu", "bench", "now");
+        calibrated = profileFromCpuCalibration(*calibration, "calibrated-cpu", "bench", "now", "bench_accuracy");
         std::printf("calibration: %s, %d threads; best sgemm %.1f GFLOP/s; copy %.2f, read %.2f, write %.2f, readback "
                     "%.2f GB/s; dispatch %.0f ns; roundtrip %.0f ns\n",
                     calibration->device.c_str(), calibration->numThreads, calibrated.sgemmGflops, calibration->copyBw,

@@ -76,7 +76,10 @@ double graphSeconds(const Graph& g, int warmup, int runs)
     }
     if (!(*plan)->setInputs(inputs))
         return -1;
-    auto r = measure(**plan, MeasureOptions{warmup, runs, false, nullptr});
+    MeasureOptions o;
+    o.warmupRuns = warmup;
+    o.timedRuns = runs;
+    auto r = measure(**plan, o);
     return r ? double(r->whole.medianNs) * 1e-9 : -1;
 }
 } // namespace

@@ -39,7 +39,7 @@ private slots:
         QVERIFY(c->dispatchNs >= 0 && c->dispatchNs < 1e6);
         QVERIFY(c->numThreads >= 1);
 
-        const DeviceProfile p = profileFromCpuCalibration(*c, "calibrated-test", "host", "2026-01-01");
+        const DeviceProfile p = profileFromCpuCalibration(*c, "calibrated-test", "host", "2026-01-01", "costscope-cli calibrate");
         QCOMPARE(p.sgemmGflops, best);
         QCOMPARE(p.memoryBw, c->copyBw);
         QCOMPARE(p.source, std::string("calibrated on host 2026-01-01 by costscope-cli calibrate"));

@@ -173,9 +173,15 @@ void TestEnginePlan::measureReportsStatsAndPerNodeTimes()
     QVERIFY(plan);
     QVERIFY((*plan)->uploadParameters());
     QVERIFY((*plan)->setInputs(arangeInputs(**plan)));
-    auto r = measure(**plan, MeasureOptions{2, 5, true, nullptr});
+    int progressCalls = 0;
+    auto progress = [&](int done, int total) {
+        QCOMPARE(total, 5);
+        QCOMPARE(done, ++progressCalls);
+    };
+    auto r = measure(**plan, MeasureOptions{2, 5, true, nullptr, progress});
     QVERIFY(r);
     QCOMPARE(r->whole.runs, 5);
+    QCOMPARE(progressCalls, 5); // once per timed run
     QVERIFY(r->whole.minNs > 0 && r->whole.minNs <= r->whole.medianNs && r->whole.medianNs <= r->whole.maxNs);
     QVERIFY(r->whole.spread >= 0);
     std::size_t computeNodes = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The correction fit: recovers known factors, honours the sample minimum and clamp, reports errors.
+// The correction fit: recovers known factors, honours the sample minimum and clamp, reports errors; fitting into a
+// profile predicts without the profile's old corrections.
 #include "analysis/calibration_fit.h"
+#include "analysis/profile_fit.h"
 
 #include <QTest>
 
@@ -27,6 +29,34 @@ std::vector<FitRun> syntheticRuns(const std::map<std::string, double>& factors, 
         runs.push_back(run);
     }
     return runs;
+}
+
+// x [batch, 64] through a chain of `n` MatMuls with 64×64 weights.
+std::shared_ptr<const Graph> matmulChain(int n)
+{
+    auto g = std::make_shared<Graph>();
+    Shape x = Shape::of({0, 64});
+    x.dims[0] = Dim::named("batch");
+    Node in;
+    in.id = 0;
+    in.op = Op::make(OpKind::Input);
+    in.shape = x;
+    g->add(in);
+    for (int i = 0; i < n; ++i) {
+        Node w;
+        w.id = 2 * i + 1;
+        w.op = Op::make(OpKind::Param);
+        w.shape = Shape::of({64, 64});
+        g->add(w);
+        Node mm;
+        mm.id = 2 * i + 2;
+        mm.op = Op::make(OpKind::MatMul);
+        mm.inputs = {2 * i, 2 * i + 1};
+        mm.shape = x;
+        g->add(mm);
+    }
+    g->outputs = {2 * n};
+    return g;
 }
 } // namespace
 
@@ -81,6 +111,38 @@ private slots:
         QCOMPARE(r.samples.at("norm"), 2);
         QCOMPARE(r.corrections.at("reduce"), 20.0);   // clamped from 1000
         QCOMPARE(r.samples.at("gather"), 1);          // zero times ignored
+    }
+    void profileFitReplacesOldCorrections()
+    {
+        DeviceProfile p;
+        p.name = "calibrated-test";
+        p.device = Device::Cpu;
+        p.sgemmGflops = 50;
+        p.memoryBw = 10;
+        p.dispatchNs = 100;
+        p.roundtripNs = 1000;
+        p.unifiedMemory = true;
+        DeviceProfile uncorrected = p;
+        p.corrections = {{"matmul", 5.0}, {"conv", 2.0}};
+        // Measured: exactly 3 × what the model predicts without corrections, at two batches.
+        std::vector<MeasuredRun> runs;
+        for (std::int64_t batch : {8, 64}) {
+            MeasuredRun r{matmulChain(4), {{"batch", batch}}, {}, 0};
+            const GraphCost cost = makeCostModel("costscope")->estimate(*r.graph, uncorrected, r.bindings);
+            for (const NodeCost& c : cost.nodes)
+                if (r.graph->find(c.id)->op.kind == OpKind::MatMul)
+                    r.nodes.emplace_back(c.id, 3.0 * c.totalNs);
+            r.wholeNs = 3.0 * cost.totalNs;
+            runs.push_back(std::move(r));
+        }
+        const ProfileFit fit = fitProfileCorrections(p, runs);
+        QCOMPARE(fit.profile.name, p.name);
+        QCOMPARE(fit.profile.sgemmGflops, p.sgemmGflops);
+        QCOMPARE(fit.profile.corrections.size(), std::size_t(1)); // conv had no samples: its old factor is gone
+        QVERIFY(std::abs(fit.profile.corrections.at("matmul") - 3.0) < 1e-9);
+        QCOMPARE(fit.report.samples.at("matmul"), 8);
+        QVERIFY(fit.report.nodesAfter.mape < 1e-6);
+        QVERIFY(fit.report.nodesBefore.mape > 60);
     }
     void errorStatsShares()
     {

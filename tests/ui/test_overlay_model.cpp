@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// OverlayModel on a hand-made GraphCost: log colour scale, modes, dominant term, sync badges, aggregates.
+// OverlayModel on a hand-made GraphCost: log colour scale, modes, dominant term, sync badges, aggregates, and the
+// Measured mode on hand-made run times (kept only for the graph they were measured on).
 #include "canvas/overlay_model.h"
 #include <QtTest>
 
@@ -122,6 +123,52 @@ private slots:
         m.setCost(c);
         QVERIFY(!m.value(1));
         QVERIFY(!m.colour(1).isValid());
+    }
+
+    void measuredModeColoursByMeasuredTime()
+    {
+        const auto g = chain(4);
+        OverlayModel m;
+        m.setGraph(g);
+        m.setCost(costs());
+        m.setMode(OverlayMode::Measured);
+        QVERIFY(!m.active()); // predicted costs alone do not make a Measured overlay
+        QVERIFY(!m.colour(2).isValid());
+        // Measured times order the nodes the other way round from the predictions.
+        m.setMeasured(g, {std::nullopt, 5000.0, 500.0, 50.0});
+        QVERIFY(m.active());
+        QVERIFY(!m.value(0));
+        QCOMPARE(*m.value(1), 5000.0);
+        QCOMPARE(m.minValue(), 50.0);
+        QCOMPARE(m.maxValue(), 5000.0);
+        QVERIFY(!m.colour(0).isValid());
+        QVERIFY(darkness(m.colour(3)) < darkness(m.colour(2)));
+        QVERIFY(darkness(m.colour(2)) < darkness(m.colour(1)));
+        const GroupAggregate a = m.aggregate({0, 1, 2});
+        QVERIFY(a.hasCost);
+        QCOMPARE(a.costNs, 5500.0);
+        // Back to Cost: the predictions again.
+        m.setMode(OverlayMode::Cost);
+        QCOMPARE(*m.value(1), 100.0);
+        QCOMPARE(m.aggregate({0, 1, 2}).costNs, 1110.0);
+    }
+
+    void measuredTimesOfAnotherGraphAreDropped()
+    {
+        const auto g = chain(4);
+        OverlayModel m;
+        m.setGraph(g);
+        m.setMode(OverlayMode::Measured);
+        m.setMeasured(chain(4), {1.0, 2.0, 3.0, 4.0}); // an equal graph, but not the open one
+        QVERIFY(!m.hasMeasured());
+        m.setMeasured(g, {1.0, 2.0, 3.0, 4.0});
+        QVERIFY(m.active());
+        m.setGraph(g); // the same graph again keeps them
+        QVERIFY(m.hasMeasured());
+        m.setGraph(chain(4)); // a new graph drops them
+        QVERIFY(!m.hasMeasured());
+        QVERIFY(!m.active());
+        QVERIFY(!m.value(1));
     }
 
     void formatting()

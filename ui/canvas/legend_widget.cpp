@@ -24,7 +24,9 @@ void LegendWidget::paintEvent(QPaintEvent*)
     const QRectF area = rect().adjusted(4, 4, -4, -4);
     if (!m_overlay || !m_overlay->active()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft, tr("No cost overlay"));
+        const bool measured = m_overlay && m_overlay->mode() == OverlayMode::Measured;
+        p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft,
+                   measured ? tr("No measured times: run the graph (Run panel)") : tr("No cost overlay"));
         return;
     }
     if (m_overlay->mode() == OverlayMode::Dominant) {

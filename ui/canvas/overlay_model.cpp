@@ -8,8 +8,26 @@ namespace costscope {
 
 void OverlayModel::setGraph(std::shared_ptr<const Graph> graph)
 {
+    if (graph != m_graph)
+        m_measured.clear();
     m_graph = std::move(graph);
     rescale();
+}
+
+void OverlayModel::setMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode)
+{
+    if (!graph || graph != m_graph)
+        return;
+    m_measured = std::move(nsByNode);
+    m_measured.resize(m_graph->nodes.size());
+    rescale();
+}
+
+bool OverlayModel::active() const
+{
+    if (m_mode == OverlayMode::Measured)
+        return m_graph && hasMeasured();
+    return m_mode != OverlayMode::None && m_cost && m_graph;
 }
 
 void OverlayModel::setCost(std::shared_ptr<const GraphCost> cost)
@@ -51,6 +69,8 @@ std::optional<OverlayModel::Term> OverlayModel::dominantTerm(std::size_t nodeInd
 
 std::optional<double> OverlayModel::value(std::size_t nodeIndex) const
 {
+    if (m_mode == OverlayMode::Measured)
+        return nodeIndex < m_measured.size() ? m_measured[nodeIndex] : std::nullopt;
     const NodeCost* c = nodeCost(nodeIndex);
     if (!c)
         return std::nullopt;
@@ -59,6 +79,7 @@ std::optional<double> OverlayModel::value(std::size_t nodeIndex) const
     case OverlayMode::IoBytes: return static_cast<double>(c->bytes);
     case OverlayMode::SyncPoints: return isSyncPoint(nodeIndex) ? 1.0 : 0.0;
     case OverlayMode::Dominant: return c->totalNs;
+    case OverlayMode::Measured:
     case OverlayMode::None: break;
     }
     return std::nullopt;
@@ -68,10 +89,9 @@ void OverlayModel::rescale()
 {
     m_min = 0;
     m_max = 0;
-    if (!m_cost)
-        return;
+    const std::size_t count = m_mode == OverlayMode::Measured ? m_measured.size() : m_cost ? m_cost->nodes.size() : 0;
     bool first = true;
-    for (std::size_t i = 0; i < m_cost->nodes.size(); ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
         const auto v = value(i);
         if (!v || *v <= 0)
             continue;
@@ -150,14 +170,18 @@ QString OverlayModel::badge(std::size_t nodeIndex) const
 
 GroupAggregate OverlayModel::aggregate(const std::vector<std::size_t>& nodeIndices) const
 {
+    const bool measured = m_mode == OverlayMode::Measured;
     GroupAggregate a;
     a.nodes = nodeIndices.size();
-    a.hasCost = m_cost != nullptr;
+    a.hasCost = measured ? hasMeasured() : m_cost != nullptr;
     for (std::size_t i : nodeIndices) {
-        if (const NodeCost* c = nodeCost(i)) {
-            a.costNs += c->totalNs;
+        const NodeCost* c = nodeCost(i);
+        if (c)
             a.ioBytes += c->bytes;
-        }
+        if (measured)
+            a.costNs += value(i).value_or(0.0); // the group's measured time
+        else if (c)
+            a.costNs += c->totalNs;
         if (m_cost && isSyncPoint(i))
             ++a.syncPoints;
     }

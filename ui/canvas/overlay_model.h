@@ -10,7 +10,8 @@
 
 namespace costscope {
 
-enum class OverlayMode { None, Cost, IoBytes, SyncPoints, Dominant };
+// Measured: the time each node took in the last run of this graph (see OverlayModel::setMeasured).
+enum class OverlayMode { None, Cost, IoBytes, SyncPoints, Dominant, Measured };
 
 // What a collapsed group shows about the nodes inside it.
 struct GroupAggregate {
@@ -21,20 +22,24 @@ struct GroupAggregate {
     int syncPoints = 0;
 };
 
-// Turns a GraphCost into per-node colours and badges for the canvas (log colour scale for magnitudes,
-// categorical colours for "what dominates").
+// Turns a GraphCost (or a run's measured times) into per-node colours and badges for the canvas (log colour scale
+// for magnitudes, categorical colours for "what dominates").
 class OverlayModel {
 public:
     enum class Term { Compute, Memory, Dispatch, Sync };
 
     void setGraph(std::shared_ptr<const Graph> graph);
     void setCost(std::shared_ptr<const GraphCost> cost);
+    // Measured ns per node index of `graph` (nullopt: not timed). Times for a graph other than the current one are
+    // ignored, and a new graph drops them: they describe something no longer shown.
+    void setMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode);
+    bool hasMeasured() const { return !m_measured.empty(); }
     void setMode(OverlayMode mode);
     OverlayMode mode() const { return m_mode; }
     const GraphCost* cost() const { return m_cost.get(); }
-    bool active() const { return m_mode != OverlayMode::None && m_cost && m_graph; }
+    bool active() const;
 
-    // The magnitude the mode shows for a node (ns, bytes or 0/1); nullopt when the node has none.
+    // The magnitude the mode shows for a node (predicted or measured ns, bytes or 0/1); nullopt when it has none.
     std::optional<double> value(std::size_t nodeIndex) const;
     // Invalid QColor when the overlay is off or the node has no value.
     QColor colour(std::size_t nodeIndex) const;
@@ -56,6 +61,7 @@ private:
 
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const GraphCost> m_cost;
+    std::vector<std::optional<double>> m_measured; // empty: no run of m_graph
     OverlayMode m_mode = OverlayMode::Cost;
     double m_min = 0;
     double m_max = 0;

@@ -1,96 +1,65 @@
 // SPDX-License-Identifier: MIT
 #include "panels/run_panel.h"
 
-#include "analysis/profile_library.h"
-#include "analysis/rlx_profiles.h"
-#include "backend.h"
+#include "canvas/overlay_model.h"
+#include "charts/run_scatter.h"
+#include "jobs/run_job.h"
 #include "main_window.h"
-#include "measure.h"
-#include "synthetic.h"
+#include "panels/bindings_editor.h"
+#include "panels/profile_tools.h"
+#include "panels/run_error_table.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-
-#include <unordered_map>
 
 namespace costscope {
 
 namespace {
-// Compiles and measures on the calling (worker) thread; `progress` is called with 0..runs as timed runs finish.
-Result<RunResult> runGraph(const Graph& g, const std::string& backendName, int runs, const std::atomic<bool>* cancel,
-                           const std::function<void(int)>& progress)
-{
-    auto backend = makeBackend(backendName);
-    if (!backend)
-        return Diagnostic::error("backend " + backendName + " is not in this build");
-    auto plan = backend->compile(g, {}, 0);
-    if (!plan)
-        return plan.error();
-    if (auto r = (*plan)->uploadParameters(); !r)
-        return r.error();
-    std::vector<HostTensor> inputs;
-    for (const PlanInput& in : (*plan)->inputs())
-        inputs.push_back(arangeInput(in.dims, in.dtype));
-    if (auto r = (*plan)->setInputs(inputs); !r)
-        return r.error();
-    // One timed run per measure() call so that progress and cancel stay responsive on slow graphs.
-    std::vector<std::int64_t> samples;
-    RunResult last;
-    for (int i = 0; i < runs; ++i) {
-        MeasureOptions o;
-        o.warmupRuns = i == 0 ? 1 : 0;
-        o.timedRuns = 1;
-        o.perNode = i == runs - 1;
-        o.cancel = cancel;
-        auto r = measure(**plan, o);
-        if (!r)
-            return r.error();
-        samples.push_back(r->whole.medianNs);
-        last = std::move(*r);
-        progress(i + 1);
-    }
-    last.whole = TimingStats::of(samples);
-    return last;
-}
+constexpr int kBackendRole = Qt::UserRole;
+constexpr int kIndexRole = Qt::UserRole + 1;
 
-QTableWidgetItem* number(double v)
+QString bindingsText(const Bindings& b)
 {
-    auto* item = new QTableWidgetItem;
-    item->setData(Qt::DisplayRole, v);
-    return item;
+    QStringList parts;
+    for (const auto& [symbol, value] : b)
+        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(symbol)).arg(value);
+    return parts.join(QLatin1String(", "));
 }
 } // namespace
 
 RunPanel::RunPanel(MainWindow* window)
-    : QWidget(window), m_window(window), m_backend(new QComboBox), m_runs(new QSpinBox),
+    : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
-      m_status(new QLabel), m_table(new QTableWidget(0, 6))
+      m_status(new QLabel), m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter)
 {
     for (const auto& b : availableBackends())
-        for (const DeviceInfo& d : b->devices())
-            m_backend->addItem(QStringLiteral("%1:%2 %3").arg(QString::fromStdString(d.backend)).arg(d.index)
-                                   .arg(QString::fromStdString(d.name)),
-                               QString::fromStdString(d.backend));
+        for (const DeviceInfo& d : b->devices()) {
+            m_device->addItem(QStringLiteral("%1:%2 %3").arg(QString::fromStdString(d.backend)).arg(d.index)
+                                  .arg(QString::fromStdString(d.name)));
+            m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.backend), kBackendRole);
+            m_device->setItemData(m_device->count() - 1, d.index, kIndexRole);
+        }
+    m_device->setToolTip(tr("Backend and device the graph runs on"));
     m_runs->setRange(1, 1000);
     m_runs->setValue(10);
+    m_runs->setToolTip(tr("Timed whole-graph runs (after one warm-up run; one more run times every node)"));
     m_cancel->setEnabled(false);
-    m_table->setHorizontalHeaderLabels({tr("Node"), tr("Op"), tr("Measured ns"), tr("RLX ns"), tr("Costscope ns"),
-                                        tr("Costscope error %")});
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setSortingEnabled(true);
+    m_status->setWordWrap(true);
+    auto* tabs = new QTabWidget;
+    tabs->addTab(m_errors, tr("Errors"));
+    tabs->addTab(m_scatter, tr("Predicted vs measured"));
     auto* controls = new QHBoxLayout;
-    controls->addWidget(m_backend, 1);
+    controls->addWidget(m_device, 1);
     controls->addWidget(new QLabel(tr("Runs")));
     controls->addWidget(m_runs);
     controls->addWidget(m_run);
@@ -99,19 +68,25 @@ RunPanel::RunPanel(MainWindow* window)
     layout->addLayout(controls);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_tools);
+    layout->addWidget(tabs, 1);
+
     connect(m_run, &QPushButton::clicked, this, &RunPanel::start);
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (m_cancelFlag)
             m_cancelFlag->store(true);
     });
+    connect(m_device, &QComboBox::currentIndexChanged, this,
+            [this] { m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString()); });
+    m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString());
+    // Timings taken while a calibration runs would measure both; one at a time.
+    connect(m_tools, &ProfileTools::busyChanged, this, [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
     // A newly opened or edited graph makes any run in flight stale.
     connect(window, &MainWindow::graphChanged, this, [this] {
         ++m_generation;
         if (m_cancelFlag)
             m_cancelFlag->store(true);
-        m_table->setRowCount(0);
-        m_status->clear();
+        clear();
     });
 }
 
@@ -121,85 +96,82 @@ RunPanel::~RunPanel()
         m_cancelFlag->store(true);
 }
 
+void RunPanel::clear()
+{
+    m_last.reset();
+    m_errors->showComparison(nullptr);
+    m_scatter->showComparison(nullptr);
+    m_status->clear();
+}
+
 void RunPanel::setBusy(bool busy)
 {
-    m_run->setEnabled(!busy);
+    if (!busy)
+        m_cancelFlag.reset();
+    m_run->setEnabled(!busy && !m_tools->busy());
     m_cancel->setEnabled(busy);
-    m_backend->setEnabled(!busy);
+    m_device->setEnabled(!busy);
+    m_tools->setEnabled(!busy);
 }
 
 void RunPanel::start()
 {
-    m_runGraph = m_window->graph();
-    if (!m_runGraph || m_backend->count() == 0) {
-        m_status->setText(tr("Open a graph first."));
+    auto graph = m_window->graph();
+    if (!graph || m_device->count() == 0) {
+        m_status->setText(graph ? tr("No backend device to run on.") : tr("Open a graph first."));
         return;
     }
+    RunRequest request{graph, m_window->bindingsEditor()->bindings(),
+                       m_device->currentData(kBackendRole).toString().toStdString(),
+                       m_device->currentData(kIndexRole).toInt(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;
-    const int runs = m_runs->value();
-    m_progress->setRange(0, runs);
+    m_progress->setRange(0, request.runs);
     m_progress->setValue(0);
-    m_status->setText(tr("Running…"));
+    m_status->setText(tr("Running on %1 with %2 …").arg(m_device->currentText(), bindingsText(request.bindings)));
     setBusy(true);
     QPointer<RunPanel> self(this);
-    auto graph = m_runGraph;
-    auto cancel = m_cancelFlag;
-    const std::string backend = m_backend->currentData().toString().toStdString();
-    (void)QtConcurrent::run([self, graph, cancel, backend, runs, generation] {
-        auto progress = [self](int done) {
-            QMetaObject::invokeMethod(qApp, [self, done] {
-                if (self)
+    (void)QtConcurrent::run([self, request, cancel = m_cancelFlag, generation] {
+        auto progress = [self, generation](int done, int total) {
+            QMetaObject::invokeMethod(qApp, [self, generation, done, total] {
+                if (self && generation == self->m_generation) {
                     self->m_progress->setValue(done);
+                    emit self->progressed(done, total);
+                }
             });
         };
-        auto r = runGraph(*graph, backend, runs, cancel.get(), progress);
-        auto result = r ? std::make_shared<const RunResult>(std::move(*r)) : nullptr;
-        const QString error = r ? QString() : QString::fromStdString(r.error().message);
-        QMetaObject::invokeMethod(qApp, [self, generation, result, error] {
+        auto result = runAndCompare(request, cancel.get(), progress);
+        QMetaObject::invokeMethod(qApp, [self, generation, result] {
             if (self)
-                self->showResult(generation, result, error);
+                self->showResult(generation, result);
         });
     });
 }
 
-void RunPanel::showResult(quint64 generation, std::shared_ptr<const RunResult> result, const QString& error)
+void RunPanel::showResult(quint64 generation, const Result<RunComparison>& result)
 {
-    setBusy(false);
+    setBusy(false); // Run stays disabled while a run is under way, so this one was the only one
     if (generation != m_generation)
-        return; // a graph opened (or a run started) since: these numbers describe something else
+        return; // a graph opened since: these numbers describe something else
     if (!result) {
-        m_status->setText(error);
+        m_status->setText(QString::fromStdString(result.error().message));
         emit finished(false);
         return;
     }
-    const Graph& g = *m_runGraph;
-    const auto set = rlxProfileSet("rlx-linux");
-    const DeviceProfile rlxProfile = *findProfile(set, Device::Cpu);
-    const auto lib = ProfileLibrary::load(ProfilePaths::defaults());
-    const DeviceProfile* calibrated = lib.find("calibrated-" + result->backend);
-    const GraphCost rlx = makeCostModel("rlx")->estimate(g, rlxProfile);
-    const GraphCost cs = makeCostModel("costscope")->estimate(g, calibrated ? *calibrated : rlxProfile);
-    std::unordered_map<NodeId, std::pair<double, double>> predicted;
-    for (std::size_t i = 0; i < rlx.nodes.size() && i < cs.nodes.size(); ++i)
-        predicted[rlx.nodes[i].id] = {rlx.nodes[i].totalNs, cs.nodes[i].totalNs};
-    m_table->setSortingEnabled(false);
-    m_table->setRowCount(static_cast<int>(result->perNode.size()));
-    for (int row = 0; row < static_cast<int>(result->perNode.size()); ++row) {
-        const NodeTiming& t = result->perNode[static_cast<std::size_t>(row)];
-        const auto [r, c] = predicted[t.node];
-        m_table->setItem(row, 0, number(double(t.node)));
-        m_table->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(t.label)));
-        m_table->setItem(row, 2, number(double(t.ns)));
-        m_table->setItem(row, 3, number(r));
-        m_table->setItem(row, 4, number(c));
-        m_table->setItem(row, 5, number(t.ns > 0 ? 100.0 * (c - double(t.ns)) / double(t.ns) : 0.0));
-    }
-    m_table->setSortingEnabled(true);
-    const double measured = double(result->whole.medianNs);
-    m_status->setText(tr("whole graph: measured %1 ms (median of %2), RLX %3 ms, Costscope (%4) %5 ms")
-                          .arg(measured / 1e6, 0, 'f', 3).arg(result->whole.runs).arg(rlx.totalNs / 1e6, 0, 'f', 3)
-                          .arg(QString::fromStdString(cs.profile)).arg(cs.totalNs / 1e6, 0, 'f', 3));
+    m_last = std::make_shared<const RunComparison>(*result);
+    m_errors->showComparison(m_last.get());
+    m_scatter->showComparison(m_last);
+    m_tools->addRun(m_last);
+    m_window->showMeasured(m_last->graph, m_last->measuredByNode());
+    m_status->setText(tr("%1:%2 with %3: measured %4 (median of %5, spread %6 %); RLX parity %7 (%8 %), "
+                         "Costscope %9 (%10 %)")
+                          .arg(QString::fromStdString(m_last->backend)).arg(m_last->device)
+                          .arg(bindingsText(m_last->bindings), formatNs(double(m_last->whole.medianNs)))
+                          .arg(m_last->whole.runs).arg(100 * m_last->whole.spread, 0, 'f', 1)
+                          .arg(formatNs(m_last->rlxTotalNs))
+                          .arg(errorPercent(m_last->rlxTotalNs, double(m_last->whole.medianNs)), 0, 'f', 1)
+                          .arg(formatNs(m_last->costscopeTotalNs))
+                          .arg(errorPercent(m_last->costscopeTotalNs, double(m_last->whole.medianNs)), 0, 'f', 1));
     emit finished(true);
 }
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/cost_model.h"
-#include "run_result.h"
+#include "jobs/run_comparison.h"
 
 #include <QWidget>
 
@@ -14,43 +13,58 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
 
 namespace costscope {
 
 class MainWindow;
+class ProfileTools;
+class RunErrorTable;
+class RunScatter;
 
-// Runs the open graph on a backend off the GUI thread and lists measured vs predicted time per node (RLX parity
-// and Costscope models). Cancel stops between nodes; results for a graph that is no longer open are dropped.
+// Runs the open graph with the window's bindings on the chosen backend device, off the GUI thread, and compares
+// every node with the RLX parity and Costscope predictions: an error table, a predicted-vs-measured scatter and the
+// canvas's Measured overlay. Cancel stops between nodes; results for a graph that is no longer open are dropped.
+// Below the controls: "Calibrate this device" and "Fit corrections from runs" (ProfileTools).
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
     explicit RunPanel(MainWindow* window);
     ~RunPanel() override;
 
+    QComboBox* deviceSelector() const { return m_device; }
+    QSpinBox* runsSpin() const { return m_runs; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
-    QTableWidget* table() const { return m_table; }
+    QLabel* status() const { return m_status; }
+    RunErrorTable* errorTable() const { return m_errors; }
+    RunScatter* scatter() const { return m_scatter; }
+    ProfileTools* profileTools() const { return m_tools; }
+    // The run shown; nullptr before the first run and once another graph is open.
+    std::shared_ptr<const RunComparison> lastRun() const { return m_last; }
 
 signals:
+    void progressed(int done, int total);
     void finished(bool ok);
 
 private:
     void start();
-    void showResult(quint64 generation, std::shared_ptr<const RunResult> result, const QString& error);
+    void showResult(quint64 generation, const Result<RunComparison>& result);
     void setBusy(bool busy);
+    void clear();
 
     MainWindow* m_window;
-    QComboBox* m_backend;
+    QComboBox* m_device;
     QSpinBox* m_runs;
     QPushButton* m_run;
     QPushButton* m_cancel;
     QProgressBar* m_progress;
     QLabel* m_status;
-    QTableWidget* m_table;
+    ProfileTools* m_tools;
+    RunErrorTable* m_errors;
+    RunScatter* m_scatter;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     quint64 m_generation = 0;
-    std::shared_ptr<const Graph> m_runGraph;
+    std::shared_ptr<const RunComparison> m_last;
 };
 
 // Creates the Run panel and docks it in the main window.

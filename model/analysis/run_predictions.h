@@ -6,18 +6,21 @@
 
 #include <string>
 
-namespace costscope::cli {
+namespace costscope {
 
-// The two predictions a run is compared with.
+// The two predictions a run on a backend is compared with (costscope-cli run and the GUI's Run panel).
 struct RunPredictions {
     DeviceProfile rlxProfile;       // rlx-linux profile of the backend's device kind
-    DeviceProfile costscopeProfile; // --profile, else the user's "calibrated-<backend>", else rlxProfile
+    DeviceProfile costscopeProfile; // `profileName`, else the user's "calibrated-<backend>", else rlxProfile
     GraphCost rlx;
     GraphCost costscope;
 };
+
+// The device kind whose profiles describe a backend's devices: cuda → Cuda, vulkan → Gpu, anything else → Cpu.
+Device deviceOfBackend(const std::string& backend);
 
 // `profileName` empty: the automatic choice above. An error names a profile that does not exist.
 Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::string& backend,
                                   const std::string& profileName);
 
-} // namespace costscope::cli
+} // namespace costscope

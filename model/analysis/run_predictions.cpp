@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "cli/run_predict.h"
+#include "analysis/run_predictions.h"
 
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
 
-namespace costscope::cli {
+namespace costscope {
 
-namespace {
 Device deviceOfBackend(const std::string& backend)
 {
     if (backend == "cuda")
@@ -15,7 +14,6 @@ Device deviceOfBackend(const std::string& backend)
         return Device::Gpu;
     return Device::Cpu;
 }
-} // namespace
 
 Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::string& backend,
                                   const std::string& profileName)
@@ -36,4 +34,4 @@ Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::
     return p;
 }
 
-} // namespace costscope::cli
+} // namespace costscope

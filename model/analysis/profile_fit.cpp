@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/profile_fit.h"
+
+namespace costscope {
+
+ProfileFit fitProfileCorrections(const DeviceProfile& profile, const std::vector<MeasuredRun>& runs,
+                                 const FitOptions& options)
+{
+    ProfileFit fit{profile, {}};
+    fit.profile.corrections.clear();
+    const auto model = makeCostModel("costscope");
+    std::vector<FitRun> samples;
+    for (const MeasuredRun& r : runs) {
+        const GraphCost cost = model->estimate(*r.graph, fit.profile, r.bindings);
+        samples.push_back(fitRunFrom(*r.graph, cost, r.nodes, r.wholeNs));
+    }
+    fit.report = fitCorrections(samples, options);
+    fit.profile.corrections = fit.report.corrections;
+    return fit;
+}
+
+} // namespace costscope

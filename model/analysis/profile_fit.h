@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/calibration_fit.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace costscope {
+
+// A graph measured on one device: the graph and bindings it ran with, the measured time per node (node id, ns)
+// and the whole-graph median.
+struct MeasuredRun {
+    std::shared_ptr<const Graph> graph;
+    Bindings bindings;
+    std::vector<std::pair<NodeId, double>> nodes;
+    double wholeNs = 0;
+};
+
+struct ProfileFit {
+    DeviceProfile profile; // the input profile with the fitted corrections in place of its old ones
+    FitReport report;
+};
+
+// Fitting corrections into a profile (costscope-cli fit, the GUI's "Fit corrections from runs"): the Costscope
+// model under `profile` without its corrections predicts every run, and the per-class factors fitted to the
+// measurements replace the profile's corrections.
+ProfileFit fitProfileCorrections(const DeviceProfile& profile, const std::vector<MeasuredRun>& runs,
+                                 const FitOptions& options = {});
+
+} // namespace costscope

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "jobs/run_comparison.h"
+#include <unordered_map>
+
+namespace costscope {
+
+std::vector<std::optional<double>> RunComparison::measuredByNode() const
+{
+    std::vector<std::optional<double>> ns(graph ? graph->nodes.size() : 0);
+    for (const NodeComparison& n : nodes)
+        if (n.nodeIndex < ns.size())
+            ns[n.nodeIndex] = n.measuredNs;
+    return ns;
+}
+
+MeasuredRun RunComparison::measuredRun() const
+{
+    MeasuredRun run{graph, bindings, {}, static_cast<double>(whole.medianNs)};
+    for (const NodeComparison& n : nodes)
+        run.nodes.emplace_back(n.id, n.measuredNs);
+    return run;
+}
+
+double errorPercent(double predictedNs, double measuredNs)
+{
+    return measuredNs > 0 ? 100.0 * (predictedNs - measuredNs) / measuredNs : 0.0;
+}
+
+Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings,
+                                 const DeviceInfo& device, const RunResult& result)
+{
+    auto predicted = predictRun(*graph, bindings, device.backend, {});
+    if (!predicted)
+        return predicted.error();
+    RunComparison c;
+    c.bindings = bindings;
+    c.backend = device.backend;
+    c.device = device.index;
+    c.deviceName = device.name;
+    c.whole = result.whole;
+    c.rlxProfile = predicted->rlx.profile;
+    c.costscopeProfile = predicted->costscope.profile;
+    c.rlxTotalNs = predicted->rlx.totalNs;
+    c.costscopeTotalNs = predicted->costscope.totalNs;
+    // A local index: Graph's own lookup table is built lazily and the GUI thread may be using it.
+    std::unordered_map<NodeId, std::size_t> indexOf;
+    for (std::size_t i = 0; i < graph->nodes.size(); ++i)
+        indexOf.emplace(graph->nodes[i].id, i);
+    for (const NodeTiming& t : result.perNode) {
+        const auto it = indexOf.find(t.node);
+        if (it == indexOf.end())
+            continue;
+        const std::size_t i = it->second;
+        c.nodes.push_back({i, t.node, t.label, graph->nodes[i].op.info().opClass, static_cast<double>(t.ns),
+                           predicted->rlx.nodes[i].totalNs, predicted->costscope.nodes[i].totalNs});
+    }
+    c.graph = std::move(graph);
+    return c;
+}
+
+} // namespace costscope

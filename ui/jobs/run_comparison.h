@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "analysis/profile_fit.h"
+#include "analysis/run_predictions.h"
+#include "backend.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// One timed node and what both models predicted for it.
+struct NodeComparison {
+    std::size_t nodeIndex = 0; // in RunComparison::graph
+    NodeId id = 0;
+    std::string label; // "Binary.Add"
+    OpClass opClass = OpClass::Unknown;
+    double measuredNs = 0;
+    double rlxNs = 0;
+    double costscopeNs = 0;
+};
+
+// A finished run of one graph set against the RLX parity and Costscope predictions. Built on the worker thread,
+// then shared read-only (std::shared_ptr<const RunComparison>).
+struct RunComparison {
+    std::shared_ptr<const Graph> graph;
+    Bindings bindings;
+    std::string backend;
+    DeviceIndex device = 0;
+    std::string deviceName;
+    TimingStats whole;
+    std::string rlxProfile;       // e.g. "rlx-linux/cpu"
+    std::string costscopeProfile; // e.g. "calibrated-cpu"
+    double rlxTotalNs = 0;
+    double costscopeTotalNs = 0;
+    std::vector<NodeComparison> nodes; // execution order
+
+    // Measured ns per node index of `graph`; nullopt for nodes the run did not time (leaves).
+    std::vector<std::optional<double>> measuredByNode() const;
+    // The run as a sample set for fitting corrections.
+    MeasuredRun measuredRun() const;
+};
+
+// (predicted − measured) / measured in percent; 0 when nothing was measured.
+double errorPercent(double predictedNs, double measuredNs);
+
+// Sets a run of `graph` on `device` against both models: the RLX parity model under the rlx-linux profile of the
+// device's backend, the Costscope model under the user's calibrated-<backend> profile (predictRun's choice).
+Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings,
+                                 const DeviceInfo& device, const RunResult& result);
+
+} // namespace costscope

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "calibration/save_calibration.h"
+#include "jobs/run_comparison.h"
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace costscope {
+
+// The Run panel's profile tools. "Calibrate this device": the CPU microbenchmarks off the GUI thread, with progress
+// and Cancel, saved as the user profile calibrated-cpu the way costscope-cli calibrate saves it. "Fit corrections
+// from runs": the per-op-class corrections fitted (as costscope-cli fit does) from this session's runs on the
+// selected backend, stored in calibrated-<backend>, with the error before and after.
+class ProfileTools : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProfileTools(QWidget* parent = nullptr);
+    ~ProfileTools() override;
+
+    // The backend the Run panel has selected: what Calibrate measures and whose runs Fit uses.
+    void setBackend(const std::string& backend);
+    void addRun(std::shared_ptr<const RunComparison> run);
+    bool busy() const { return m_busy; }
+
+    QPushButton* calibrateButton() const { return m_calibrate; }
+    QPushButton* cancelButton() const { return m_cancelButton; }
+    QPushButton* fitButton() const { return m_fit; }
+    QCheckBox* quickCheck() const { return m_quick; }
+    QLabel* status() const { return m_status; }
+
+signals:
+    void busyChanged(bool busy);
+    void calibrationProgress(int done, int total);
+    void calibrated(bool ok);
+    void fitted(bool ok);
+
+private:
+    void calibrate();
+    void showCalibration(const Result<SavedProfile>& saved);
+    void fit();
+    void showFit(const Result<ProfileFit>& result);
+    void setBusy(bool busy);
+    void updateButtons();
+    std::vector<MeasuredRun> runsOfBackend() const;
+
+    QPushButton* m_calibrate;
+    QCheckBox* m_quick;
+    QPushButton* m_cancelButton;
+    QPushButton* m_fit;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    std::string m_backend = "cpu";
+    std::vector<std::shared_ptr<const RunComparison>> m_runs;
+    bool m_busy = false;                         // a calibration or a fit is under way
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the calibration's, while one is under way (a fit is short)
+};
+
+} // namespace costscope
