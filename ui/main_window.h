@@ -68,9 +68,12 @@ public:
     // Offers every recovery copy left by a session that did not close; returns how many were restored.
     int offerRecovery(RecoveryPrompt prompt = {});
     std::vector<NodeId> selectedNodeIds() const;
-    // main_window_diff.cpp: opens `path` (off the GUI thread) and shows it beside the current graph
+    // main_window_interop.cpp: opens `path` (off the GUI thread) and shows it beside the current graph
     // (diffOpened, or a load error through the error reporter).
     void compareWith(const QString& path);
+    // Loads a measured trace (off the GUI thread), matches its events to nodes by name and shows them as the Measured
+    // overlay; traceImported says what matched and what did not (a trace that matches nothing is an error).
+    void importTrace(const QString& path);
     // "Fuse 4 nodes: Cpu 1.20 ms → 0.91 ms" after the costs of the last edit arrived; empty before.
     QString lastEditCostChange() const { return m_lastEditCostChange; }
     // Without a provider the canvas shows no cost overlay.
@@ -106,6 +109,7 @@ signals:
     // A new graph is shown: opened, created or edited (before the costs are requested again).
     void graphChanged();
     void diffOpened(costscope::DiffWindow* window);
+    void traceImported(const QString& report);
     void loadFailed(const QString& message);
     void layoutReady();
     void costsUpdated();
@@ -197,6 +201,7 @@ private:
     std::optional<double> m_totalBeforeEdit; // the shown total when the last edit was made
     QString m_lastEditText;
     QString m_lastEditCostChange;
+    QString m_lastTraceReport;
 };
 
 } // namespace costscope
