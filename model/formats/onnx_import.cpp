@@ -9,6 +9,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <exception>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -67,6 +68,19 @@ void declareNodeDomains(onnx::ModelProto& m)
         }
 }
 
+// A graph input named twice breaks ONNX's single-assignment rule, and libonnx 1.12's shape inference can crash
+// on it (found by fuzz_onnx_import: an opset-6 Gemm reading a twice-declared input writes through a bad pointer),
+// so such a model is refused before inference.
+std::optional<Diagnostic> duplicateGraphInput(const onnx::GraphProto& g)
+{
+    std::set<std::string> names;
+    for (const auto& in : g.input())
+        if (!names.insert(in.name()).second)
+            return Diagnostic::error("graph input '" + onnx_import::validUtf8(in.name())
+                                     + "' is declared twice: an ONNX graph names each value once");
+    return std::nullopt;
+}
+
 void inferShapes(onnx::ModelProto& m, Diagnostics* warnings)
 {
     nameUnknownInputDims(*m.mutable_graph());
@@ -117,6 +131,8 @@ Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
                                                 + std::to_string(newest)
                                                 + "); known ops are read with their opset "
                                                 + std::to_string(newest) + " meaning"));
+    if (auto duplicate = duplicateGraphInput(model.graph()))
+        return *duplicate;
     inferShapes(model, warnings);
     auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings).build();
     if (!graph)

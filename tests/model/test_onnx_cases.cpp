@@ -219,6 +219,8 @@ void TestOnnxCases::badFiles_data()
     QTest::newRow("undefined input") << "undefined_input.onnx"
                                      << "ONNX node #0 'add_ghost' (Add): input 'ghost' is not produced by any earlier "
                                         "node, initializer or graph input";
+    QTest::newRow("duplicate graph input") << "duplicate_graph_input.onnx"
+                                           << "graph input 'b' is declared twice: an ONNX graph names each value once";
     QTest::newRow("dropout mask used") << "dropout_mask_used.onnx"
                                        << "ONNX node #0 'drop' (Dropout): output 1 ('mask') is used, but Costscope "
                                           "represents only output 0 of Dropout (needed by ONNX node #1 'use_mask' (Cast))";
