@@ -60,6 +60,7 @@ private slots:
     void badFiles_data();
     void badFiles();
     void newerOpsetWarnsAndImports();
+    void gemm6WithRank1InputDoesNotCrashInference();
     void dynamicDimsBecomeSymbols();
     void failedShapeInferenceFallsBack();
     void unknownOpsKeepAttributes();
@@ -235,6 +236,17 @@ void TestOnnxCases::badFiles()
     QVERIFY(!loaded.ok());
     QCOMPARE(QString::fromStdString(loaded.error().message), message);
     QVERIFY(loaded.error().isError());
+}
+
+// libonnx 1.12 crashed inferring this Gemm (found by fuzz_onnx_import); guarded, the node just has no shape.
+void TestOnnxCases::gemm6WithRank1InputDoesNotCrashInference()
+{
+    REQUIRE_ONNX();
+    auto loaded = loadGraphFile(testDataPath("bad/gemm6_rank1_b.onnx").toStdString());
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
+    QCOMPARE(loaded->warnings.size(), std::size_t(1));
+    QVERIFY(loaded->warnings[0].message.find("no shape is known for 'y'") != std::string::npos);
+    QCOMPARE(loaded->graph.nodes.back().op.label(), std::string("Gemm"));
 }
 
 void TestOnnxCases::newerOpsetWarnsAndImports()
