@@ -38,18 +38,22 @@ for target in fuzz_rlx_json fuzz_costscope_document fuzz_shape_inference fuzz_on
   mkdir -p "$corpus" "$findings"
   seeds=()
   for d in $(seeds_for "$target"); do
-    [ -d "$d" ] && while IFS= read -r -d '' f; do seeds+=("$f"); done < <(find "$d" -type f -size -1M -print0)
+    # Under 1 MiB. (find's -size -1M rounds sizes up to whole MiB, so it would match empty files only.)
+    [ -d "$d" ] && while IFS= read -r -d '' f; do seeds+=("$f"); done < <(find "$d" -type f -size -1024k -print0)
   done
-  # libFuzzer takes seed files through a directory: link them into one.
+  # libFuzzer takes seed files through a directory, and does not follow symbolic links: copy them into one.
   seeddir=$build/seeds/$target
   rm -rf "$seeddir" && mkdir -p "$seeddir"
-  for f in "${seeds[@]}"; do ln -sf "$f" "$seeddir/$(echo "$f" | md5sum | cut -c1-16)_$(basename "$f")"; done
+  for f in "${seeds[@]}"; do cp "$f" "$seeddir/$(echo "$f" | md5sum | cut -c1-16)_$(basename "$f")"; done
   "$build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     $([ "$target" = fuzz_shape_inference ] || echo "-dict=$root/tests/fuzz/json.dict") -artifact_prefix="$findings/" "$corpus" "$seeddir" >"$build/$target.log" 2>&1
   rc=$?
   runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$build/$target.log" | grep -Eo '[0-9]+$')
   crashes=$(find "$findings" -type f | wc -l)
-  echo "$target: exit $rc, ${runs:-?} executions in ${seconds}s, corpus $(find "$corpus" -type f | wc -l) files, findings $crashes"
+  seeded=$(grep -Eo '[0-9]+ files found in [^ ]*/seeds/' "$build/$target.log" | grep -Eo '^[0-9]+')
+  cov=$(grep -Eo 'DONE +cov: [0-9]+ ft: [0-9]+' "$build/$target.log" | grep -Eo 'cov: [0-9]+ ft: [0-9]+')
+  echo "$target: exit $rc, ${runs:-?} executions in ${seconds}s from ${seeded:-?} seeds, ${cov:-cov ?}," \
+    "corpus $(find "$corpus" -type f | wc -l) files, findings $crashes"
   [ "$rc" -ne 0 ] && { tail -40 "$build/$target.log"; status=1; }
 done
 exit $status

@@ -9,6 +9,8 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <exception>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -67,8 +69,53 @@ void declareNodeDomains(onnx::ModelProto& m)
         }
 }
 
+// A graph input named twice breaks ONNX's single-assignment rule: which declaration a node reads is ambiguous,
+// so such a model is refused (before libonnx's inference, which fuzzing showed it can also upset).
+std::optional<Diagnostic> duplicateGraphInput(const onnx::GraphProto& g)
+{
+    std::set<std::string> names;
+    for (const auto& in : g.input())
+        if (!names.insert(in.name()).second)
+            return Diagnostic::error("graph input '" + onnx_import::validUtf8(in.name())
+                                     + "' is declared twice: an ONNX graph names each value once");
+    return std::nullopt;
+}
+
+// libonnx 1.12's Gemm-6 shape inference reads dim 1 of B (of A when transposed) without checking the rank and
+// crashes on a 1-D input (found by fuzz_onnx_import: SEGV in TensorShapeProto_Dimension::MergeImpl). Every Gemm
+// schema's inference is wrapped once with the rank check later versions make; a failed check leaves that node's
+// output without a shape, as lenient inference does for any node it cannot handle.
+void guardGemmInference()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        std::set<const onnx::OpSchema*> wrapped;
+        for (int version = 1; version <= newestKnownOpset(); ++version) {
+            const onnx::OpSchema* found = onnx::OpSchemaRegistry::Schema("Gemm", version, onnx::ONNX_DOMAIN);
+            if (!found || !wrapped.insert(found).second)
+                continue;
+            // The registry hands out const schemas; replacing one inference function is the only change made.
+            auto* schema = const_cast<onnx::OpSchema*>(found);
+            const onnx::InferenceFunction original = schema->GetTypeAndShapeInferenceFunction();
+            if (!original)
+                continue;
+            schema->TypeAndShapeInferenceFunction([original](onnx::InferenceContext& ctx) {
+                for (std::size_t i = 0; i < 2 && i < ctx.getNumInputs(); ++i) {
+                    const onnx::TypeProto* t = ctx.getInputType(i);
+                    if (t && t->has_tensor_type() && t->tensor_type().has_shape()
+                        && t->tensor_type().shape().dim_size() != 2)
+                        fail_shape_inference("Gemm input ", i, " has rank ", t->tensor_type().shape().dim_size(),
+                                             ", not 2");
+                }
+                original(ctx);
+            });
+        }
+    });
+}
+
 void inferShapes(onnx::ModelProto& m, Diagnostics* warnings)
 {
+    guardGemmInference();
     nameUnknownInputDims(*m.mutable_graph());
     declareNodeDomains(m);
     // Lenient mode: a node the inference cannot handle leaves its outputs without shape instead of failing
@@ -117,6 +164,8 @@ Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
                                                 + std::to_string(newest)
                                                 + "); known ops are read with their opset "
                                                 + std::to_string(newest) + " meaning"));
+    if (auto duplicate = duplicateGraphInput(model.graph()))
+        return *duplicate;
     inferShapes(model, warnings);
     auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings).build();
     if (!graph)

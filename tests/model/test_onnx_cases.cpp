@@ -60,6 +60,7 @@ private slots:
     void badFiles_data();
     void badFiles();
     void newerOpsetWarnsAndImports();
+    void gemm6WithRank1InputDoesNotCrashInference();
     void dynamicDimsBecomeSymbols();
     void failedShapeInferenceFallsBack();
     void unknownOpsKeepAttributes();
@@ -219,6 +220,8 @@ void TestOnnxCases::badFiles_data()
     QTest::newRow("undefined input") << "undefined_input.onnx"
                                      << "ONNX node #0 'add_ghost' (Add): input 'ghost' is not produced by any earlier "
                                         "node, initializer or graph input";
+    QTest::newRow("duplicate graph input") << "duplicate_graph_input.onnx"
+                                           << "graph input 'b' is declared twice: an ONNX graph names each value once";
     QTest::newRow("dropout mask used") << "dropout_mask_used.onnx"
                                        << "ONNX node #0 'drop' (Dropout): output 1 ('mask') is used, but Costscope "
                                           "represents only output 0 of Dropout (needed by ONNX node #1 'use_mask' (Cast))";
@@ -233,6 +236,17 @@ void TestOnnxCases::badFiles()
     QVERIFY(!loaded.ok());
     QCOMPARE(QString::fromStdString(loaded.error().message), message);
     QVERIFY(loaded.error().isError());
+}
+
+// libonnx 1.12 crashed inferring this Gemm (found by fuzz_onnx_import); guarded, the node just has no shape.
+void TestOnnxCases::gemm6WithRank1InputDoesNotCrashInference()
+{
+    REQUIRE_ONNX();
+    auto loaded = loadGraphFile(testDataPath("bad/gemm6_rank1_b.onnx").toStdString());
+    QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
+    QCOMPARE(loaded->warnings.size(), std::size_t(1));
+    QVERIFY(loaded->warnings[0].message.find("no shape is known for 'y'") != std::string::npos);
+    QCOMPARE(loaded->graph.nodes.back().op.label(), std::string("Gemm"));
 }
 
 void TestOnnxCases::newerOpsetWarnsAndImports()

@@ -72,6 +72,26 @@ def main():
     with open(os.path.join(HERE, "invalid_utf8.onnx"), "wb") as f:
         f.write(data)
 
+    # A graph input declared twice (found by fuzz_onnx_import): libonnx 1.12's shape inference of an opset-6 Gemm
+    # reading it crashes, so the importer refuses such a model before inference.
+    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3])
+    b = helper.make_tensor_value_info("b", TensorProto.FLOAT, [3, 4])
+    b_again = helper.make_tensor_value_info("b", TensorProto.FLOAT, [4])
+    graph = helper.make_graph([helper.make_node("Gemm", ["a", "b", "b"], ["y"], name="gemm")], "bad", [a, b, b_again],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)])
+    model.ir_version = 3
+    save(model, "duplicate_graph_input.onnx")
+
+    # Gemm (opset 6) with a 1-D B (found by fuzz_onnx_import): libonnx 1.12's inference of it reads past B's dims
+    # and crashes; the importer guards it with a rank check.
+    b_1d = helper.make_tensor_value_info("b", TensorProto.FLOAT, [4])
+    graph = helper.make_graph([helper.make_node("Gemm", ["a", "b", "b"], ["y"], name="gemm")], "bad", [a, b_1d],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)])
+    model.ir_version = 3
+    save(model, "gemm6_rank1_b.onnx")
+
 
 if __name__ == "__main__":
     main()
