@@ -204,14 +204,14 @@ private slots:
             QApplication::sendEvent(&w, &drop);
             QVERIFY(ready.wait(30000));
             QCOMPARE(w.currentFile(), file);
-            w.resize(1234, 777);
+            w.resize(1434, 977);
             w.close();
         }
         QSettings settings;
         QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).absoluteFilePath());
         QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
         MainWindow again;
-        QCOMPARE(again.size(), QSize(1234, 777));
+        QCOMPARE(again.size(), QSize(1434, 977));
     }
 
     void viewChoicesPersist()
