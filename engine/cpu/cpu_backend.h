@@ -9,8 +9,8 @@ namespace cpu {
 class ThreadPool;
 }
 
-// Runs graphs on the host: one device (all cores), a thread pool for data-parallel kernels, OpenBLAS for
-// matrix products and FFTW for Fft where the build found them.
+// Runs graphs on the host: one device (all cores), a thread pool for data-parallel kernels, a built-in packed sgemm
+// for matrix products (deterministic; see cpu/sgemm.h) and FFTW for Fft where the build found it.
 class CpuBackend : public Backend {
 public:
     explicit CpuBackend(unsigned threads = 0); // 0: every hardware thread
@@ -24,7 +24,7 @@ private:
     std::shared_ptr<cpu::ThreadPool> m_pool;
 };
 
-// What the CPU backend was built with, for feature summaries: "OpenBLAS" or "built-in", "FFTW" or "built-in DFT".
+// What the CPU backend runs with, for feature summaries: its sgemm kernel, "FFTW" or "built-in DFT".
 std::string cpuBackendFeatures();
 
 } // namespace costscope

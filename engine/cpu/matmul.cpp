@@ -41,7 +41,7 @@ KernelStatus matmulInto(ThreadPool& pool, const HostTensor& a, const HostTensor&
         return ok();
     }
     if (bBatch.empty() || product(bBatch) == 1) {
-        // One sgemm with the batch folded into M: far better for OpenBLAS than many small calls.
+        // One sgemm with the batch folded into M: far better for the packed sgemm than many small calls.
         const std::int64_t rows = product(*batch) * m;
         if (product(aBatch) == product(*batch)) {
             sgemm(pool, false, false, rows, n, k, 1.0f, pa, k, pb, n, 0.0f, pc, n);

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
 // Matrix, convolution, pooling, normalisation, reduction, attention and spectral kernels of the CPU backend.
 // Small cases are hand-computed; larger ones are checked against direct loops written here.
+#include "cpu/sgemm.h"
 #include "op_runner.h"
 
 #include <QTest>
 
+#include <cstring>
 #include <numbers>
 
 using namespace costscope;
 using namespace costscope::test;
 
 namespace {
+// A value in [-50, 50) with no short pattern: products and sums of these round in every last bit.
+float scrambled(std::int64_t a, std::int64_t b)
+{
+    return float((a * 2654435761LL + b * 40503LL) % 10007) / 100.0f - 50.0f;
+}
+
 HostTensor ramp(std::vector<std::int64_t> dims, float scale, float offset = 0)
 {
     HostTensor t(std::move(dims), DType::F32);
@@ -54,6 +62,8 @@ class TestCpuKernelsNn : public QObject {
     Q_OBJECT
 private slots:
     void matmulFamily();
+    void sgemmIsDeterministic_data();
+    void sgemmIsDeterministic();
     void convMatchesDirectLoops_data();
     void convMatchesDirectLoops();
     void convTranspose();
@@ -94,6 +104,80 @@ void TestCpuKernelsNn::matmulFamily()
                               {f32({1, 2}, {1, -2}), f32({2, 2}, {1, 1, 1, 1}), f32({2}, {0.5f, 3})}));
     QVERIFY(fused);
     QVERIFY(sameFloats(*fused, {1, 2}, {0, 2}));
+}
+
+void TestCpuKernelsNn::sgemmIsDeterministic_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<bool>("transA");
+    QTest::addColumn<bool>("transB");
+    QTest::addColumn<float>("alpha");
+    QTest::addColumn<float>("beta");
+    QTest::newRow("squeezenet conv10") << 1000 << 169 << 512 << false << false << 1.0f << 0.0f;
+    QTest::newRow("ragged edges") << 37 << 53 << 300 << false << false << 1.0f << 0.0f;
+    QTest::newRow("transposed") << 61 << 70 << 600 << true << true << 1.0f << 0.0f;
+    QTest::newRow("alpha and beta") << 20 << 33 << 257 << false << true << 0.5f << 2.0f;
+    QTest::newRow("accumulate") << 300 << 40 << 700 << true << false << 1.0f << 1.0f;
+    QTest::newRow("one row") << 1 << 300 << 700 << false << true << 1.0f << 0.0f;
+}
+
+// Rows of op(A) repeat every 7 rows and columns of op(B) every 5 columns (C's starting values follow both), so the
+// matching elements of C must come out bit-identical, whatever their place in the kernel's tiles and whatever the
+// number of threads: a softmax over large logits (SqueezeNet's reach 1e10) turns one ulp into another answer.
+void TestCpuKernelsNn::sgemmIsDeterministic()
+{
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, k);
+    QFETCH(bool, transA);
+    QFETCH(bool, transB);
+    QFETCH(float, alpha);
+    QFETCH(float, beta);
+    const std::int64_t lda = transA ? m : k, ldb = transB ? k : n;
+    std::vector<float> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
+    std::vector<float> c0(static_cast<std::size_t>(m * n));
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t p = 0; p < k; ++p)
+            a[static_cast<std::size_t>(transA ? p * lda + i : i * lda + p)] = scrambled(i % 7, p);
+    for (std::int64_t p = 0; p < k; ++p)
+        for (std::int64_t j = 0; j < n; ++j)
+            b[static_cast<std::size_t>(transB ? j * ldb + p : p * ldb + j)] = scrambled(p, j % 5 + 100);
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j)
+            c0[static_cast<std::size_t>(i * n + j)] = scrambled(i % 7, j % 5 + 200);
+
+    std::vector<float> first;
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
+        cpu::ThreadPool pool(threads);
+        std::vector<float> c = c0;
+        cpu::sgemm(pool, transA, transB, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), n);
+        if (!first.empty()) {
+            QVERIFY2(std::memcmp(c.data(), first.data(), c.size() * sizeof(float)) == 0,
+                     qPrintable(QString("%1 threads differ from 1 thread").arg(threads)));
+            continue;
+        }
+        first = c;
+        for (std::int64_t i = 0; i < m; ++i)
+            for (std::int64_t j = 0; j < n; ++j) {
+                const float got = c[static_cast<std::size_t>(i * n + j)];
+                const float twin = c[static_cast<std::size_t>((i % 7) * n + j % 5)];
+                if (std::memcmp(&got, &twin, sizeof(float)) != 0)
+                    QFAIL(qPrintable(QString("C[%1][%2] = %3 but its twin C[%4][%5] = %6")
+                                         .arg(i).arg(j).arg(double(got), 0, 'g', 9).arg(i % 7).arg(j % 5)
+                                         .arg(double(twin), 0, 'g', 9)));
+            }
+        for (std::int64_t i = 0; i < std::min(m, 7); ++i)
+            for (std::int64_t j = 0; j < std::min(n, 5); ++j) {
+                double want = beta * double(c0[static_cast<std::size_t>(i * n + j)]);
+                for (std::int64_t p = 0; p < k; ++p)
+                    want += double(alpha) * scrambled(i, p) * scrambled(p, j + 100);
+                const double got = c[static_cast<std::size_t>(i * n + j)];
+                QVERIFY2(std::abs(got - want) <= 1e-5 * 2500.0 * k,
+                         qPrintable(QString("C[%1][%2] = %3, expected %4").arg(i).arg(j).arg(got).arg(want)));
+            }
+    }
 }
 
 void TestCpuKernelsNn::convMatchesDirectLoops_data()
