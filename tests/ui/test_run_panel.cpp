@@ -122,7 +122,8 @@ private slots:
         QCOMPARE(cuda->rlxProfile, std::string("rlx-linux/cuda"));
         QCOMPARE(cuda->device, 1);
         const auto set = rlxProfileSet("rlx-linux");
-        QVERIFY(near(cuda->rlxTotalNs, makeCostModel("rlx")->estimate(*graph, *findProfile(set, Device::Cuda), b).totalNs));
+        const GraphCost rlxCuda = makeCostModel("rlx")->estimate(*graph, *findProfile(set, Device::Cuda), b);
+        QVERIFY(near(cuda->rlxTotalNs, rlxCuda.totalNs));
         QVERIFY(!near(cuda->rlxTotalNs, cpu->rlxTotalNs));
     }
 
@@ -136,8 +137,8 @@ private slots:
         QVERIFY(devices->itemText(0).startsWith(QStringLiteral("cpu:0")));
         // A device index the CPU backend does not have: the run must ask for exactly that one and fail.
         devices->addItem(QStringLiteral("cpu:3 (test)"));
-        devices->setItemData(devices->count() - 1, QStringLiteral("cpu"), Qt::UserRole);
-        devices->setItemData(devices->count() - 1, 3, Qt::UserRole + 1);
+        devices->setItemData(devices->count() - 1, QStringLiteral("cpu"), RunPanel::kBackendRole);
+        devices->setItemData(devices->count() - 1, 3, RunPanel::kDeviceIndexRole);
         devices->setCurrentIndex(devices->count() - 1);
         QVERIFY(!runAndWait(panel, 1));
         QVERIFY2(panel->status()->text().contains(QStringLiteral("no device 3")), qPrintable(panel->status()->text()));
@@ -161,17 +162,20 @@ private slots:
                      errorPercent(run->rlxTotalNs, measured)));
         QVERIFY(near(cellValue(whole, RunErrorTable::CostscopeRow, RunErrorTable::WholeError),
                      errorPercent(run->costscopeTotalNs, measured)));
-        QVERIFY(whole->item(RunErrorTable::CostscopeRow, RunErrorTable::WholeError)->text().endsWith(QStringLiteral(" %")));
+        const QString errorText = whole->item(RunErrorTable::CostscopeRow, RunErrorTable::WholeError)->text();
+        QVERIFY(errorText.endsWith(QStringLiteral(" %")));
         QVERIFY(cellValue(whole, RunErrorTable::RlxRow, RunErrorTable::NodeMape) > 0);
         QTableWidget* nodes = panel->errorTable()->nodeTable();
         QCOMPARE(nodes->rowCount(), int(run->nodes.size()));
         for (int r = 0; r < nodes->rowCount(); ++r) {
             const NodeId id = static_cast<NodeId>(cellValue(nodes, r, RunErrorTable::Id));
-            const auto it = std::find_if(run->nodes.begin(), run->nodes.end(), [&](const NodeComparison& n) { return n.id == id; });
+            const auto it = std::find_if(run->nodes.begin(), run->nodes.end(),
+                                         [&](const NodeComparison& n) { return n.id == id; });
             QVERIFY(it != run->nodes.end());
             QCOMPARE(cellValue(nodes, r, RunErrorTable::Measured), it->measuredNs);
             QVERIFY(near(cellValue(nodes, r, RunErrorTable::RlxError), errorPercent(it->rlxNs, it->measuredNs)));
-            QVERIFY(near(cellValue(nodes, r, RunErrorTable::CostscopeError), errorPercent(it->costscopeNs, it->measuredNs)));
+            QVERIFY(near(cellValue(nodes, r, RunErrorTable::CostscopeError),
+                         errorPercent(it->costscopeNs, it->measuredNs)));
         }
     }
 
@@ -206,12 +210,15 @@ private slots:
             }
             for (const NodeComparison& n : run->nodes)
                 expected += n.measuredNs > 0 && (rlx ? n.rlxNs : n.costscopeNs) > 0;
-            return diagonal && diagonal->data()->size() == 2 && diagonal->data()->at(0)->key == diagonal->data()->at(0)->value
-                   && diagonal->data()->at(1)->key == diagonal->data()->at(1)->value && points == expected && points > 0;
+            if (!diagonal || diagonal->data()->size() != 2)
+                return false;
+            const auto lo = diagonal->data()->at(0), hi = diagonal->data()->at(1);
+            return lo->key == lo->value && hi->key == hi->value && points == expected && points > 0;
         };
         QVERIFY(checkModel(false));
         QVERIFY(plot->graphCount() >= 3); // several op classes and the diagonal
-        panel->scatter()->modelSelector()->setCurrentIndex(panel->scatter()->modelSelector()->findData(QStringLiteral("rlx")));
+        QComboBox* model = panel->scatter()->modelSelector();
+        model->setCurrentIndex(model->findData(QStringLiteral("rlx")));
         QVERIFY(checkModel(true));
     }
 

@@ -15,7 +15,6 @@ RunScatter::RunScatter(QWidget* parent) : QWidget(parent), m_model(new QComboBox
     m_model->addItem(tr("Costscope"), QStringLiteral("costscope"));
     m_model->addItem(tr("RLX parity"), QStringLiteral("rlx"));
     m_plot->setObjectName(QStringLiteral("runScatter"));
-    m_plot->setMinimumHeight(220);
     setupChart(m_plot, tr("Predicted vs measured per node"), tr("measured"), tr("predicted"), true, true);
     m_plot->xAxis->setTicker(QSharedPointer<DurationLogTicker>::create());
     auto* controls = new QHBoxLayout;

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
 
 namespace costscope {
 
@@ -57,6 +58,7 @@ ProfileTools::ProfileTools(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
+    layout->addStretch(1);
     connect(m_calibrate, &QPushButton::clicked, this, &ProfileTools::calibrate);
     connect(m_fit, &QPushButton::clicked, this, &ProfileTools::fit);
     connect(m_cancelButton, &QPushButton::clicked, this, [this] {
@@ -88,7 +90,7 @@ std::vector<MeasuredRun> ProfileTools::runsOfBackend() const
 {
     std::vector<MeasuredRun> runs;
     for (const auto& r : m_runs)
-        if (r->backend == m_backend && !r->nodes.empty())
+        if (r->backend == m_backend && !r->nodes.empty()) // a run without per-node times has nothing to fit
             runs.push_back(r->measuredRun());
     return runs;
 }
@@ -96,7 +98,9 @@ std::vector<MeasuredRun> ProfileTools::runsOfBackend() const
 void ProfileTools::updateButtons()
 {
     const bool cpu = m_backend == "cpu";
-    const auto runs = runsOfBackend().size();
+    const auto runs = std::count_if(m_runs.begin(), m_runs.end(), [this](const auto& r) {
+        return r->backend == m_backend && !r->nodes.empty();
+    });
     m_calibrate->setEnabled(!busy() && cpu);
     m_calibrate->setToolTip(cpu ? tr("Microbenchmarks of this CPU, saved as the device profile calibrated-cpu")
                                 : tr("Only the CPU is calibrated from here"));

@@ -83,8 +83,8 @@ void RunErrorTable::showComparison(const RunComparison* run)
         m_whole->setItem(r, WholeMeasured, nsItem(measured));
         m_whole->setItem(r, WholeError, percentItem(errorPercent(predicted, measured)));
         m_whole->setItem(r, NodeMape, new ValueItem(QStringLiteral("%1 %").arg(nodes.mape, 0, 'f', 1), nodes.mape));
-        m_whole->setItem(r, NodesWithin25,
-                         new ValueItem(QStringLiteral("%1 %").arg(100 * nodes.within25, 0, 'f', 0), 100 * nodes.within25));
+        const double within25 = 100 * nodes.within25;
+        m_whole->setItem(r, NodesWithin25, new ValueItem(QStringLiteral("%1 %").arg(within25, 0, 'f', 0), within25));
     };
     m_whole->setRowCount(2);
     wholeRow(RlxRow, tr("RLX parity"), run->rlxProfile, run->rlxTotalNs, errorStats(rlxPairs));
@@ -93,7 +93,8 @@ void RunErrorTable::showComparison(const RunComparison* run)
     for (int r = 0; r < m_nodes->rowCount(); ++r) {
         const NodeComparison& n = run->nodes[static_cast<std::size_t>(r)];
         m_nodes->setItem(r, Id, new ValueItem(QString::number(n.id), static_cast<double>(n.id)));
-        m_nodes->setItem(r, Name, new QTableWidgetItem(QString::fromStdString(run->graph->nodes[n.nodeIndex].displayName())));
+        const std::string name = run->graph->nodes[n.nodeIndex].displayName();
+        m_nodes->setItem(r, Name, new QTableWidgetItem(QString::fromStdString(name)));
         m_nodes->setItem(r, OpLabel, new QTableWidgetItem(QString::fromStdString(n.label)));
         m_nodes->setItem(r, Measured, nsItem(n.measuredNs));
         m_nodes->setItem(r, Rlx, nsItem(n.rlxNs));

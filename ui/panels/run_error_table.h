@@ -13,7 +13,9 @@ namespace costscope {
 class RunErrorTable : public QWidget {
     Q_OBJECT
 public:
-    enum WholeColumn { Model, Profile, Predicted, WholeMeasured, WholeError, NodeMape, NodesWithin25, WholeColumnCount };
+    enum WholeColumn {
+        Model, Profile, Predicted, WholeMeasured, WholeError, NodeMape, NodesWithin25, WholeColumnCount
+    };
     enum WholeRow { RlxRow, CostscopeRow };
     enum NodeColumn { Id, Name, OpLabel, Measured, Rlx, RlxError, Costscope, CostscopeError, NodeColumnCount };
     static constexpr int kValueRole = Qt::UserRole + 1;

@@ -25,9 +25,6 @@
 namespace costscope {
 
 namespace {
-constexpr int kBackendRole = Qt::UserRole;
-constexpr int kIndexRole = Qt::UserRole + 1;
-
 QString bindingsText(const Bindings& b)
 {
     QStringList parts;
@@ -47,7 +44,7 @@ RunPanel::RunPanel(MainWindow* window)
             m_device->addItem(QStringLiteral("%1:%2 %3").arg(QString::fromStdString(d.backend)).arg(d.index)
                                   .arg(QString::fromStdString(d.name)));
             m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.backend), kBackendRole);
-            m_device->setItemData(m_device->count() - 1, d.index, kIndexRole);
+            m_device->setItemData(m_device->count() - 1, d.index, kDeviceIndexRole);
         }
     m_device->setToolTip(tr("Backend and device the graph runs on"));
     m_runs->setRange(1, 1000);
@@ -58,6 +55,7 @@ RunPanel::RunPanel(MainWindow* window)
     auto* tabs = new QTabWidget;
     tabs->addTab(m_errors, tr("Errors"));
     tabs->addTab(m_scatter, tr("Predicted vs measured"));
+    tabs->addTab(m_tools, tr("Calibration"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
     controls->addWidget(new QLabel(tr("Runs")));
@@ -68,7 +66,6 @@ RunPanel::RunPanel(MainWindow* window)
     layout->addLayout(controls);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
-    layout->addWidget(m_tools);
     layout->addWidget(tabs, 1);
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::start);
@@ -80,7 +77,8 @@ RunPanel::RunPanel(MainWindow* window)
             [this] { m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString()); });
     m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString());
     // Timings taken while a calibration runs would measure both; one at a time.
-    connect(m_tools, &ProfileTools::busyChanged, this, [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
+    connect(m_tools, &ProfileTools::busyChanged, this,
+            [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
     // A newly opened or edited graph makes any run in flight stale.
     connect(window, &MainWindow::graphChanged, this, [this] {
         ++m_generation;
@@ -123,7 +121,7 @@ void RunPanel::start()
     }
     RunRequest request{graph, m_window->bindingsEditor()->bindings(),
                        m_device->currentData(kBackendRole).toString().toStdString(),
-                       m_device->currentData(kIndexRole).toInt(), m_runs->value()};
+                       m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;
     m_progress->setRange(0, request.runs);

@@ -24,10 +24,14 @@ class RunScatter;
 // Runs the open graph with the window's bindings on the chosen backend device, off the GUI thread, and compares
 // every node with the RLX parity and Costscope predictions: an error table, a predicted-vs-measured scatter and the
 // canvas's Measured overlay. Cancel stops between nodes; results for a graph that is no longer open are dropped.
-// Below the controls: "Calibrate this device" and "Fit corrections from runs" (ProfileTools).
+// A third tab holds "Calibrate this device" and "Fit corrections from runs" (ProfileTools).
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
+    // deviceSelector() items carry the backend name and the device index in these roles.
+    static constexpr int kBackendRole = Qt::UserRole;
+    static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
+
     explicit RunPanel(MainWindow* window);
     ~RunPanel() override;
 
