@@ -64,8 +64,18 @@ void emitBinary(Lowering& l, int mode, int op, const std::vector<const Value*>& 
                 merged[o].push_back(strides[o][k]);
         }
     }
-    Dispatch d{"binary", {i32(n), i32(dims.size()), mode, op}, {}, linearGroups(n)};
-    d.constants = {mode, op};
+    // F32 Binary goes four outputs to an invocation (binary.comp's kVec) when every operand either walks the
+    // innermost dim contiguously, with all its strides multiples of 4 (aligned 16-byte loads), or broadcasts along it.
+    bool vec4 = mode == 0 && !dims.empty() && dims.back() % 4 == 0;
+    for (std::size_t o = 0; vec4 && o < operands.size(); ++o) {
+        const Dims& s = merged[o];
+        vec4 = s.back() == 0 || (s.back() == 1 && std::all_of(s.begin(), s.end() - 1, [](std::int64_t v) {
+                   return v % 4 == 0;
+               }));
+    }
+    const int vec = vec4 ? 4 : 1;
+    Dispatch d{"binary", {i32(n), i32(dims.size()), mode, op}, {}, linearGroups((n + vec - 1) / vec)};
+    d.constants = {mode, op, vec};
     for (std::size_t k = 0; k < dims.size(); ++k)
         d.params.insert(d.params.end(), {i32(dims[k]), i32(merged[0][k]), i32(merged[1][k]), i32(merged[2][k])});
     for (const Value* v : operands)
@@ -233,12 +243,14 @@ LowerStatus emitUnary(Lowering& l, int op, std::array<double, 4> params)
     l.out = {x.dims, isNan ? DType::Bool : DType::F32, kNoSlot};
     const std::size_t dst = l.outputSlot();
     const std::uint64_t n = elementCount(x.dims);
+    // F32 results go four to an invocation (unary.comp's kVec); IsNaN's Bool words one at a time.
+    const int vec = isNan ? 1 : 4;
     Dispatch d{"unary",
                {i32(n), op, floatBits(params[0]), floatBits(params[1]), floatBits(params[2]), floatBits(params[3]),
                 isNan ? 1 : 0, 0, 0, 0},
                {x.slot, dst},
-               linearGroups(n)};
-    d.constants = {op};
+               linearGroups((n + vec - 1) / vec)};
+    d.constants = {op, vec};
     if (n)
         l.dispatches.push_back(std::move(d));
     return true;

@@ -37,6 +37,14 @@ LowerStatus emitMatMul(Lowering& l, const MatMulSpec& s, std::size_t a, std::siz
     for (std::size_t i = 0; i < s.batch.size(); ++i)
         d.params.insert(d.params.end(), {i32(s.batch[i]), i32(s.aStride[i]), i32(s.bStride[i]),
                                          i32(s.cStride.empty() ? 0 : s.cStride[i])});
+    // matmul.comp reads an operand as 16-byte vectors along its contiguous dim when every vector is whole and
+    // aligned: that dim, the leading dimension and the batch strides multiples of 4.
+    const auto vectorised = [](std::int64_t contiguous, std::int64_t ld, const Dims& strides) {
+        return contiguous % 4 == 0 && ld % 4 == 0
+            && std::all_of(strides.begin(), strides.end(), [](std::int64_t v) { return v % 4 == 0; });
+    };
+    d.constants = {vectorised(s.ta ? s.m : s.k, s.lda, s.aStride) ? 1 : 0,
+                   vectorised(s.tb ? s.k : s.n, s.ldb, s.bStride) ? 1 : 0};
     if (!batches || !s.m || !s.n)
         return true;
     const std::uint64_t bBytes = static_cast<std::uint64_t>(s.k) * static_cast<std::uint64_t>(s.n) * 4;

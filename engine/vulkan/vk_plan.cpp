@@ -93,10 +93,14 @@ Result<bool> VulkanPlan::prepare()
             ++dispatchCount;
             paramBytes += alignUp(std::max<VkDeviceSize>(d.params.size() * 4, 16), kParamAlignment);
         }
-    auto params = HostBuffer::create(m_context, paramBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    // The parameter words are written through a host-visible buffer once and copied to device memory: shaders
+    // read them at every invocation, and host memory is a PCIe round trip away on a discrete GPU.
+    auto params = HostBuffer::create(m_context, paramBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     if (!params)
         return params.error();
-    m_params = std::move(*params);
+    auto deviceParams = m_arena.allocate(paramBytes);
+    if (!deviceParams)
+        return deviceParams.error();
 
     VkDevice dev = m_context->device();
     const auto sets = static_cast<std::uint32_t>(std::max<std::size_t>(dispatchCount, 1));
@@ -125,9 +129,9 @@ Result<bool> VulkanPlan::prepare()
                 return vkError("vkAllocateDescriptorSets", r);
             const VkDeviceSize bytes = std::max<VkDeviceSize>(d.params.size() * 4, 16);
             if (!d.params.empty())
-                std::memcpy(m_params->data() + paramOffset, d.params.data(), d.params.size() * 4);
+                std::memcpy((*params)->data() + paramOffset, d.params.data(), d.params.size() * 4);
             std::array<VkDescriptorBufferInfo, kTensorBindings + 1> infos{};
-            infos[0] = {m_params->buffer(), paramOffset, bytes};
+            infos[0] = {deviceParams->buffer, deviceParams->offset + paramOffset, bytes};
             paramOffset += alignUp(bytes, kParamAlignment);
             const VkDeviceSize maxRange = m_context->properties().limits.maxStorageBufferRange;
             for (std::uint32_t b = 0; b < kTensorBindings; ++b) {
@@ -154,6 +158,16 @@ Result<bool> VulkanPlan::prepare()
             bound.push_back({*pipeline, set, d.groups});
         }
         m_bound.push_back(std::move(bound));
+    }
+    if (paramBytes) {
+        auto cmd = m_commands->begin();
+        if (!cmd)
+            return cmd.error();
+        VkBufferCopy region{0, deviceParams->offset, paramBytes};
+        vkCmdCopyBuffer(*cmd, (*params)->buffer(), deviceParams->buffer, 1, &region);
+        computeBarrier(*cmd);
+        if (auto r = m_commands->submitAndWait(); !r)
+            return r.error();
     }
     if (m_context->timestampsSupported()) {
         auto qi = vkInfo<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);

@@ -52,7 +52,6 @@ private:
     Compiled m_c;
     std::unique_ptr<Commands> m_commands;
     std::vector<Slice> m_slots;
-    std::unique_ptr<HostBuffer> m_params;
     mutable std::unique_ptr<HostBuffer> m_staging;
     VkDescriptorPool m_descriptorPool = VK_NULL_HANDLE;
     VkQueryPool m_queryPool = VK_NULL_HANDLE;

@@ -7,6 +7,8 @@
 #ifdef COSTSCOPE_HAVE_VULKAN
 #include "vulkan_test_util.h"
 
+#include <algorithm>
+
 using namespace costscope;
 using namespace costscope::vktest;
 
@@ -55,6 +57,34 @@ private slots:
         QVERIFY(f64 && f64->dtype() == DType::F64);
         QCOMPARE(f64->values<double>()[0], 0.1 + 0.2); // exact in double, not in float
         QCOMPARE(f64->values<double>()[1], 1e300);
+    }
+
+    void elementwiseVectorised()
+    {
+        // F32 element-wise ops go four elements to an invocation where the innermost dim allows: operands walking
+        // it contiguously, broadcast along it (stride 0), broadcast over outer dims, and a tail past the last four.
+        const auto a = ramp({6, 8}, 11), row = ramp({8}, 12), column = ramp({6, 1}, 13);
+        const auto check = [](const HostTensor& got, const HostTensor& x, const HostTensor& y, auto f) {
+            const std::int64_t cols = x.dim(1);
+            for (std::int64_t i = 0; i < got.dim(0); ++i)
+                for (std::int64_t j = 0; j < cols; ++j) {
+                    const float xv = x.values<float>()[i * cols + j];
+                    const float yv = y.dims().size() == 1 ? y.values<float>()[j]
+                                                          : y.values<float>()[y.dim(1) == 1 ? i : i * cols + j];
+                    if (std::abs(got.values<float>()[i * cols + j] - f(xv, yv)) > 1e-6f)
+                        return false;
+                }
+            return true;
+        };
+        for (const HostTensor* y : {&a, &row, &column}) {
+            auto sub = VK_RUN(runOp(makeOp(OpKind::Binary, {{"op", std::string("Sub")}}), {a, *y}));
+            QVERIFY(sub && check(*sub, a, *y, [](float u, float v) { return u - v; }));
+        }
+        auto relu = VK_RUN(runOp(makeOp(OpKind::Activation, {{"op", std::string("Relu")}}), {ramp({4 * 5 + 3}, 14)}));
+        const auto x = ramp({23}, 14);
+        QVERIFY(relu && relu->dims() == x.dims());
+        for (std::size_t i = 0; relu && i < 23; ++i)
+            QCOMPARE(relu->values<float>()[i], std::max(x.values<float>()[i], 0.0f));
     }
 
     void compareWhereSum()

@@ -92,6 +92,34 @@ private slots:
         QVERIFY(vec && sameValues(*vec, {2}, {4, 5}));
     }
 
+    void matmulVectorised()
+    {
+        // Every dim a multiple of 4: matmul.comp reads A and B as 16-byte vectors in all four transpose cases;
+        // 132 x 136 x 72 still crosses the 128-wide tiles and the 8-deep K steps.
+        for (const bool ta : {false, true})
+            for (const bool tb : {false, true}) {
+                const auto a = ramp(ta ? std::vector<std::int64_t>{72, 132} : std::vector<std::int64_t>{132, 72}, 5);
+                const auto b = ramp(tb ? std::vector<std::int64_t>{136, 72} : std::vector<std::int64_t>{72, 136}, 6);
+                auto c = VK_RUN(runOp(makeOp(OpKind::Gemm, {{"trans_a", std::int64_t(ta)}, {"trans_b", std::int64_t(tb)}}),
+                                      {a, b}));
+                QVERIFY2(c && sameTensor(*c, refMatMul(a, b, ta, tb, 1.0), kTol), ta ? (tb ? "TT" : "TN") : (tb ? "NT" : "NN"));
+            }
+        // Only B vectorised (K = 70 is not a multiple of 4, N = 136 is).
+        const auto a = ramp({9, 70}, 7), b = ramp({70, 136}, 8);
+        auto c = VK_RUN(runOp(makeOp(OpKind::MatMul), {a, b}));
+        QVERIFY(c && sameTensor(*c, refMatMul(a, b, false, false, 1.0), kTol));
+        // Batched, with batch strides that keep the vectors aligned: each batch against the reference.
+        const auto x = ramp({3, 12, 20}, 9), w = ramp({20, 16}, 10);
+        auto y = VK_RUN(runOp(makeOp(OpKind::MatMul), {x, w}));
+        QVERIFY(y && y->dims() == (std::vector<std::int64_t>{3, 12, 16}));
+        for (std::int64_t i = 0; y && i < 3; ++i) {
+            HostTensor xi({12, 20}, DType::F32), yi({12, 16}, DType::F32);
+            std::copy_n(x.values<float>().begin() + i * 240, 240, xi.values<float>().begin());
+            std::copy_n(y->values<float>().begin() + i * 192, 192, yi.values<float>().begin());
+            QVERIFY(sameTensor(yi, refMatMul(xi, w, false, false, 1.0), kTol));
+        }
+    }
+
     void matmulBatchBroadcast()
     {
         const auto a = f32({2, 1, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});

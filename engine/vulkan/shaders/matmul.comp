@@ -1,36 +1,121 @@
 // SPDX-License-Identifier: MIT
-// Batched C = act(alpha * op(A) op(B) + beta * Cin) with 128x128 output tiles in shared memory, 8x8 results
-// per invocation. One workgroup per tile, z = batch.
+// Batched C = act(alpha * op(A) op(B) + beta * Cin) with 128x128 output tiles, one workgroup per tile, z = batch.
+// Each invocation holds 8x8 results as vec4s: rows ty*4.. and 64+ty*4.., columns tx*4.. and 64+tx*4.., so that
+// every shared-memory read is a 16-byte vector and a warp's reads do not conflict. k advances in steps of 8
+// through two shared buffers: the next step's operands are loaded into registers while the current step is
+// multiplied, and one barrier per step suffices. Every loop over registers is unrolled: an accumulator array the
+// compiler cannot keep in registers would spill to memory.
 // p: 0 M, 1 N, 2 K, 3 transA, 4 transB, 5 lda, 6 ldb, 7 alpha, 8 beta, 9 has Cin, 10 Cin row stride,
 // 11 Cin column stride, 12 activation (-1 none), 13 batch rank, 14 output row stride (0: N), 15 column offset
 // of this piece in the output and Cin (a wide B split in pieces), then per batch dim (16 + 4d): dim, A stride,
 // B stride, Cin stride.
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 #include "act.glsl"
 layout(local_size_x = 256) in;
-layout(set = 0, binding = 0) readonly buffer Params { int p[]; };
-layout(set = 0, binding = 1) readonly buffer A { float a[]; };
-layout(set = 0, binding = 2) readonly buffer B { float b[]; };
-layout(set = 0, binding = 3) readonly buffer Cin { float cin[]; };
-layout(set = 0, binding = 4) writeonly buffer Out { float o[]; };
+// 1: the operand is read four floats at a time along its contiguous dim (the plan sets it when that dim, the
+// leading dimension and the batch strides are multiples of 4, so that every vector is whole and aligned).
+layout(constant_id = 0) const int kVecA = 0;
+layout(constant_id = 1) const int kVecB = 0;
+layout(set = 0, binding = 0) restrict readonly buffer Params { int p[]; };
+layout(set = 0, binding = 1) restrict readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) restrict readonly buffer A4 { vec4 a4[]; };
+layout(set = 0, binding = 2) restrict readonly buffer B { float b[]; };
+layout(set = 0, binding = 2) restrict readonly buffer B4 { vec4 b4[]; };
+layout(set = 0, binding = 3) restrict readonly buffer Cin { float cin[]; };
+layout(set = 0, binding = 4) restrict writeonly buffer Out { float o[]; };
 
 const int BM = 128;
 const int BN = 128;
 const int BK = 8;
-shared float As[BK][BM];
-shared float Bs[BK][BN];
+// [buffer][k][row / 4] and [buffer][k][column / 4]
+shared vec4 As[2][BK][BM / 4];
+shared vec4 Bs[2][BK][BN / 4];
+
+int M, N, K, lda, ldb, aOff, bOff, row0, col0, t;
+bool ta, tb;
+
+// The four floats of A that this invocation brings in for the step starting at k0: along k for a row-major A
+// (row t/2, k (t%2)*4..), along m for a transposed one (k t/32, rows (t%32)*4..).
+vec4 loadA(int k0)
+{
+    vec4 v = vec4(0.0);
+    if (!ta) {
+        int m = row0 + t / 2, k = k0 + (t % 2) * 4;
+        if (kVecA != 0)
+            return (m < M && k < K) ? a4[(aOff + m * lda + k) / 4] : v;
+        [[unroll]] for (int c = 0; c < 4; ++c)
+            v[c] = (m < M && k + c < K) ? a[aOff + m * lda + k + c] : 0.0;
+        return v;
+    }
+    int k = k0 + t / 32, m = row0 + (t % 32) * 4;
+    if (kVecA != 0)
+        return (m < M && k < K) ? a4[(aOff + k * lda + m) / 4] : v;
+    [[unroll]] for (int c = 0; c < 4; ++c)
+        v[c] = (m + c < M && k < K) ? a[aOff + k * lda + m + c] : 0.0;
+    return v;
+}
+
+void storeA(int s, vec4 v)
+{
+    if (!ta) {
+        int m = t / 2, k = (t % 2) * 4;
+        [[unroll]] for (int c = 0; c < 4; ++c)
+            As[s][k + c][m / 4][m % 4] = v[c];
+    } else {
+        As[s][t / 32][t % 32] = v;
+    }
+}
+
+// B likewise: along n for a row-major B (k t/32, columns (t%32)*4..), along k for a transposed one.
+vec4 loadB(int k0)
+{
+    vec4 v = vec4(0.0);
+    if (!tb) {
+        int k = k0 + t / 32, n = col0 + (t % 32) * 4;
+        if (kVecB != 0)
+            return (n < N && k < K) ? b4[(bOff + k * ldb + n) / 4] : v;
+        [[unroll]] for (int c = 0; c < 4; ++c)
+            v[c] = (n + c < N && k < K) ? b[bOff + k * ldb + n + c] : 0.0;
+        return v;
+    }
+    int n = col0 + t / 2, k = k0 + (t % 2) * 4;
+    if (kVecB != 0)
+        return (n < N && k < K) ? b4[(bOff + n * ldb + k) / 4] : v;
+    [[unroll]] for (int c = 0; c < 4; ++c)
+        v[c] = (n < N && k + c < K) ? b[bOff + n * ldb + k + c] : 0.0;
+    return v;
+}
+
+void storeB(int s, vec4 v)
+{
+    if (!tb) {
+        Bs[s][t / 32][t % 32] = v;
+    } else {
+        int n = t / 2, k = (t % 2) * 4;
+        [[unroll]] for (int c = 0; c < 4; ++c)
+            Bs[s][k + c][n / 4][n % 4] = v[c];
+    }
+}
 
 void main()
 {
-    int M = p[0], N = p[1], K = p[2];
-    bool ta = p[3] != 0, tb = p[4] != 0;
-    int lda = p[5], ldb = p[6];
-    int t = int(gl_LocalInvocationIndex);
+    M = p[0];
+    N = p[1];
+    K = p[2];
+    ta = p[3] != 0;
+    tb = p[4] != 0;
+    lda = p[5];
+    ldb = p[6];
+    t = int(gl_LocalInvocationIndex);
     int tx = t % 16, ty = t / 16;
-    int row0 = int(gl_WorkGroupID.y) * BM, col0 = int(gl_WorkGroupID.x) * BN;
+    row0 = int(gl_WorkGroupID.y) * BM;
+    col0 = int(gl_WorkGroupID.x) * BN;
 
     int rem = int(gl_WorkGroupID.z);
-    int aOff = 0, bOff = 0, cOff = 0;
+    aOff = 0;
+    bOff = 0;
+    int cOff = 0;
     for (int d = p[13] - 1; d >= 0; --d) {
         int base = 16 + 4 * d;
         int idx = rem % p[base];
@@ -39,56 +124,66 @@ void main()
         bOff += idx * p[base + 2];
         cOff += idx * p[base + 3];
     }
-    int ldo = p[14] != 0 ? p[14] : N;
-    int oOff = int(gl_WorkGroupID.z) * M * ldo;
 
-    float acc[8][8];
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j)
-            acc[i][j] = 0.0;
+    vec4 acc[8][2];
+    [[unroll]] for (int i = 0; i < 8; ++i) {
+        acc[i][0] = vec4(0.0);
+        acc[i][1] = vec4(0.0);
+    }
 
-    for (int k0 = 0; k0 < K; k0 += BK) {
-        for (int r = 0; r < 4; ++r) {
-            int idx = t + 256 * r;
-            int m = ta ? idx % BM : idx / BK;
-            int k = ta ? idx / BM : idx % BK;
-            int gm = row0 + m, gk = k0 + k;
-            As[k][m] = (gm < M && gk < K) ? a[aOff + (ta ? gk * lda + gm : gm * lda + gk)] : 0.0;
-            int n = tb ? idx / BK : idx % BN;
-            int kb = tb ? idx % BK : idx / BN;
-            int gn = col0 + n, gkb = k0 + kb;
-            Bs[kb][n] = (gn < N && gkb < K) ? b[bOff + (tb ? gn * ldb + gkb : gkb * ldb + gn)] : 0.0;
+    const int steps = (K + BK - 1) / BK;
+    vec4 ra = loadA(0), rb = loadB(0);
+    storeA(0, ra);
+    storeB(0, rb);
+    memoryBarrierShared();
+    barrier();
+    for (int s = 0; s < steps; ++s) {
+        const int cur = s & 1;
+        const bool more = s + 1 < steps;
+        if (more) {
+            ra = loadA((s + 1) * BK);
+            rb = loadB((s + 1) * BK);
         }
-        barrier();
-        for (int k = 0; k < BK; ++k) {
-            float av[8], bv[8];
-            for (int i = 0; i < 8; ++i)
-                av[i] = As[k][ty + 16 * i];
-            for (int j = 0; j < 8; ++j)
-                bv[j] = Bs[k][tx + 16 * j];
-            for (int i = 0; i < 8; ++i)
-                for (int j = 0; j < 8; ++j)
-                    acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+        [[unroll]] for (int k = 0; k < BK; ++k) {
+            vec4 a0 = As[cur][k][ty], a1 = As[cur][k][ty + 16];
+            vec4 b0 = Bs[cur][k][tx], b1 = Bs[cur][k][tx + 16];
+            [[unroll]] for (int i = 0; i < 4; ++i) {
+                acc[i][0] = fma(vec4(a0[i]), b0, acc[i][0]);
+                acc[i][1] = fma(vec4(a0[i]), b1, acc[i][1]);
+                acc[i + 4][0] = fma(vec4(a1[i]), b0, acc[i + 4][0]);
+                acc[i + 4][1] = fma(vec4(a1[i]), b1, acc[i + 4][1]);
+            }
         }
+        if (more) {
+            storeA(cur ^ 1, ra);
+            storeB(cur ^ 1, rb);
+        }
+        memoryBarrierShared();
         barrier();
     }
 
-    float alpha = intBitsToFloat(p[7]), beta = intBitsToFloat(p[8]);
-    for (int i = 0; i < 8; ++i) {
-        int m = row0 + ty + 16 * i;
+    const float alpha = intBitsToFloat(p[7]), beta = intBitsToFloat(p[8]);
+    const bool hasCin = p[9] != 0;
+    const int cRow = p[10], cCol = p[11], act = p[12], colOffset = p[15];
+    const int ldo = p[14] != 0 ? p[14] : N;
+    const int oOff = int(gl_WorkGroupID.z) * M * ldo;
+    [[unroll]] for (int i = 0; i < 8; ++i) {
+        int m = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
         if (m >= M)
             continue;
-        for (int j = 0; j < 8; ++j) {
-            int n = col0 + tx + 16 * j;
-            if (n >= N)
-                continue;
-            int on = n + p[15];
-            float v = alpha * acc[i][j];
-            if (p[9] != 0)
-                v += beta * cin[cOff + m * p[10] + on * p[11]];
-            if (p[12] >= 0)
-                v = activate(p[12], v, 0.0, 0.0, 0.0, 0.0);
-            o[oOff + m * ldo + on] = v;
+        [[unroll]] for (int h = 0; h < 2; ++h) {
+            [[unroll]] for (int c = 0; c < 4; ++c) {
+                int n = col0 + h * 64 + tx * 4 + c;
+                if (n >= N)
+                    continue;
+                int on = n + colOffset;
+                float v = alpha * acc[i][h][c];
+                if (hasCin)
+                    v += beta * cin[cOff + m * cRow + on * cCol];
+                if (act >= 0)
+                    v = activate(act, v, 0.0, 0.0, 0.0, 0.0);
+                o[oOff + m * ldo + on] = v;
+            }
         }
     }
 }
