@@ -6,7 +6,8 @@
 #   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
 #             headers (unpacked under /opt/onnx): costscope-cli and the two CUDA benches in one build; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
-#   build-vk  build-vk (Vulkan, no CUDA, no ONNX) for the Vulkan stages
+#   build-vk  build-vk (Vulkan and CUDA, no ONNX) for the Vulkan stages: the benches and costscope-cli
+#   vk-check  every carried graph at batch 1 and 8 on Vulkan checked against the CPU backend; calibrate --quick
 #   bundle    scripts/make_cuda_conformance_bundle.py with build-gpu's costscope-cli (or a build-onnx of its own
 #             when build-gpu has none) into .carry/bundle, the exported transformers included, and the graphs
 #             converted to RLX HIR JSON into .carry/data
@@ -106,11 +107,30 @@ stage_build_vk() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
     vulkan_loader
+    # CUDA too where nvcc is there: the Vulkan bench then measures its CUDA references (copy, cuBLAS) in the same run.
     cmake -S . -B build-vk "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_ONNX=OFF \
-        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_CUDA=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
         -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
         -DGLSLC_EXECUTABLE="$carry/bin/glslc" || return 1
-    cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy
+    cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy costscope-cli
+}
+
+# Each graph of the carried data (RLX HIR JSON) at batch 1 and 8 on the Vulkan device, its first output checked
+# against the CPU backend (costscope-cli run --reference cpu), then a quick `calibrate --backend vulkan`.
+stage_vk_check() {
+    vulkan_loader
+    local cli=build-vk/app/costscope-cli f b
+    "$cli" devices
+    for f in "$carry"/data/*/*.hir.json "$carry"/data/onnx/*/*.hir.json; do
+        [ -f "$f" ] || continue
+        for b in 1 8; do
+            printf '%s b%s: ' "$(basename "$f")" "$b"
+            timeout 120 "$cli" run "$f" --backend vulkan --batch "$b" --runs 3 --warmup 1 --reference cpu 2>&1 \
+                | grep -E "check|error|max abs|differ|measured" | tr '\n' ' '
+            echo " (exit ${PIPESTATUS[0]})"
+        done
+    done
+    HOME="$(mktemp -d)" timeout 120 "$cli" calibrate --backend vulkan --quick
 }
 
 stage_bundle() {

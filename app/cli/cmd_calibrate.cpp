@@ -2,53 +2,62 @@
 // costscope-cli calibrate: microbenchmarks of a backend's device, saved as a user device profile (by default
 // "calibrated-<backend>", the profile `run` compares against when no --profile is given).
 #include "analysis/profile_io.h"
+#include "calibration/calibrate_device.h"
 #include "calibration/save_calibration.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <iostream>
 
 namespace costscope::cli {
 
 namespace {
-constexpr const char* kUsageLine = "usage: costscope-cli calibrate --backend cpu [--quick] [--save NAME] [--json]";
-
-void printFigures(const CpuCalibration& c)
-{
-    std::cout << "device:        " << c.device << " (" << c.numThreads << " threads)\nsgemm (GFLOP/s):\n";
-    for (const SgemmPoint& p : c.sgemm)
-        std::cout << "  " << p.m << 'x' << p.k << 'x' << p.n << "  " << p.gflops << '\n';
-    std::cout << "read bw:       " << c.readBw << " GB/s\nwrite bw:      " << c.writeBw << " GB/s\ncopy bw:       "
-              << c.copyBw << " GB/s\ndispatch:      " << c.dispatchNs << " ns/node\nroundtrip:     " << c.roundtripNs
-              << " ns\nreadback bw:   " << c.hostReadbackBw << " GB/s\n";
-}
+constexpr const char* kUsageLine =
+    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]";
 } // namespace
 
 int cmdCalibrate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"quick", "json"}, {"backend", "save"}, &err);
+    auto args = Args::parse(argv, {"quick", "json"}, {"backend", "save", "device"}, &err);
     if (!args || !args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "unexpected positional argument" : err) << '\n';
         return kUsage;
     }
-    const std::string backend = args->option("backend").value_or("cpu");
-    if (backend != "cpu") {
-        std::cerr << "costscope-cli calibrate: backend '" << backend
-                  << "' cannot be calibrated by this command (only cpu)\n";
+    const std::string backendName = args->option("backend").value_or("cpu");
+    const std::string deviceText = args->option("device").value_or("0");
+    char* end = nullptr;
+    const long device = std::strtol(deviceText.c_str(), &end, 10);
+    if (deviceText.empty() || *end || device < 0) {
+        std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";
         return kUsage;
     }
-    CpuCalibrationOptions options;
-    options.quick = args->flag("quick");
-    auto c = calibrateCpu(options);
-    if (!c) {
-        std::cerr << "costscope-cli calibrate: " << c.error().message << '\n';
+    auto backend = makeBackend(backendName);
+    if (!backend) {
+        std::cerr << "costscope-cli calibrate: unknown backend '" << backendName
+                  << "' (cpu; cuda and vulkan where built: see costscope-cli devices)\n";
+        return kUsage;
+    }
+    if (static_cast<std::size_t>(device) >= backend->devices().size()) {
+        std::cerr << "costscope-cli calibrate: backend " << backendName << " has no device " << device
+                  << " (see costscope-cli devices)\n";
         return kBadInput;
     }
-    const std::string name = args->option("save").value_or("calibrated-" + backend);
-    auto saved = saveCpuCalibration(*c, name, "costscope-cli calibrate");
+    DeviceCalibrationOptions options;
+    options.backend = backendName;
+    options.device = static_cast<DeviceIndex>(device);
+    options.quick = args->flag("quick");
+    const std::string name = args->option("save").value_or("calibrated-" + backendName);
+    options.name = name;
+    auto measured = calibrateDevice(options);
+    if (!measured) {
+        std::cerr << "costscope-cli calibrate: " << measured.error().message << '\n';
+        return kBadInput;
+    }
+    auto saved = saveCalibratedProfile(measured->profile);
     if (!saved) {
         std::cerr << "costscope-cli calibrate: " << saved.error().message << '\n';
         return kBadInput;
@@ -59,8 +68,7 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         std::cout << j.dump(2) << '\n';
         return kOk;
     }
-    printFigures(*c);
-    std::cout << "saved profile '" << name << "' to " << saved->path << '\n';
+    std::cout << measured->figures << "saved profile '" << name << "' to " << saved->path << '\n';
     return kOk;
 }
 

@@ -8,14 +8,13 @@
 
 namespace costscope {
 
-namespace {
-std::string hostName()
+std::string calibrationHost()
 {
     char buf[256] = {};
     return gethostname(buf, sizeof buf - 1) == 0 && buf[0] ? std::string(buf) : std::string("unknown host");
 }
 
-std::string utcDate()
+std::string calibrationDate()
 {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
@@ -24,17 +23,21 @@ std::string utcDate()
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%MZ", &tm);
     return buf;
 }
-} // namespace
 
-Result<SavedProfile> saveCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& tool)
+Result<SavedProfile> saveCalibratedProfile(DeviceProfile profile)
 {
-    SavedProfile saved{profileFromCpuCalibration(c, name, hostName(), utcDate(), tool), {}};
+    SavedProfile saved{std::move(profile), {}};
     auto lib = ProfileLibrary::load(ProfilePaths::defaults());
     auto path = lib.saveUserProfile(saved.profile);
     if (!path)
         return path.error();
     saved.path = std::move(*path);
     return saved;
+}
+
+Result<SavedProfile> saveCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& tool)
+{
+    return saveCalibratedProfile(profileFromCpuCalibration(c, name, calibrationHost(), calibrationDate(), tool));
 }
 
 } // namespace costscope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "calibration/conv_layers.h"
 #include "ir/diagnostic.h"
 
 #include <cstdint>
@@ -16,14 +17,8 @@ struct CudaCalibration {
         double seconds = 0; // median of the timed calls
         double flopsPerSecond = 0;
     };
-    // One Conv node of the backend's own lowering (im2col + cuBLAS), timed as the plan runs it; m, k, n are its
-    // implicit GEMM as the cost model keys it (m = batch·output spatial, k = Cin/groups·Πkernel, n = Cout/groups).
-    struct ConvPoint {
-        std::string shape; // "b8 c64x56x56 k64 3x3 s1"
-        std::int64_t m = 0, n = 0, k = 0;
-        double seconds = 0;
-        double flopsPerSecond = 0;
-    };
+    // One Conv node of the backend's own lowering (im2col + cuBLAS), timed as the plan runs it.
+    using ConvPoint = costscope::ConvPoint;
     std::string device;
     std::vector<GemmPoint> sgemm;         // cuBLAS fp32 over the shape grid, random data
     std::vector<ConvPoint> conv;          // the CUDA backend's Conv over typical CNN layers (im2col rate fit)

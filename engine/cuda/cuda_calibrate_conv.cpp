@@ -6,103 +6,12 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_calibrate.h"
 
-#include <algorithm>
-#include <cstring>
-
 namespace costscope {
-
-namespace {
-struct ConvLayer {
-    std::int64_t batch, inChannels, size, outChannels, kernel, stride, pad;
-};
-
-// ResNet stems, 3x3 and 1x1 blocks, VGG's wide early layers, AlexNet's 11x11 stride 4 and SqueezeNet's fire
-// modules, at the batches the accuracy bench uses.
-constexpr ConvLayer kLayers[] = {
-    {1, 3, 224, 64, 7, 2, 3},     {8, 3, 224, 64, 7, 2, 3},     {64, 3, 224, 64, 7, 2, 3},
-    {1, 64, 56, 64, 3, 1, 1},     {8, 64, 56, 64, 3, 1, 1},     {64, 64, 56, 64, 3, 1, 1},
-    {1, 256, 56, 64, 1, 1, 0},    {64, 256, 56, 64, 1, 1, 0},   {1, 256, 14, 256, 3, 1, 1},
-    {8, 256, 14, 256, 3, 1, 1},   {64, 256, 14, 256, 3, 1, 1},  {1, 512, 7, 512, 3, 1, 1},
-    {64, 512, 7, 512, 3, 1, 1},   {1, 64, 224, 64, 3, 1, 1},    {8, 64, 224, 64, 3, 1, 1},
-    {64, 3, 224, 64, 11, 4, 2},   {64, 16, 55, 64, 3, 1, 1},    {64, 128, 55, 16, 1, 1, 0},
-};
-
-Node leaf(NodeId id, OpKind kind, std::vector<std::int64_t> dims, DType t)
-{
-    Node n;
-    n.id = id;
-    n.op = Op::make(kind);
-    n.shape = Shape::of(std::move(dims), t);
-    return n;
-}
-
-// ConstantOfShape(0.5) -> Conv: the input is filled on the device (no host tensor of up to a gigabyte), the
-// weight is a Param the plan fills with synthetic values.
-Graph convGraph(const ConvLayer& l, std::int64_t out)
-{
-    Graph g;
-    const std::vector<std::int64_t> xDims{l.batch, l.inChannels, l.size, l.size};
-    Node shape = leaf(0, OpKind::Constant, {4}, DType::I64);
-    auto bytes = std::make_shared<std::vector<std::uint8_t>>(32);
-    std::memcpy(bytes->data(), xDims.data(), 32);
-    shape.data = bytes;
-    g.add(std::move(shape));
-    Attrs fill;
-    fill.set("value", 0.5);
-    Node x = leaf(1, OpKind::ConstantOfShape, xDims, DType::F32);
-    x.op = Op::make(OpKind::ConstantOfShape, fill);
-    x.inputs = {0};
-    g.add(std::move(x));
-    g.add(leaf(2, OpKind::Param, {l.outChannels, l.inChannels, l.kernel, l.kernel}, DType::F32));
-    Attrs a;
-    a.set("stride", std::vector<std::int64_t>{l.stride, l.stride});
-    a.set("padding", std::vector<std::int64_t>{l.pad, l.pad});
-    Node conv = leaf(3, OpKind::Conv, {l.batch, l.outChannels, out, out}, DType::F32);
-    conv.op = Op::make(OpKind::Conv, a);
-    conv.inputs = {1, 2};
-    g.add(std::move(conv));
-    g.outputs = {3};
-    return g;
-}
-} // namespace
 
 Result<std::vector<CudaCalibration::ConvPoint>> calibrateCudaConv(int device, int repeats)
 {
     CudaBackend backend;
-    std::vector<CudaCalibration::ConvPoint> points;
-    for (const ConvLayer& l : kLayers) {
-        const std::int64_t out = (l.size + 2 * l.pad - l.kernel) / l.stride + 1;
-        auto plan = backend.compile(convGraph(l, out), {}, device);
-        if (!plan)
-            return Diagnostic::error("conv calibration: " + plan.error().message);
-        if (auto r = (*plan)->uploadParameters(); !r)
-            return r.error();
-        if (auto r = (*plan)->run(nullptr); !r)
-            return r.error();
-        std::vector<std::int64_t> ns;
-        for (int i = 0; i < std::max(repeats, 1); ++i) {
-            auto t = (*plan)->runInstrumented(nullptr);
-            if (!t)
-                return t.error();
-            for (const NodeTiming& n : *t)
-                if (n.node == 3)
-                    ns.push_back(n.ns);
-        }
-        if (ns.empty())
-            return Diagnostic::error("conv calibration: the Conv node was not timed");
-        std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
-        CudaCalibration::ConvPoint p;
-        p.shape = "b" + std::to_string(l.batch) + " c" + std::to_string(l.inChannels) + "x" + std::to_string(l.size)
-                + "x" + std::to_string(l.size) + " k" + std::to_string(l.outChannels) + " " + std::to_string(l.kernel)
-                + "x" + std::to_string(l.kernel) + " s" + std::to_string(l.stride);
-        p.m = l.batch * out * out;
-        p.k = l.inChannels * l.kernel * l.kernel;
-        p.n = l.outChannels;
-        p.seconds = std::max(double(ns[ns.size() / 2]), 1.0) * 1e-9;
-        p.flopsPerSecond = 2.0 * double(p.m) * double(p.k) * double(p.n) / p.seconds;
-        points.push_back(p);
-    }
-    return points;
+    return timeConvLayers(backend, device, typicalConvLayers(), repeats);
 }
 
 } // namespace costscope

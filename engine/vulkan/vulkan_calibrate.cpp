@@ -149,20 +149,44 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
         return Diagnostic::error("no Vulkan device " + std::to_string(o.device));
     VulkanCalibration c;
     c.device = devices[static_cast<std::size_t>(o.device)].name;
+    const int total = static_cast<int>(o.matmulSizes.size() * (o.squareOnly ? 1 : 2) + o.convLayers.size()) + 3;
+    int done = 0;
+    // After each figure: progress, and an error when the caller cancelled.
+    const auto figureDone = [&](int figures = 1) -> Result<bool> {
+        done += figures;
+        if (o.progress)
+            o.progress(done, total);
+        if (o.cancel && o.cancel->load(std::memory_order_relaxed))
+            return Diagnostic::error("calibration cancelled");
+        return true;
+    };
 
-    for (std::int64_t s : o.matmulSizes) {
-        Graph g;
-        g.add(leaf(0, OpKind::Input, {s, s}));
-        g.add(leaf(1, OpKind::Input, {s, s}));
-        g.add(opNode(2, OpKind::MatMul, {0, 1}));
-        g.outputs = {2};
-        auto plan = ready(backend, g, o.device);
-        if (!plan)
-            return plan.error();
-        auto ns = bestNodeNs(**plan, 0, o.repeats);
-        if (!ns)
-            return ns.error();
-        c.matmul.push_back({s, 2.0 * double(s) * double(s) * double(s) / *ns});
+    for (std::int64_t s : o.matmulSizes)
+        for (std::int64_t k : {s, std::max<std::int64_t>(s / 4, 1)}) {
+            if (o.squareOnly && k != s)
+                continue;
+            Graph g;
+            g.add(leaf(0, OpKind::Input, {s, k}));
+            g.add(leaf(1, OpKind::Input, {k, s}));
+            g.add(opNode(2, OpKind::MatMul, {0, 1}));
+            g.outputs = {2};
+            auto plan = ready(backend, g, o.device);
+            if (!plan)
+                return plan.error();
+            auto ns = bestNodeNs(**plan, 0, o.repeats);
+            if (!ns)
+                return ns.error();
+            c.matmul.push_back({s, k, s, 2.0 * double(s) * double(k) * double(s) / *ns});
+            if (auto r = figureDone(); !r)
+                return r.error();
+        }
+    for (const ConvLayer& layer : o.convLayers) {
+        auto conv = timeConvLayers(backend, o.device, {&layer, 1}, std::max(o.repeats / 2, 3));
+        if (!conv)
+            return conv.error();
+        c.conv.insert(c.conv.end(), conv->begin(), conv->end());
+        if (auto r = figureDone(); !r)
+            return r.error();
     }
 
     const std::int64_t n = o.copyElements;
@@ -194,10 +218,14 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
             return read.error();
         c.readbackGBps = 2.0 * 4.0 * double(n) / *read; // two outputs of n floats
     }
+    if (auto r = figureDone(); !r)
+        return r.error();
     auto bufferCopy = bufferCopyNs(backend, o.device, static_cast<std::uint64_t>(n) * 4, 10, o.repeats);
     if (!bufferCopy)
         return bufferCopy.error();
     c.bufferCopyGBps = 10.0 * bytes / *bufferCopy;
+    if (auto r = figureDone(); !r)
+        return r.error();
 
     // A chain of tiny Relu dispatches against a single one: the difference is the per-dispatch cost.
     auto chainNs = [&](int length) -> Result<double> {
@@ -217,7 +245,28 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
         return (!one ? one : many).error();
     c.roundtripUs = *one / 1e3;
     c.dispatchOverheadUs = std::max(0.0, (*many - *one) / 100.0 / 1e3);
+    if (auto r = figureDone(); !r)
+        return r.error();
     return c;
+}
+
+VulkanCalibrationOptions vulkanCalibrationOptions(bool quick, DeviceIndex device)
+{
+    VulkanCalibrationOptions o;
+    o.device = device;
+    if (quick) {
+        o.matmulSizes = {64, 128, 256};
+        o.copyElements = std::int64_t(1) << 20;
+        o.repeats = 3;
+        const auto layers = quickConvLayers();
+        o.convLayers.assign(layers.begin(), layers.end());
+    } else {
+        o.matmulSizes = {128, 256, 512, 1024, 2048, 4096};
+        o.copyElements = std::int64_t(1) << 24;
+        const auto layers = typicalConvLayers();
+        o.convLayers.assign(layers.begin(), layers.end());
+    }
+    return o;
 }
 
 } // namespace costscope

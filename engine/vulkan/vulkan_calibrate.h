@@ -2,8 +2,11 @@
 #pragma once
 
 #include "backend.h"
+#include "calibration/conv_layers.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,10 +17,11 @@ namespace costscope {
 struct VulkanCalibration {
     std::string device;
     struct MatMulPoint {
-        std::int64_t size = 0; // M = N = K
+        std::int64_t m = 0, k = 0, n = 0;
         double gflops = 0;
     };
-    std::vector<MatMulPoint> matmul;
+    std::vector<MatMulPoint> matmul;   // the MatMul node over the shape grid
+    std::vector<ConvPoint> conv;       // the backend's Conv (implicit GEMM) over the layers asked for
     double copyGBps = 0;           // copy.comp (Transpose with the identity permutation), bytes read + written
     double elementwiseGBps = 0;    // unary.comp (Relu), bytes read + written
     double bufferCopyGBps = 0;     // vkCmdCopyBuffer, the driver's own copy: the reference for the two above
@@ -28,11 +32,18 @@ struct VulkanCalibration {
 
 struct VulkanCalibrationOptions {
     DeviceIndex device = 0;
-    std::vector<std::int64_t> matmulSizes{128, 256, 512};
+    std::vector<std::int64_t> matmulSizes{128, 256, 512}; // square and (s, s/4, s) shapes
+    bool squareOnly = false;                               // only the square shapes (the bench's figures)
+    std::vector<ConvLayer> convLayers;                     // none: no Conv points
     std::int64_t copyElements = 1 << 22;
     int repeats = 5;
+    const std::atomic<bool>* cancel = nullptr;          // checked between figures
+    std::function<void(int done, int total)> progress; // after each figure, on the calibrating thread
 };
 
 Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& options);
+// What `costscope-cli calibrate --backend vulkan [--quick]` measures: quick keeps to shapes and layers a CPU-side
+// driver (lavapipe) times in seconds.
+VulkanCalibrationOptions vulkanCalibrationOptions(bool quick, DeviceIndex device);
 
 } // namespace costscope

@@ -5,7 +5,7 @@
 // with corrections fitted on half the graphs (evaluated on the other half).
 // usage: bench_accuracy [DATA_DIR (default ../shared/data)] [--max-gflop 3000] [--batches 1,8,64]
 //                       [--backend cpu|cuda|vulkan] [--dump FILE]
-// On CUDA each node's measured time loses the per-node timing overhead of that run before the fit (see
+// On CUDA and Vulkan each node's measured time loses the per-node timing overhead of that run before the fit (see
 // timingOverheadNs).
 // --dump writes the calibrated profile and every run's per-node predictions (the uncorrected Costscope model's
 // compute, memory and dispatch terms) and measurements as JSON, for studying the model without the machine.
@@ -24,7 +24,7 @@
 #include "cuda/cuda_calibrate.h"
 #endif
 #ifdef COSTSCOPE_HAVE_VULKAN
-#include "vulkan/vulkan_calibrate.h"
+#include "calibration/vulkan_profile.h"
 #endif
 
 #include <nlohmann/json.hpp>
@@ -94,8 +94,8 @@ Result<RunResult> measureOn(Backend& backend, const Graph& g)
     return measure(**plan, o);
 }
 
-// CUDA's per-node times come from a CUDA graph with an event recorded after each node, and each event node adds
-// a few microseconds that the plain run does not pay: the per-node share of (sum of node times - whole-graph time)
+// CUDA's per-node times come from a CUDA graph with an event recorded after each node, and Vulkan's from
+// timestamps written around each node's dispatches; each adds a few microseconds that the plain run does not pay: the per-node share of (sum of node times - whole-graph time)
 // from the same run. The fit takes it off every node (keeping at least a tenth of the node's time), so that the
 // corrections it fits on nodes carry over to whole graphs.
 double timingOverheadNs(const std::vector<NodeTiming>& perNode, double wholeNs)
@@ -197,32 +197,21 @@ int main(int argc, char** argv)
 #ifdef COSTSCOPE_HAVE_VULKAN
     } else if (backendName == "vulkan") {
         device = Device::Vulkan;
-        VulkanCalibrationOptions vo;
-        vo.matmulSizes = {256, 512, 1024, 2048};
-        vo.copyElements = std::int64_t(1) << 24;
-        auto calibration = calibrateVulkan(vo);
+        auto calibration = calibrateVulkan(vulkanCalibrationOptions(false, 0));
         if (!calibration) {
             std::fprintf(stderr, "calibration failed: %s\n", calibration.error().message.c_str());
             return 1;
         }
-        // The Vulkan figures mapped as profileFromCudaCalibration maps CUDA's: square matmul rates as the sgemm
-        // table, the element-wise kernel's bandwidth (read + written) as memory bandwidth.
-        calibrated.name = "calibrated-vulkan";
-        calibrated.device = Device::Vulkan;
-        calibrated.sgemmGflops = 0;
-        for (const auto& m : calibration->matmul) {
-            calibrated.sgemmTable.push_back({m.size, m.size, m.size, m.gflops});
-            calibrated.sgemmGflops = std::max(calibrated.sgemmGflops, m.gflops);
-        }
-        calibrated.peakGflops = calibrated.sgemmGflops;
-        calibrated.memoryBw = calibration->elementwiseGBps;
-        calibrated.dispatchNs = calibration->dispatchOverheadUs * 1e3;
-        calibrated.roundtripNs = calibration->roundtripUs * 1e3;
-        calibrated.hostReadbackBw = calibration->readbackGBps;
-        std::printf("calibration: %s; best matmul %.1f GFLOP/s; element-wise %.2f GB/s; dispatch %.0f ns; "
-                    "submit+wait %.0f ns; readback %.2f GB/s\n",
-                    calibration->device.c_str(), calibrated.sgemmGflops, calibrated.memoryBw, calibrated.dispatchNs,
-                    calibrated.roundtripNs, calibrated.hostReadbackBw);
+        calibrated = profileFromVulkanCalibration(*calibration, "calibrated-vulkan", "bench", "now");
+        std::printf("calibration: %s; best matmul %.1f GFLOP/s; im2col %.1f GB/s; element-wise %.2f GB/s; dispatch "
+                    "%.0f ns; submit+wait %.0f ns; readback %.2f GB/s\n",
+                    calibration->device.c_str(), calibrated.sgemmGflops, calibrated.im2colBw, calibrated.memoryBw,
+                    calibrated.dispatchNs, calibrated.roundtripNs, calibrated.hostReadbackBw);
+        for (const auto& m : calibration->matmul)
+            std::printf("  matmul %lldx%lldx%lld: %.1f GFLOP/s\n", (long long)m.m, (long long)m.k, (long long)m.n,
+                        m.gflops);
+        for (const ConvPoint& c : calibration->conv)
+            std::printf("  conv %s: %.1f GFLOP/s\n", c.shape.c_str(), c.flopsPerSecond / 1e9);
 #endif
     } else {
         std::fprintf(stderr, "bench_accuracy: no calibration for backend %s (cpu; cuda, vulkan where built)\n",
@@ -285,7 +274,7 @@ int main(int argc, char** argv)
                 continue;
             }
             Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}};
-            const double overhead = device == Device::Cuda ? timingOverheadNs(r->perNode, c.measuredNs) : 0.0;
+            const double overhead = device != Device::Cpu ? timingOverheadNs(r->perNode, c.measuredNs) : 0.0;
             std::vector<std::pair<NodeId, double>> measured;
             for (const NodeTiming& t : r->perNode)
                 measured.emplace_back(t.node, std::max(double(t.ns) - overhead, 0.1 * double(t.ns)));

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Vulkan backend throughput, as ratios within one run: the element-wise kernel and the copy kernel against the
-// driver's own vkCmdCopyBuffer, and the tiled matmul's GFLOP/s (compare with the CUDA bench's copy bandwidth and
-// cuBLAS figure from the same machine). No Qt: it links costscope_engine only, so it runs on bare GPU machines.
+// driver's own vkCmdCopyBuffer and, in a build with CUDA on a machine with an NVIDIA GPU, against the CUDA
+// device-to-device copy; the tiled matmul's GFLOP/s against cuBLAS's fp32 sgemm at the same size. No Qt: it links
+// costscope_engine only, so it runs on bare GPU machines.
 // Usage: bench_vulkan_backend [--device I] [--matmul N[,N...]] [--elements N] [--repeats N]
 #include "vulkan/vulkan_calibrate.h"
 #include "vulkan/vulkan_register.h"
+#ifdef COSTSCOPE_HAVE_CUDA
+#include "cuda/cuda_calibrate.h"
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,10 +17,44 @@
 
 using namespace costscope;
 
+namespace {
+// cuBLAS fp32 at each square size and the device copy bandwidth (GB/s), when CUDA is built and present.
+struct CudaReference {
+    bool present = false;
+    std::vector<std::pair<std::int64_t, double>> sgemmGflops;
+    double copyGBps = 0;
+};
+
+CudaReference cudaReference([[maybe_unused]] const std::vector<std::int64_t>& sizes, [[maybe_unused]] int repeats)
+{
+    CudaReference ref;
+#ifdef COSTSCOPE_HAVE_CUDA
+    CudaCalibrationOptions o;
+    o.gemmSizes = sizes;
+    o.convolutions = false;
+    o.repeats = repeats;
+    auto c = calibrateCuda(0, o);
+    if (!c) {
+        std::printf("CUDA reference: not measured (%s)\n", c.error().message.c_str());
+        return ref;
+    }
+    ref.present = true;
+    for (const auto& g : c->sgemm)
+        if (g.k == g.m)
+            ref.sgemmGflops.emplace_back(g.m, g.flopsPerSecond / 1e9);
+    ref.copyGBps = c->copyBytesPerSecond / 1e9;
+#else
+    std::printf("CUDA reference: not built\n");
+#endif
+    return ref;
+}
+} // namespace
+
 int main(int argc, char** argv)
 {
     VulkanCalibrationOptions o;
     o.matmulSizes = {4096};
+    o.squareOnly = true;
     o.copyElements = std::int64_t(1) << 26;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i], value = argv[i + 1];
@@ -50,13 +88,26 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_vulkan_backend: %s\n", c.error().message.c_str());
         return 1;
     }
+    const CudaReference cuda = cudaReference(o.matmulSizes, o.repeats);
     std::printf("running on: %s\n", c->device.c_str());
     std::printf("vkCmdCopyBuffer      %8.1f GB/s  (reference)\n", c->bufferCopyGBps);
-    std::printf("copy kernel          %8.1f GB/s  ratio %.2f\n", c->copyGBps, c->copyGBps / c->bufferCopyGBps);
-    std::printf("element-wise (Relu)  %8.1f GB/s  ratio %.2f  (vs copy kernel %.2f)\n", c->elementwiseGBps,
-                c->elementwiseGBps / c->bufferCopyGBps, c->elementwiseGBps / c->copyGBps);
-    for (const auto& m : c->matmul)
-        std::printf("matmul %lld^3          %8.1f GFLOP/s\n", static_cast<long long>(m.size), m.gflops);
+    if (cuda.present)
+        std::printf("CUDA copy            %8.1f GB/s  (reference)\n", cuda.copyGBps);
+    const auto ratios = [&](const char* what, double gbps) {
+        std::printf("%-20s %8.1f GB/s  ratio %.2f to vkCmdCopyBuffer", what, gbps, gbps / c->bufferCopyGBps);
+        if (cuda.present)
+            std::printf(", %.3f to CUDA copy", gbps / cuda.copyGBps);
+        std::printf("\n");
+    };
+    ratios("copy kernel", c->copyGBps);
+    ratios("element-wise (Relu)", c->elementwiseGBps);
+    for (const auto& m : c->matmul) {
+        std::printf("matmul %lld^3          %8.1f GFLOP/s", static_cast<long long>(m.m), m.gflops);
+        for (const auto& [size, gflops] : cuda.sgemmGflops)
+            if (size == m.m)
+                std::printf("  cuBLAS fp32 %.1f GFLOP/s, ratio %.3f", gflops, m.gflops / gflops);
+        std::printf("\n");
+    }
     std::printf("dispatch overhead    %8.2f us\n", c->dispatchOverheadUs);
     std::printf("submit+wait          %8.2f us\n", c->roundtripUs);
     std::printf("readback             %8.2f GB/s\n", c->readbackGBps);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/profile_tools.h"
 #include "analysis/profile_library.h"
+#include "calibration/calibrate_device.h"
 #include <QApplication>
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -74,9 +75,10 @@ ProfileTools::~ProfileTools()
         m_cancel->store(true);
 }
 
-void ProfileTools::setBackend(const std::string& backend)
+void ProfileTools::setBackend(const std::string& backend, DeviceIndex device)
 {
     m_backend = backend;
+    m_device = device;
     updateButtons();
 }
 
@@ -97,14 +99,17 @@ std::vector<MeasuredRun> ProfileTools::runsOfBackend() const
 
 void ProfileTools::updateButtons()
 {
-    const bool cpu = m_backend == "cpu";
+    const bool calibratable = canCalibrate(m_backend);
     const auto runs = std::count_if(m_runs.begin(), m_runs.end(), [this](const auto& r) {
         return r->backend == m_backend && !r->nodes.empty();
     });
-    m_calibrate->setEnabled(!busy() && cpu);
-    m_calibrate->setToolTip(cpu ? tr("Microbenchmarks of this CPU, saved as the device profile calibrated-cpu")
-                                : tr("Only the CPU is calibrated from here"));
-    m_quick->setEnabled(!busy() && cpu);
+    m_calibrate->setEnabled(!busy() && calibratable);
+    m_calibrate->setToolTip(calibratable ? tr("Microbenchmarks of this %1 device through the backend's own kernels, "
+                                              "saved as the device profile calibrated-%1")
+                                               .arg(QString::fromStdString(m_backend))
+                                         : tr("The %1 backend has no calibration in this build")
+                                               .arg(QString::fromStdString(m_backend)));
+    m_quick->setEnabled(!busy() && calibratable);
     m_cancelButton->setEnabled(m_cancel != nullptr);
     m_fit->setEnabled(!busy() && runs > 0);
     m_fit->setToolTip(tr("Fit the Costscope model's per-op-class corrections from this session's %n run(s) on %1 "
@@ -129,8 +134,11 @@ void ProfileTools::calibrate()
     m_status->setText(tr("Calibrating %1 …").arg(QString::fromStdString(m_backend)));
     setBusy(true);
     QPointer<ProfileTools> self(this);
-    CpuCalibrationOptions options;
+    DeviceCalibrationOptions options;
+    options.backend = m_backend;
+    options.device = m_device;
     options.quick = m_quick->isChecked();
+    options.tool = kCalibratedBy;
     options.progress = [self, cancel = m_cancel](int done, int total) {
         QMetaObject::invokeMethod(qApp, [self, cancel, done, total] {
             if (!self || self->m_cancel != cancel)
@@ -142,12 +150,12 @@ void ProfileTools::calibrate()
     };
     offGuiThread(
         self,
-        [cancel = m_cancel, options, name = "calibrated-" + m_backend]() mutable -> Result<SavedProfile> {
+        [cancel = m_cancel, options]() mutable -> Result<SavedProfile> {
             options.cancel = cancel.get();
-            auto c = calibrateCpu(options);
+            auto c = calibrateDevice(options);
             if (!c)
                 return c.error();
-            return saveCpuCalibration(*c, name, kCalibratedBy);
+            return saveCalibratedProfile(std::move(c->profile));
         },
         [](ProfileTools& tools, const Result<SavedProfile>& saved) { tools.showCalibration(saved); });
 }

@@ -14,8 +14,9 @@ class QPushButton;
 
 namespace costscope {
 
-// The Run panel's profile tools. "Calibrate this device": the CPU microbenchmarks off the GUI thread, with progress
-// and Cancel, saved as the user profile calibrated-cpu the way costscope-cli calibrate saves it. "Fit corrections
+// The Run panel's profile tools. "Calibrate this device": the selected device's microbenchmarks (CPU, Vulkan or
+// CUDA) off the GUI thread, with progress and Cancel, saved as the user profile calibrated-<backend> the way
+// costscope-cli calibrate saves it. "Fit corrections
 // from runs": the per-op-class corrections fitted (as costscope-cli fit does) from this session's runs on the
 // selected backend, stored in calibrated-<backend>, with the error before and after.
 class ProfileTools : public QWidget {
@@ -24,8 +25,8 @@ public:
     explicit ProfileTools(QWidget* parent = nullptr);
     ~ProfileTools() override;
 
-    // The backend the Run panel has selected: what Calibrate measures and whose runs Fit uses.
-    void setBackend(const std::string& backend);
+    // The backend and device the Run panel has selected: what Calibrate measures and whose runs Fit uses.
+    void setBackend(const std::string& backend, DeviceIndex device = 0);
     void addRun(std::shared_ptr<const RunComparison> run);
     bool busy() const { return m_busy; }
 
@@ -57,6 +58,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_status;
     std::string m_backend = "cpu";
+    DeviceIndex m_device = 0;
     std::vector<std::shared_ptr<const RunComparison>> m_runs;
     bool m_busy = false;                         // a calibration or a fit is under way
     std::shared_ptr<std::atomic<bool>> m_cancel; // the calibration's, while one is under way (a fit is short)

@@ -73,9 +73,12 @@ RunPanel::RunPanel(MainWindow* window)
         if (m_cancelFlag)
             m_cancelFlag->store(true);
     });
-    connect(m_device, &QComboBox::currentIndexChanged, this,
-            [this] { m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString()); });
-    m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString());
+    const auto selectDevice = [this] {
+        m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString(),
+                            m_device->currentData(kDeviceIndexRole).toInt());
+    };
+    connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
+    selectDevice();
     // Timings taken while a calibration runs would measure both; one at a time.
     connect(m_tools, &ProfileTools::busyChanged, this,
             [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
