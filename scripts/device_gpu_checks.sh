@@ -193,7 +193,7 @@ stage_acc_vulkan() {
     d="$(bin_dir build-vk bench_accuracy_vk)"
     local exe="$d/bench_accuracy_vk"
     [ -x "$exe" ] || exe="$d/bench_accuracy"
-    timeout 240 "$exe" "$carry/data" --backend vulkan
+    timeout "${ACC_TIMEOUT:-300}" "$exe" "$carry/data" --backend vulkan ${ACC_ARGS:-}
 }
 
 for stage in "$@"; do

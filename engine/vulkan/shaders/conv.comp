@@ -19,23 +19,50 @@ const int BK = 16;
 shared float As[BK][BM];
 shared float Bs[BK][BN];
 
+int M, NC, outs, g, OCg, col0, tx;
+
+void storeOne(int oc, int n, float v)
+{
+    if (n >= NC)
+        return;
+    int b = n / outs, pos = n % outs;
+    o[(b * p[5] + oc) * outs + pos] = v + (p[22] != 0 ? bias[oc] : 0.0);
+}
+
+// Row m of the group's output channels: columns col0+tx+16j from component j.
+void storeRow(int m, vec4 v)
+{
+    if (m >= M)
+        return;
+    int oc = g * OCg + m;
+    storeOne(oc, col0 + tx, v.x);
+    storeOne(oc, col0 + tx + 16, v.y);
+    storeOne(oc, col0 + tx + 32, v.z);
+    storeOne(oc, col0 + tx + 48, v.w);
+}
+
 void main()
 {
     int N = p[0], C = p[1], D = p[2], H = p[3], W = p[4], OC = p[5], OD = p[6], OH = p[7], OW = p[8];
     int KD = p[9], KH = p[10], KW = p[11];
     int G = p[21];
-    int Cg = C / G, OCg = OC / G;
-    int g = int(gl_WorkGroupID.z);
-    int taps = KD * KH * KW, outs = OD * OH * OW;
-    int M = OCg, NC = N * outs, K = Cg * taps;
+    int Cg = C / G;
+    OCg = OC / G;
+    g = int(gl_WorkGroupID.z);
+    int taps = KD * KH * KW;
+    outs = OD * OH * OW;
+    M = OCg;
+    NC = N * outs;
+    int K = Cg * taps;
     int t = int(gl_LocalInvocationIndex);
-    int tx = t % 16, ty = t / 16;
-    int row0 = int(gl_WorkGroupID.y) * BM, col0 = int(gl_WorkGroupID.x) * BN;
+    tx = t % 16;
+    int ty = t / 16;
+    int row0 = int(gl_WorkGroupID.y) * BM;
+    col0 = int(gl_WorkGroupID.x) * BN;
 
-    float acc[4][4];
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-            acc[i][j] = 0.0;
+    // Results of rows ty+16i (r<i>), columns tx+16j (component j). Named vectors, not an array: a driver may keep
+    // an array in addressable (local) memory, and then every FMA waits on it.
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0), r3 = vec4(0.0);
 
     for (int k0 = 0; k0 < K; k0 += BK) {
         for (int r = 0; r < 4; ++r) {
@@ -61,28 +88,17 @@ void main()
         }
         barrier();
         for (int k = 0; k < BK; ++k) {
-            float av[4], bv[4];
-            for (int i = 0; i < 4; ++i)
-                av[i] = As[k][ty + 16 * i];
-            for (int j = 0; j < 4; ++j)
-                bv[j] = Bs[k][tx + 16 * j];
-            for (int i = 0; i < 4; ++i)
-                for (int j = 0; j < 4; ++j)
-                    acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+            vec4 av = vec4(As[k][ty], As[k][ty + 16], As[k][ty + 32], As[k][ty + 48]);
+            vec4 bv = vec4(Bs[k][tx], Bs[k][tx + 16], Bs[k][tx + 32], Bs[k][tx + 48]);
+            r0 = fma(av.xxxx, bv, r0);
+            r1 = fma(av.yyyy, bv, r1);
+            r2 = fma(av.zzzz, bv, r2);
+            r3 = fma(av.wwww, bv, r3);
         }
         barrier();
     }
-    for (int i = 0; i < 4; ++i) {
-        int m = row0 + ty + 16 * i;
-        if (m >= M)
-            continue;
-        int oc = g * OCg + m;
-        for (int j = 0; j < 4; ++j) {
-            int n = col0 + tx + 16 * j;
-            if (n >= NC)
-                continue;
-            int b = n / outs, pos = n % outs;
-            o[(b * OC + oc) * outs + pos] = acc[i][j] + (p[22] != 0 ? bias[oc] : 0.0);
-        }
-    }
+    storeRow(row0 + ty, r0);
+    storeRow(row0 + ty + 16, r1);
+    storeRow(row0 + ty + 32, r2);
+    storeRow(row0 + ty + 48, r3);
 }

@@ -98,6 +98,39 @@ void storeB(int s, vec4 v)
     }
 }
 
+int cOff, tx;
+
+// One result: alpha, beta * Cin and the activation applied.
+void storeOne(int m, int n, float acc)
+{
+    if (n >= N)
+        return;
+    float v = intBitsToFloat(p[7]) * acc;
+    if (p[9] != 0)
+        v += intBitsToFloat(p[8]) * cin[cOff + m * p[10] + (n + p[15]) * p[11]];
+    if (p[12] >= 0)
+        v = activate(p[12], v, 0.0, 0.0, 0.0, 0.0);
+    const int ldo = p[14] != 0 ? p[14] : N;
+    o[int(gl_WorkGroupID.z) * M * ldo + m * ldo + n + p[15]] = v;
+}
+
+// Row m of the tile's results: columns col0+tx*4.. from lo, col0+64+tx*4.. from hi (components by name: an
+// indexed vector may be kept in addressable memory).
+void storeRow(int m, vec4 lo, vec4 hi)
+{
+    if (m >= M)
+        return;
+    const int n0 = col0 + tx * 4, n1 = n0 + 64;
+    storeOne(m, n0, lo.x);
+    storeOne(m, n0 + 1, lo.y);
+    storeOne(m, n0 + 2, lo.z);
+    storeOne(m, n0 + 3, lo.w);
+    storeOne(m, n1, hi.x);
+    storeOne(m, n1 + 1, hi.y);
+    storeOne(m, n1 + 2, hi.z);
+    storeOne(m, n1 + 3, hi.w);
+}
+
 void main()
 {
     M = p[0];
@@ -108,14 +141,15 @@ void main()
     lda = p[5];
     ldb = p[6];
     t = int(gl_LocalInvocationIndex);
-    int tx = t % 16, ty = t / 16;
+    tx = t % 16;
+    int ty = t / 16;
     row0 = int(gl_WorkGroupID.y) * BM;
     col0 = int(gl_WorkGroupID.x) * BN;
 
     int rem = int(gl_WorkGroupID.z);
     aOff = 0;
     bOff = 0;
-    int cOff = 0;
+    cOff = 0;
     for (int d = p[13] - 1; d >= 0; --d) {
         int base = 16 + 4 * d;
         int idx = rem % p[base];
@@ -125,11 +159,12 @@ void main()
         cOff += idx * p[base + 3];
     }
 
-    vec4 acc[8][2];
-    [[unroll]] for (int i = 0; i < 8; ++i) {
-        acc[i][0] = vec4(0.0);
-        acc[i][1] = vec4(0.0);
-    }
+    // Rows ty*4+r (c<r>...) and 64+ty*4+r (d<r>...), columns tx*4.. (...0) and 64+tx*4.. (...1). Named variables,
+    // not an array: a driver may keep an array in addressable (local) memory, and then every FMA waits on it.
+    vec4 c00 = vec4(0.0), c01 = vec4(0.0), c10 = vec4(0.0), c11 = vec4(0.0);
+    vec4 c20 = vec4(0.0), c21 = vec4(0.0), c30 = vec4(0.0), c31 = vec4(0.0);
+    vec4 d00 = vec4(0.0), d01 = vec4(0.0), d10 = vec4(0.0), d11 = vec4(0.0);
+    vec4 d20 = vec4(0.0), d21 = vec4(0.0), d30 = vec4(0.0), d31 = vec4(0.0);
 
     const int steps = (K + BK - 1) / BK;
     vec4 ra = loadA(0), rb = loadB(0);
@@ -147,12 +182,22 @@ void main()
         [[unroll]] for (int k = 0; k < BK; ++k) {
             vec4 a0 = As[cur][k][ty], a1 = As[cur][k][ty + 16];
             vec4 b0 = Bs[cur][k][tx], b1 = Bs[cur][k][tx + 16];
-            [[unroll]] for (int i = 0; i < 4; ++i) {
-                acc[i][0] = fma(vec4(a0[i]), b0, acc[i][0]);
-                acc[i][1] = fma(vec4(a0[i]), b1, acc[i][1]);
-                acc[i + 4][0] = fma(vec4(a1[i]), b0, acc[i + 4][0]);
-                acc[i + 4][1] = fma(vec4(a1[i]), b1, acc[i + 4][1]);
-            }
+            c00 = fma(a0.xxxx, b0, c00);
+            c01 = fma(a0.xxxx, b1, c01);
+            c10 = fma(a0.yyyy, b0, c10);
+            c11 = fma(a0.yyyy, b1, c11);
+            c20 = fma(a0.zzzz, b0, c20);
+            c21 = fma(a0.zzzz, b1, c21);
+            c30 = fma(a0.wwww, b0, c30);
+            c31 = fma(a0.wwww, b1, c31);
+            d00 = fma(a1.xxxx, b0, d00);
+            d01 = fma(a1.xxxx, b1, d01);
+            d10 = fma(a1.yyyy, b0, d10);
+            d11 = fma(a1.yyyy, b1, d11);
+            d20 = fma(a1.zzzz, b0, d20);
+            d21 = fma(a1.zzzz, b1, d21);
+            d30 = fma(a1.wwww, b0, d30);
+            d31 = fma(a1.wwww, b1, d31);
         }
         if (more) {
             storeA(cur ^ 1, ra);
@@ -162,28 +207,12 @@ void main()
         barrier();
     }
 
-    const float alpha = intBitsToFloat(p[7]), beta = intBitsToFloat(p[8]);
-    const bool hasCin = p[9] != 0;
-    const int cRow = p[10], cCol = p[11], act = p[12], colOffset = p[15];
-    const int ldo = p[14] != 0 ? p[14] : N;
-    const int oOff = int(gl_WorkGroupID.z) * M * ldo;
-    [[unroll]] for (int i = 0; i < 8; ++i) {
-        int m = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
-        if (m >= M)
-            continue;
-        [[unroll]] for (int h = 0; h < 2; ++h) {
-            [[unroll]] for (int c = 0; c < 4; ++c) {
-                int n = col0 + h * 64 + tx * 4 + c;
-                if (n >= N)
-                    continue;
-                int on = n + colOffset;
-                float v = alpha * acc[i][h][c];
-                if (hasCin)
-                    v += beta * cin[cOff + m * cRow + on * cCol];
-                if (act >= 0)
-                    v = activate(act, v, 0.0, 0.0, 0.0, 0.0);
-                o[oOff + m * ldo + on] = v;
-            }
-        }
-    }
+    storeRow(row0 + ty * 4, c00, c01);
+    storeRow(row0 + ty * 4 + 1, c10, c11);
+    storeRow(row0 + ty * 4 + 2, c20, c21);
+    storeRow(row0 + ty * 4 + 3, c30, c31);
+    storeRow(row0 + 64 + ty * 4, d00, d01);
+    storeRow(row0 + 64 + ty * 4 + 1, d10, d11);
+    storeRow(row0 + 64 + ty * 4 + 2, d20, d21);
+    storeRow(row0 + 64 + ty * 4 + 3, d30, d31);
 }
