@@ -31,9 +31,11 @@ std::span<const ConvLayer> typicalConvLayers();
 // The same layers at batch 1 only: what a CPU-side Vulkan driver (lavapipe) can time in seconds.
 std::span<const ConvLayer> quickConvLayers();
 
-// The backend's own Conv lowering at each layer on `device`: the median of `repeats` instrumented runs.
+// The backend's own Conv lowering at each layer on `device`: the median of `repeats` instrumented runs. With
+// `inGraph` > 1 the graph holds that many Convs of the same input and the first is not counted (see
+// vulkan_calibrate.cpp: the first kernel on an idle device pays a start-up the others do not).
 Result<std::vector<ConvPoint>> timeConvLayers(Backend& backend, DeviceIndex device, std::span<const ConvLayer> layers,
-                                              int repeats);
+                                              int repeats, int inGraph = 1);
 
 // The im2col rate (column bytes per ns) that explains the measured Conv nodes best: each takes its GEMM's time
 // at `gemm`'s rate plus 4·m·k column bytes at that rate; least squares through the origin on what the GEMM

@@ -24,6 +24,15 @@ DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std
     p.sgemmGflops = best;
     p.peakGflops = best;
     p.im2colBw = fitIm2colRate(c.conv, GemmRate(p));
+    // The shaders' own tilings (matmul.comp: 128x128 tiles, k steps of 8; conv.comp: 64x64, steps of 16, rows =
+    // output channels, columns = batch·output positions).
+    std::vector<TiledTiming> matmul, conv;
+    for (const VulkanCalibration::MatMulPoint& m : c.matmul)
+        matmul.push_back({m.m, m.k, m.n, 1, 2.0 * double(m.m) * double(m.k) * double(m.n) / std::max(m.gflops, 1e-9)});
+    for (const ConvPoint& v : c.conv)
+        conv.push_back({v.n, v.k, v.m, 1, v.seconds * 1e9});
+    p.matmulWaves = fitTileWaves(matmul, 128, 128, 8);
+    p.convWaves = fitTileWaves(conv, 64, 64, 16);
     p.memoryBw = c.elementwiseGBps;
     p.dispatchNs = c.dispatchOverheadUs * 1e3;
     p.roundtripNs = c.roundtripUs * 1e3;

@@ -55,6 +55,18 @@ bool usesGemmRate(const OpWork& w)
     return w.gemmM > 0 && w.gemmK > 0 && w.gemmN > 0;
 }
 
+// The profile's wave model of the backend kernel that runs `kind`, when it has one.
+const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
+{
+    switch (kind) {
+    case OpKind::MatMul:
+    case OpKind::Gemm:
+    case OpKind::FusedMatMulBiasAct: return p.matmulWaves.valid() ? &p.matmulWaves : nullptr;
+    case OpKind::Conv: return p.convWaves.valid() ? &p.convWaves : nullptr;
+    default: return nullptr;
+    }
+}
+
 } // namespace
 
 double CostscopeCostModel::classEfficiency(OpClass c)
@@ -144,7 +156,10 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
             const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
                                                 : classRate[static_cast<std::size_t>(info.opClass)];
             nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
-            if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
+            if (const TileWaves* waves = tiledKernel(node.op.kind, p); waves && usesGemmRate(w))
+                nc.computeNs = node.op.kind == OpKind::Conv ? waves->ns(w.gemmN, w.gemmK, w.gemmM, w.gemmGroups)
+                                                            : waves->ns(w.gemmM, w.gemmK, w.gemmN);
+            else if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
                 nc.computeNs += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
             nc.memoryNs = static_cast<double>(w.bytes) / memoryBw;
             nc.dispatchNs = p.dispatchNs;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/device.h"
+#include "analysis/tile_waves.h"
 
 #include <cstdint>
 #include <map>
@@ -43,6 +44,10 @@ struct DeviceProfile {
     // (m·k floats, m = N·output spatial, k = Cin/groups·Πkernel); this is the rate, in column bytes per ns, that
     // adds to the GEMM's time. 0: Conv costs its GEMM alone.
     double im2colBw = 0;
+    // A GPU backend's own tiled kernels timed in waves (calibrated Vulkan profiles): matmul.comp prices MatMul,
+    // Gemm and FusedMatMulBiasAct, the implicit-GEMM conv.comp prices Conv (rows = output channels per group,
+    // columns = batch·output positions), instead of the sgemm table and the im2col rate. Invalid: not used.
+    TileWaves matmulWaves, convWaves;
     std::map<std::string, double> corrections; // per op class (opClassName) multiplicative factors, fitted
 
     double readbackBw() const { return hostReadbackBw > 0 ? hostReadbackBw : memoryBw; }

@@ -79,7 +79,7 @@ OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const Tens
     case OpKind::Input:
     case OpKind::Param:
     case OpKind::Constant:
-        return OpWork{0, 0, true, false, 0, 0, 0, {}};
+        return OpWork{0, 0, true, false, 0, 0, 0, 1, {}};
     case OpKind::MatMul:
     case OpKind::FusedMatMulBiasAct:
         return opcost::matmul(c);

@@ -19,6 +19,7 @@ struct OpWork {
     // Matmul-class ops (MatMul, Gemm, FusedMatMulBiasAct, Conv as implicit GEMM, Attention): the GEMM shape that
     // sets the achievable rate; 0 for other ops.
     std::int64_t gemmM = 0, gemmK = 0, gemmN = 0;
+    std::int64_t gemmGroups = 1; // Conv: independent GEMMs of that shape (groups)
     std::string note;
 };
 

@@ -91,6 +91,7 @@ OpWork conv(const Ctx& c)
     w.gemmM = static_cast<std::int64_t>(out) / *cout;
     w.gemmK = static_cast<std::int64_t>(perOutput);
     w.gemmN = std::max<std::int64_t>(1, *cout / groups);
+    w.gemmGroups = groups;
     return w;
 }
 

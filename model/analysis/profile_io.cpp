@@ -117,12 +117,35 @@ void readCorrections(Reader& r, DeviceProfile& p)
     }
 }
 
+void readWaves(Reader& r, const std::string& key, TileWaves& w)
+{
+    const Json* o = r.get(key.c_str());
+    if (!o || r.error())
+        return;
+    if (!o->is_object())
+        return r.fail(key, "expected an object {tile_m, tile_n, tile_k, slots, step_ns, fixed_ns}");
+    const auto field = [&](const char* name, auto& v) {
+        const auto it = o->find(name);
+        if (it == o->end() || !it->is_number() || it->template get<double>() < 0)
+            return r.fail(key + "." + name, "expected a non-negative number");
+        v = it->template get<std::remove_reference_t<decltype(v)>>();
+    };
+    field("tile_m", w.tileM);
+    field("tile_n", w.tileN);
+    field("tile_k", w.tileK);
+    field("slots", w.slots);
+    field("step_ns", w.stepNs);
+    field("fixed_ns", w.fixedNs);
+    if (!r.error() && !w.valid())
+        r.fail(key, "tiles, slots and step_ns must be positive");
+}
+
 const std::set<std::string>& knownKeys()
 {
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
-        "corrections", "rlx_fallback"};
+        "matmul_waves", "conv_waves", "corrections", "rlx_fallback"};
     return k;
 }
 
@@ -151,6 +174,10 @@ std::string profileToJsonText(const DeviceProfile& p)
     j["sgemm_table"] = table;
     if (p.im2colBw > 0)
         j["im2col_bw_gbps"] = p.im2colBw;
+    for (const auto& [key, w] : {std::pair{"matmul_waves", &p.matmulWaves}, std::pair{"conv_waves", &p.convWaves}})
+        if (w->valid())
+            j[key] = {{"tile_m", w->tileM}, {"tile_n", w->tileN}, {"tile_k", w->tileK}, {"slots", w->slots},
+                      {"step_ns", w->stepNs}, {"fixed_ns", w->fixedNs}};
     j["corrections"] = Json::object();
     for (const auto& [cls, f] : p.corrections)
         j["corrections"][cls] = f;
@@ -201,6 +228,8 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.number("peak_gflops", p.peakGflops);
     readTable(r, p);
     r.number("im2col_bw_gbps", p.im2colBw);
+    readWaves(r, "matmul_waves", p.matmulWaves);
+    readWaves(r, "conv_waves", p.convWaves);
     readCorrections(r, p);
     r.boolean("rlx_fallback", p.rlxFallback);
     if (r.error())
