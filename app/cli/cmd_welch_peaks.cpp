@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iomanip>
 #include <iostream>
 
@@ -29,21 +28,19 @@ int usage(const std::string& error)
     return kUsage;
 }
 
-// "2/8": learned gates available, 2 of 8 active.
+// --learned ACTIVE/TOTAL ("2/8": learned gates available, 2 of 8 active); without it, no learned gates (the spec's
+// default), and the learned strategy is not open.
 std::optional<LearnedGates> learnedOption(const Args& a, std::string* error)
 {
     auto text = a.option("learned");
     if (!text)
         return LearnedGates{};
-    int active = 0, total = 0;
-    char slash = 0;
-    char extra = 0;
-    if (std::sscanf(text->c_str(), "%d%c%d%c", &active, &slash, &total, &extra) != 3 || slash != '/' || active < 0
-        || total < 1 || active > total) {
+    auto gates = parseLearnedGates(*text);
+    if (!gates || !gates->available) {
         *error = "--learned expects ACTIVE/TOTAL with 0 <= ACTIVE <= TOTAL, TOTAL >= 1, found '" + *text + "'";
         return std::nullopt;
     }
-    return LearnedGates{true, active, total};
+    return *gates;
 }
 
 Json nsJson(double ns)
@@ -86,6 +83,7 @@ int costsCommand(const std::vector<std::string>& argv)
         j["rlx_ns"] = nsJson(c.rlxNs);
         j["learned_ns"] = nsJson(c.learnedNs);
         j["pick"] = welchStrategyName(c.pick);
+        j["learned_gates"] = learnedGatesText(*learned);
         std::cout << j.dump(2) << '\n';
         return kOk;
     }
@@ -95,7 +93,8 @@ int costsCommand(const std::vector<std::string>& argv)
               << "  ultra    " << nsText(c.ultraNs) << '\n'
               << "  fast     " << nsText(c.fastNs) << '\n'
               << "  rlx      " << nsText(c.rlxNs) << '\n'
-              << "  learned  " << nsText(c.learnedNs) << '\n'
+              << "  learned  " << nsText(c.learnedNs)
+              << (learned->available ? "" : " (no learned gates: --learned ACTIVE/TOTAL)") << '\n'
               << "  pick     " << welchStrategyName(c.pick) << '\n'
               << "  fast path algorithm bandwidth " << algorithmBandwidth(useful, c.fastNs) << " GB/s\n";
     return kOk;
@@ -155,7 +154,8 @@ int sweepCommand(const std::vector<std::string>& argv)
     const std::vector<GateCurve> gates = welchGateSweep(*set, *values, *nFft, *k);
     const WelchStrategySweep strategies = welchStrategySweep(*set, *device, *values, *nFft, *k, *learned);
     if (!a->flag("json")) {
-        std::cout << "Welch peaks under " << setName << ", n_fft " << *nFft << ", k " << *k << "\n\n";
+        std::cout << "Welch peaks under " << setName << ", n_fft " << *nFft << ", k " << *k << ", learned gates "
+                  << learnedGatesText(*learned) << "\n\n";
         printSweepText(*values, gates, strategies);
         return kOk;
     }
@@ -163,6 +163,7 @@ int sweepCommand(const std::vector<std::string>& argv)
     j["profiles"] = setName;
     j["n_fft"] = *nFft;
     j["k"] = *k;
+    j["learned_gates"] = learnedGatesText(*learned);
     j["values"] = *values;
     j["gates"] = Json::array();
     const auto& devices = welchGateDevices();

@@ -6,8 +6,10 @@
 #include "analysis/rlx_profiles.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace costscope {
 
@@ -126,6 +128,35 @@ std::string_view welchStrategyName(WelchStrategy s)
     case WelchStrategy::Learned: return "learned";
     }
     return "ultra";
+}
+
+Result<LearnedGates> parseLearnedGates(std::string_view text)
+{
+    if (text.empty() || text == "off")
+        return LearnedGates{};
+    const auto slash = text.find('/');
+    const auto number = [](std::string_view s) -> std::optional<int> {
+        int v = 0;
+        const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        return ec == std::errc() && ptr == s.data() + s.size() && !s.empty() ? std::optional<int>(v) : std::nullopt;
+    };
+    std::optional<int> active, total;
+    if (slash != std::string_view::npos) {
+        active = number(text.substr(0, slash));
+        total = number(text.substr(slash + 1));
+    }
+    if (!active || !total || *active < 0 || *total < 1 || *active > *total) {
+        // Built with append: GCC 12 at -O3 reports a false -Wrestrict on "lit" + std::string&&.
+        std::string msg = "learned gates: expected ACTIVE/TOTAL with 0 <= ACTIVE <= TOTAL, TOTAL >= 1, or off; found '";
+        msg.append(text).append("'");
+        return Diagnostic::error(std::move(msg));
+    }
+    return LearnedGates{true, *active, *total};
+}
+
+std::string learnedGatesText(const LearnedGates& g)
+{
+    return g.available ? std::to_string(g.active) + "/" + std::to_string(g.total) : std::string("off");
 }
 
 WelchStrategyCosts welchStrategyCosts(const std::vector<DeviceProfile>& set, Device d, std::int64_t batch,

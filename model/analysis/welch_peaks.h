@@ -3,7 +3,9 @@
 
 #include "analysis/device_profile.h"
 #include "analysis/welch_graphs.h"
+#include "ir/diagnostic.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,11 +42,17 @@ WelchGate welchGate(const std::vector<DeviceProfile>& set, Device d, std::int64_
 enum class WelchStrategy { Ultra, Fast, Rlx, Learned };
 std::string_view welchStrategyName(WelchStrategy s); // "ultra", "fast", "rlx", "learned"
 
+// RLX's learned fusion gates: whether a trained set exists and how many of its gates are active. The spec gives
+// no default set, and its parity picks (rlx on Gpu and Cuda at 8192) hold only without one: off by default.
 struct LearnedGates {
     bool available = false;
     int active = 0;
     int total = 0;
+    bool operator==(const LearnedGates&) const = default;
 };
+// "ACTIVE/TOTAL" ("1/8": available, 1 of 8 active; 0 <= ACTIVE <= TOTAL, TOTAL >= 1), or "off" / "" for none.
+Result<LearnedGates> parseLearnedGates(std::string_view text);
+std::string learnedGatesText(const LearnedGates& g); // "off" or "1/8"
 
 // Strategy costs in ns; +infinity where a strategy is not open to the device (cost-model.md §6).
 struct WelchStrategyCosts {

@@ -78,7 +78,8 @@ void TestCliGate::welchGateMatrix()
 void TestCliGate::welchCosts()
 {
     QJsonObject j = runJson({"welch-peaks", "costs", "--device", "cpu", "--batch", "32", "--json"});
-    QCOMPARE(j.keys().size(), 5);
+    QCOMPARE(j.keys().size(), 6);
+    QCOMPARE(j["learned_gates"].toString(), QString("off")); // no learned gates unless --learned gives them
     QCOMPARE(j["pick"].toString(), QString("ultra"));
     QVERIFY(j["rlx_ns"].isNull());
     QVERIFY(j["learned_ns"].isNull());
@@ -91,6 +92,7 @@ void TestCliGate::welchCosts()
     QCOMPARE(j["pick"].toString(), QString("rlx"));
     j = runJson({"welch-peaks", "costs", "--device", "gpu", "--batch", "8192", "--learned", "1/8", "--json"});
     QCOMPARE(j["pick"].toString(), QString("learned"));
+    QCOMPARE(j["learned_gates"].toString(), QString("1/8"));
 }
 
 void TestCliGate::fuseWhatIf()

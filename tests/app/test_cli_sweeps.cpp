@@ -122,6 +122,7 @@ private slots:
         QCOMPARE(j["profiles"].toString(), set);
         QCOMPARE(j["n_fft"].toInt(), 256);
         QCOMPARE(j["k"].toInt(), 16);
+        QCOMPARE(j["learned_gates"].toString(), QStringLiteral("1/8"));
         const std::vector<std::int64_t> batches = values(j);
         QCOMPARE(batches, *parseSweepValues("1:16384:x2"));
         const auto profiles = rlxProfileSet(set.toStdString());

@@ -35,6 +35,7 @@ private slots:
     void strategyPicks();
     void strategyCostsByHand();
     void learnedStrategy();
+    void learnedGatesText();
     void usefulBytesAndBandwidth();
 };
 
@@ -239,6 +240,18 @@ void TestWelchPeaks::learnedStrategy()
     QCOMPARE(welchStrategyCosts(rlxLinux(), Device::Gpu, 8192, 256, 16, {true, 2, 8}).learnedNs, kInf); // 8 < 8 fails
     QCOMPARE(welchStrategyCosts(rlxLinux(), Device::Gpu, 8192, 256, 16, {false, 1, 8}).learnedNs, kInf);
     QCOMPARE(welchStrategyCosts(rlxLinux(), Device::Gpu, 1024, 256, 16, {true, 1, 8}).learnedNs, kInf); // no fuse
+}
+
+void TestWelchPeaks::learnedGatesText()
+{
+    QCOMPARE(*parseLearnedGates("1/8"), (LearnedGates{true, 1, 8}));
+    QCOMPARE(*parseLearnedGates("0/1"), (LearnedGates{true, 0, 1}));
+    QCOMPARE(*parseLearnedGates("off"), LearnedGates{});
+    QCOMPARE(*parseLearnedGates(""), LearnedGates{});
+    for (const char* bad : {"9/2", "1/0", "-1/4", "1/", "/8", "1/8x", "18", "a/b"})
+        QVERIFY2(!parseLearnedGates(bad), bad);
+    QCOMPARE(costscope::learnedGatesText({true, 1, 8}), std::string("1/8"));
+    QCOMPARE(costscope::learnedGatesText({}), std::string("off"));
 }
 
 void TestWelchPeaks::usefulBytesAndBandwidth()

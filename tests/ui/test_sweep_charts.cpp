@@ -7,8 +7,12 @@
 #include "charts/sweep_charts.h"
 #include "charts/sweep_panel.h"
 #include "charts/symlog.h"
+#include "analysis/gate_sweep.h"
+#include "analysis/rlx_profiles.h"
 #include "formats/graph_file.h"
+#include "jobs/cost_job.h"
 #include "main_window.h"
+#include "panels/bindings_editor.h"
 #include "test_paths.h"
 #include <QImage>
 #include <QLineEdit>
@@ -18,6 +22,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 #include <cmath>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <qcustomplot.h>
 
@@ -48,6 +53,29 @@ QCPGraph* graphNamed(QCustomPlot* plot, const QString& name)
 bool close(double a, double b)
 {
     return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+// The tiny transformer with its sequence length (16) made the symbol "seq": a graph with a binding besides batch.
+QString writeSeqGraph(const QTemporaryDir& dir, const QString& source)
+{
+    QFile src(source);
+    if (!src.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray text = src.readAll();
+    text.replace("{\"Static\": 16}", "{\"Dynamic\": 1}");
+    const QString path = dir.filePath(QStringLiteral("seq.hir.json"));
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size())
+        return {};
+    return path;
+}
+
+std::vector<double> plotted(const QCPGraph* g)
+{
+    std::vector<double> ys;
+    for (int i = 0; i < g->dataCount(); ++i)
+        ys.push_back(g->dataMainValue(i));
+    return ys;
 }
 
 template <class Item>
@@ -181,6 +209,60 @@ private slots:
         }
     }
 
+    void learnedStrategyIsSettableAndEqualsCli()
+    {
+        // Off by default (RLX's default: no learned gates): the learned series is a gap and a note says why.
+        QCustomPlot* plot = m_panel->strategyChart();
+        QCOMPARE(m_panel->learnedEdit()->text(), QStringLiteral("off"));
+        for (double y : plotted(graphNamed(plot, QStringLiteral("learned"))))
+            QVERIFY(std::isnan(y));
+        const auto notes = itemsNamed<QCPItemText>(plot, QStringLiteral("note"));
+        QCOMPARE(notes.size(), 1);
+        QVERIFY(notes.front()->text().contains(QStringLiteral("learned: no learned gates")));
+
+        // Set: the plotted learned costs equal welchStrategySweep's and costscope-cli welch-peaks sweep's.
+        SweepPanel panel;
+        panel.valuesEdit()->setText(QStringLiteral("256:16384:x4"));
+        panel.setFocusDevice(QStringLiteral("Cuda"));
+        panel.learnedEdit()->setText(QStringLiteral("1/8"));
+        panel.nFftSpin()->setValue(512);
+        panel.kSpin()->setValue(8);
+        QVERIFY(sweepDone(panel));
+        const std::vector<std::int64_t> batches = {256, 1024, 4096, 16384};
+        const WelchStrategySweep lib =
+            welchStrategySweep(rlxProfileSet("rlx-linux"), Device::Cuda, batches, 512, 8, {true, 1, 8});
+        const Json j = cliJson({"welch-peaks", "sweep", "--values", "256:16384:x4", "--device", "cuda", "--n-fft",
+                                "512", "--k", "8", "--learned", "1/8", "--json"});
+        QVERIFY(!j.is_null());
+        QCOMPARE(j["learned_gates"].get<std::string>(), std::string("1/8"));
+        const char* names[] = {"ultra", "fast", "rlx", "learned"};
+        int finiteLearned = 0;
+        for (std::size_t s = 0; s < 4; ++s) {
+            QCPGraph* g = graphNamed(panel.strategyChart(), QString::fromLatin1(names[s]));
+            QVERIFY(g);
+            const std::vector<double> ys = plotted(g);
+            QCOMPARE(ys.size(), batches.size());
+            const Json& cli = j["strategies"][std::string(names[s]) + "_ns"];
+            for (std::size_t i = 0; i < batches.size(); ++i) {
+                if (std::isinf(lib.ns[s][i])) {
+                    QVERIFY2(std::isnan(ys[i]) && cli[i].is_null(), names[s]);
+                    continue;
+                }
+                QVERIFY2(close(ys[i], lib.ns[s][i]) && close(ys[i], cli[i].get<double>()), names[s]);
+                finiteLearned += s == 3;
+            }
+        }
+        QVERIFY(finiteLearned > 0); // Cuda's gate fuses at 4096 and 16384: the learned strategy is open there
+        for (std::size_t i = 0; i < batches.size(); ++i)
+            QCOMPARE(panel.data().strategyPick[i], static_cast<int>(lib.pick[i]));
+        for (auto* note : itemsNamed<QCPItemText>(panel.strategyChart(), QStringLiteral("note")))
+            QVERIFY2(!note->text().contains(QStringLiteral("learned")), qPrintable(note->text()));
+
+        panel.learnedEdit()->setText(QStringLiteral("9/2"));
+        panel.recompute();
+        QVERIFY(panel.statusText().contains(QStringLiteral("learned gates")));
+    }
+
     void fuseSelectionEqualsCliFuse()
     {
         const NodeId node = m_panel->data().shares.front().node;
@@ -306,6 +388,69 @@ private slots:
         QCOMPARE(window.batchSpin()->value(), 64);
     }
 
+    void sweepStartsFromAllBindings()
+    {
+        QTemporaryDir dir;
+        const QString file = writeSeqGraph(dir, m_file);
+        QVERIFY(!file.isEmpty());
+        MainWindow window;
+        window.setErrorReporter([](const QString&, const QString& message) { qWarning("%s", qPrintable(message)); });
+        auto* panel = window.findChild<SweepPanel*>();
+        QVERIFY(panel);
+        panel->valuesEdit()->setText(kValues);
+        panel->devicesEdit()->setText(QStringLiteral("Cpu,Cuda"));
+        QSignalSpy applied(panel, &SweepPanel::resultsApplied);
+        window.openFile(file);
+        QVERIFY(applied.wait(120000));
+        QSpinBox* seq = window.bindingsEditor()->spinFor("seq");
+        QVERIFY(seq);
+
+        // A binding set in the Bindings editor, not the toolbar's batch, recomputes the sweep from it.
+        seq->setValue(7);
+        const Json j = cliJson({"sweep", file, "--values", kValues, "--device", "Cpu", "--device", "Cuda", "--bind",
+                                "seq=7", "--json"});
+        QVERIFY(!j.is_null());
+        const Json one = cliJson({"sweep", file, "--values", kValues, "--device", "Cpu", "--bind", "seq=1", "--json"});
+        QVERIFY(!one.is_null());
+        QVERIFY(one["devices"][0]["total_ns"] != j["devices"][0]["total_ns"]); // seq matters on this graph
+        const auto equalsCli = [&] {
+            for (const Json& d : j["devices"]) {
+                QCPGraph* g = graphNamed(panel->costChart(), QString::fromStdString(d["device"].get<std::string>()));
+                if (!g || g->dataCount() != static_cast<int>(kValueList.size()))
+                    return false;
+                for (int i = 0; i < g->dataCount(); ++i)
+                    if (!close(g->dataMainValue(i), d["total_ns"][static_cast<std::size_t>(i)].get<double>()))
+                        return false;
+            }
+            return true;
+        };
+        QVERIFY(QTest::qWaitFor(equalsCli, 120000));
+        SweepRequest req;
+        req.values = kValueList;
+        req.base = window.bindingsEditor()->bindings();
+        QCOMPARE(req.base.at("seq"), std::int64_t(7));
+        req.profiles = {*profileForDeviceName("Cpu")};
+        const SweepResult lib = runSweep(*window.graph(), *makeCostModel("rlx"), req);
+        const std::vector<double> cpu = plotted(graphNamed(panel->costChart(), QStringLiteral("Cpu")));
+        for (std::size_t i = 0; i < kValueList.size(); ++i)
+            QVERIFY(close(cpu[i], lib.totalNs[i][0]));
+
+        // Any symbol can be swept; a click then sets that symbol's binding, not the batch.
+        panel->symbolEdit()->setText(QStringLiteral("seq"));
+        QVERIFY(sweepDone(*panel));
+        QCOMPARE(panel->data().symbol, std::string("seq"));
+        QVERIFY(panel->data().symbolInGraph);
+        QCOMPARE(panel->costChart()->xAxis->label(), QStringLiteral("seq"));
+        const int batch = window.batchSpin()->value();
+        emit panel->valueClicked(16);
+        QCOMPARE(seq->value(), 16);
+        QCOMPARE(window.batchSpin()->value(), batch);
+        panel->symbolEdit()->setText(QStringLiteral("nosuch"));
+        QVERIFY(sweepDone(*panel));
+        QVERIFY(!panel->data().symbolInGraph);
+        QVERIFY(panel->statusText().contains(QStringLiteral("no symbol 'nosuch'")));
+    }
+
     void canvasSelectionHighlightsAndFuses()
     {
         MainWindow window;
@@ -327,10 +472,48 @@ private slots:
         QVERIFY(index >= 0);
         QVERIFY(window.scene()->selectNode(static_cast<std::size_t>(index)));
         QCOMPARE(panel->shareChart()->graph(0)->pen().widthF(), 3.0);
-        // "Fuse selection" scores the canvas selection.
+        QVERIFY(panel->shareChart()->graph(0)->selected());
+        QVERIFY(panel->shareChart()->selectedGraphs() == QList<QCPGraph*>{panel->shareChart()->graph(0)});
+        QVERIFY(panel->shareChart()->legend->itemWithPlottable(panel->shareChart()->graph(0))->font().bold());
+        // "Fuse selection" scores the canvas selection, with a label where each target's decision flips.
         emit panel->fuseRequested();
         QVERIFY(applied.wait(120000));
         QVERIFY(graphNamed(panel->gateChart(), QStringLiteral("Cuda (selection)")));
+        for (const GateCurve& c : panel->data().fuseGates) {
+            QList<double> expected, found;
+            for (std::size_t i = 1; i < c.fuse.size(); ++i)
+                if (c.fuse[i] != c.fuse[i - 1])
+                    expected << static_cast<double>(panel->data().values[i]);
+            const QString name = QStringLiteral("flip:") + QString::fromStdString(c.label);
+            for (auto* line : itemsNamed<QCPItemStraightLine>(panel->gateChart(), name))
+                found << line->point1->coords().x();
+            QCOMPARE(found, expected);
+        }
+        // The selection stays highlighted across the recomputation.
+        QVERIFY(panel->shareChart()->graph(0)->selected());
+
+        // A node outside the top nodes gets a curve of its own, highlighted.
+        std::set<NodeId> shown;
+        for (const ShareCurve& c : panel->data().shares)
+            if (!c.other)
+                shown.insert(c.node);
+        int outside = -1;
+        for (std::size_t i = nodes.size(); i-- > 0;)
+            if (!shown.count(nodes[i].id) && nodes[i].op.info().opClass != OpClass::Leaf) {
+                outside = static_cast<int>(i);
+                break;
+            }
+        QVERIFY(outside >= 0);
+        const auto outsideId = static_cast<long long>(nodes[static_cast<std::size_t>(outside)].id);
+        QVERIFY(window.scene()->selectNode(static_cast<std::size_t>(outside)));
+        QCOMPARE(panel->highlightedNode(), outsideId);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const QList<QCPGraph*> selected = panel->shareChart()->selectedGraphs();
+                return selected.size() == 1 && selected.front()->property("node").toLongLong() == outsideId;
+            },
+            120000));
+        QCOMPARE(panel->shareChart()->graphCount(), kTopNodes + 2);
     }
 };
 

@@ -155,12 +155,28 @@ void addMarker(QCustomPlot* plot, const QString& name, double x, const QString& 
     label->setSelectable(false);
 }
 
+void addNote(QCustomPlot* plot, const QString& text)
+{
+    auto* note = new QCPItemText(plot);
+    note->setObjectName(QStringLiteral("note"));
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(0.01, 0.80);
+    note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    note->setTextAlignment(Qt::AlignLeft);
+    note->setText(text);
+    note->setFont(chartFont(8));
+    note->setColor(QColor(90, 90, 90));
+    note->setBrush(QColor(255, 255, 255, 210));
+    note->setPadding(QMargins(3, 1, 3, 1));
+    note->setSelectable(false);
+}
+
 void placeMarkerLabels(QCustomPlot* plot)
 {
     // Labels sit right of their line, or left of it in the right half so they stay inside the chart.
     const double middle = plot->axisRect()->center().x();
     for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->objectName() != QLatin1String("note"))
             t->setPositionAlignment(Qt::AlignTop
                                     | (plot->xAxis->coordToPixel(t->position->coords().x()) > middle ? Qt::AlignRight
                                                                                                       : Qt::AlignLeft));

@@ -26,6 +26,9 @@ QCPItemRect* addBand(QCustomPlot* plot, double x0, double x1, double yTop, doubl
 // A vertical marker with a label, both named `name` (tests find them by name).
 void addMarker(QCustomPlot* plot, const QString& name, double x, const QString& text, int row, const QColor& color);
 
+// A note in the chart's top left corner, named "note" (what a chart leaves out and why).
+void addNote(QCustomPlot* plot, const QString& text);
+
 // Turns marker labels towards the inside of the chart; call after the axes have their final ranges.
 void placeMarkerLabels(QCustomPlot* plot);
 

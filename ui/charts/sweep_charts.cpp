@@ -3,6 +3,7 @@
 #include "charts/chart_style.h"
 #include "charts/symlog.h"
 #include "analysis/welch_peaks.h"
+#include <algorithm>
 #include <cmath>
 
 namespace costscope {
@@ -26,6 +27,28 @@ void addPickBands(QCustomPlot* plot, const std::vector<std::int64_t>& values, co
         addBand(plot, cellBounds(values, start).first, cellBounds(values, i - 1).second, 0.965, 1.0, c);
         start = i;
     }
+}
+
+// Strategies with no finite cost anywhere draw nothing: say why rather than leave an empty legend entry.
+void addClosedStrategiesNote(QCustomPlot* plot, const SweepData& d)
+{
+    QStringList lines;
+    const auto closed = [&](std::size_t s) {
+        return s < d.strategyNs.size()
+            && std::none_of(d.strategyNs[s].begin(), d.strategyNs[s].end(), [](double ns) { return std::isfinite(ns); });
+    };
+    const QString device = QString::fromStdString(d.focusLabel);
+    if (closed(0))
+        lines << QObject::tr("ultra: not open on %1 above batch 128").arg(device);
+    if (closed(2))
+        lines << QObject::tr("rlx: the gate keeps Welch peaks apart on %1").arg(device);
+    if (closed(3))
+        lines << (d.learned.available
+                      ? QObject::tr("learned %1: not open on %2 (needs ACTIVE·4 < TOTAL and a fusing gate)")
+                            .arg(QString::fromStdString(learnedGatesText(d.learned)), device)
+                      : QObject::tr("learned: no learned gates (set ACTIVE/TOTAL)"));
+    if (!lines.isEmpty() && !d.values.empty())
+        addNote(plot, lines.join(QLatin1Char('\n')));
 }
 
 void finish(QCustomPlot* plot)
@@ -127,6 +150,8 @@ void plotGateScores(QCustomPlot* plot, const SweepData& d, const std::string& sh
     };
     addCurves(d.welchGates, Qt::SolidLine);
     addCurves(d.fuseGates, Qt::DashLine);
+    if (d.welchGates.empty() && !d.values.empty() && d.symbol != "batch")
+        addNote(plot, QObject::tr("Welch peaks: its only symbol is batch; sweep batch to see its gate"));
     finish(plot);
 }
 
@@ -139,6 +164,7 @@ void plotStrategies(QCustomPlot* plot, const SweepData& d)
         addSeries(plot, QString::fromStdString(std::string(welchStrategyName(order[s]))), d.values, d.strategyNs[s],
                   seriesColor(static_cast<int>(s)));
     addPickBands(plot, d.values, d.strategyPick);
+    addClosedStrategiesNote(plot, d);
     for (std::size_t i = 1; i < d.strategyPick.size(); ++i)
         if (d.strategyPick[i] != d.strategyPick[i - 1])
             addMarker(plot, QStringLiteral("pick"), static_cast<double>(d.values[i]),
@@ -192,6 +218,15 @@ bool highlightShare(QCustomPlot* plot, long long node)
         pen.setWidthF(on ? 3 : 1);
         pen.setColor(on ? Qt::black : c.darker(115));
         g->setPen(pen);
+        // Selected as QCustomPlot understands it too, so the legend and selectedGraphs() show the same thing.
+        g->selectionDecorator()->setPen(pen);
+        g->selectionDecorator()->setBrush(brush);
+        g->setSelection(on ? QCPDataSelection(g->data()->dataRange()) : QCPDataSelection());
+        if (QCPPlottableLegendItem* item = plot->legend->itemWithPlottable(g)) {
+            QFont font = item->font();
+            font.setBold(on);
+            item->setFont(font);
+        }
     }
     plot->replot();
     return found;

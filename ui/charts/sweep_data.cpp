@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "charts/sweep_data.h"
 #include "analysis/rlx_profiles.h"
+#include "ir/graph_summary.h"
 #include "jobs/cost_job.h"
 #include <algorithm>
 #include <limits>
@@ -12,8 +13,10 @@ namespace {
 // Charts 2 and 3: the library's gate and strategy sweeps, shaped for plotting.
 void welchCurves(const SweepInputs& in, const std::vector<DeviceProfile>& set, Device focus, SweepData& out)
 {
-    out.welchGates = welchGateSweep(set, in.values, in.nFft, in.k);
-    WelchStrategySweep strategies = welchStrategySweep(set, focus, in.values, in.nFft, in.k);
+    // The Welch-peaks workload has one symbol, batch: its gate curves share chart 2's x axis only when it is batch.
+    if (in.symbol == "batch")
+        out.welchGates = welchGateSweep(set, in.values, in.nFft, in.k);
+    WelchStrategySweep strategies = welchStrategySweep(set, focus, in.values, in.nFft, in.k, in.learned);
     out.strategyNs = std::move(strategies.ns);
     for (WelchStrategy s : strategies.pick)
         out.strategyPick.push_back(static_cast<int>(s));
@@ -65,6 +68,12 @@ void shareCurves(const SweepInputs& in, const CostModel& model, const DeviceProf
         order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return peak[a] > peak[b]; });
     order.resize(std::min<std::size_t>(order.size(), kTopNodes));
+    if (in.pinnedNode) {
+        const auto& nodes = r.costs.front().front().nodes;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].id == *in.pinnedNode && std::find(order.begin(), order.end(), i) == order.end())
+                order.push_back(i);
+    }
     ShareCurve other;
     other.label = "other nodes";
     other.other = true;
@@ -97,6 +106,7 @@ SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cance
     out.nFft = in.nFft;
     out.k = in.k;
     out.focusLabel = in.focusDevice;
+    out.learned = in.learned;
     const auto model = makeCostModel(in.model);
     if (!model) {
         out.error = "unknown cost model '" + in.model + "'";
@@ -124,6 +134,8 @@ SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cance
     welchCurves(in, set, focus->device, out);
     if (!in.graph)
         return out;
+    const std::vector<std::string> symbols = summarize(*in.graph).symbols;
+    out.symbolInGraph = std::find(symbols.begin(), symbols.end(), in.symbol) != symbols.end();
     if (!req.profiles.empty())
         out.sweep = runSweep(*in.graph, *model, req, cancel);
     if (!in.fuseNodes.empty())

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ struct SweepInputs {
     std::vector<std::int64_t> values;
     Bindings base;
     std::vector<NodeId> fuseNodes; // "fuse these": empty for none
+    std::optional<NodeId> pinnedNode; // chart 4 gives it a curve even when it is not among the top nodes
     std::int64_t nFft = 256, k = 16;
+    LearnedGates learned; // chart 3's learned strategy; off (not open) unless set
 };
 
 struct ShareCurve {
@@ -34,13 +37,17 @@ struct SweepData {
     std::vector<std::int64_t> values;
     std::string symbol;
     std::int64_t nFft = 0, k = 0;
+    LearnedGates learned;
+    bool symbolInGraph = true; // false when the graph has no dimension named `symbol`: flat curves
     std::vector<std::string> deviceLabels;
     SweepResult sweep;                  // chart 1
-    std::vector<GateCurve> welchGates;  // chart 2, one per fusion target (welchGateSweep)
+    std::vector<GateCurve> welchGates;  // chart 2, one per fusion target (welchGateSweep); only when sweeping batch
     std::vector<GateCurve> fuseGates;   // chart 2, for the selected nodes (fuseGateSweep, labels "X (selection)")
     std::string fuseError;
     std::string focusLabel;
-    std::vector<std::vector<double>> strategyNs; // chart 3 (welchStrategySweep): [ultra, fast, rlx, learned][value]
+    // Chart 3 (welchStrategySweep with the inputs' learned gates): [ultra, fast, rlx, learned][value]; the sweep
+    // values are the Welch-peaks workload's batch whatever symbol is swept.
+    std::vector<std::vector<double>> strategyNs;
     std::vector<int> strategyPick;
     std::vector<ShareCurve> shares;     // chart 4
     std::string error;

@@ -3,9 +3,12 @@
 #include "canvas/graph_scene.h"
 #include "charts/sweep_panel.h"
 #include "main_window.h"
+#include "panels/bindings_editor.h"
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QSpinBox>
+#include <algorithm>
 
 namespace costscope {
 
@@ -20,13 +23,23 @@ std::vector<NodeId> selectedNodes(const MainWindow* w)
     return ids;
 }
 
+// The sweep starts from all of the window's bindings (the Bindings editor, whose "batch" is the toolbar's).
 void syncToolbar(MainWindow* w, SweepPanel* panel)
 {
     panel->setModel(w->modelSelector()->currentText());
     panel->setFocusDevice(w->deviceSelector()->currentText());
-    Bindings base;
-    base["batch"] = w->batchSpin()->value();
-    panel->setBase(base);
+    panel->setBase(w->bindingsEditor()->bindings());
+}
+
+// A clicked sweep value becomes the window's binding of the swept symbol.
+void setSweptBinding(MainWindow* w, const std::string& symbol, qint64 value)
+{
+    if (symbol == "batch") {
+        w->batchSpin()->setValue(
+            static_cast<int>(std::clamp<qint64>(value, w->batchSpin()->minimum(), w->batchSpin()->maximum())));
+    } else if (QSpinBox* spin = w->bindingsEditor()->spinFor(symbol)) {
+        spin->setValue(static_cast<int>(std::clamp<qint64>(value, spin->minimum(), spin->maximum())));
+    }
 }
 } // namespace
 
@@ -44,24 +57,28 @@ SweepPanel* installSweepDock(MainWindow* w)
         summary->raise();
     syncToolbar(w, panel);
 
-    QObject::connect(w, &MainWindow::graphChanged, panel, [w, panel] { panel->setGraph(w->graph()); });
+    // The window resets its Bindings editor for a new graph first (it connected earlier), then the sweep reads it.
+    QObject::connect(w, &MainWindow::graphChanged, panel, [w, panel] {
+        panel->setGraph(w->graph());
+        syncToolbar(w, panel);
+    });
     QObject::connect(w->modelSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
     QObject::connect(w->deviceSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
-    // The swept symbol overrides its base value, so a batch change only matters when sweeping another symbol.
-    QObject::connect(w->batchSpin(), &QSpinBox::valueChanged, panel, [w, panel] {
-        if (panel->data().symbol != "batch")
-            syncToolbar(w, panel);
-    });
+    // setBase ignores a change to the swept symbol alone: it is overridden at every sweep point.
+    QObject::connect(w->bindingsEditor(), &BindingsEditor::bindingsChanged, panel, [w, panel] { syncToolbar(w, panel); });
     QObject::connect(w->scene(), &GraphScene::nodeSelected, panel, [w, panel](int index) {
         const bool valid = index >= 0 && w->graph() && static_cast<std::size_t>(index) < w->graph()->nodes.size();
         panel->setHighlightedNode(valid ? static_cast<long long>(w->graph()->nodes[static_cast<std::size_t>(index)].id)
                                         : -1);
     });
     QObject::connect(panel, &SweepPanel::fuseRequested, panel, [w, panel] { panel->setFuseNodes(selectedNodes(w)); });
-    QObject::connect(panel, &SweepPanel::valueClicked, w, [w](qint64 value) {
-        w->batchSpin()->setValue(static_cast<int>(std::clamp<qint64>(value, w->batchSpin()->minimum(),
-                                                                     w->batchSpin()->maximum())));
-    });
+    QObject::connect(panel, &SweepPanel::valueClicked, w,
+                     [w, panel](qint64 value) {
+                         // The plotted sweep's symbol; before the first result, the one the panel names.
+                         const std::string plotted = panel->data().symbol;
+                         setSweptBinding(w, plotted.empty() ? panel->symbolEdit()->text().trimmed().toStdString() : plotted,
+                                         value);
+                     });
     return panel;
 }
 

@@ -3,6 +3,7 @@
 #include "charts/chart_interaction.h"
 #include "charts/sweep_charts.h"
 #include "analysis/fusion_gate.h"
+#include "analysis/welch_peaks.h"
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -41,6 +42,7 @@ SweepPanel::SweepPanel(QWidget* parent, Arrangement arrangement)
       m_values(new QLineEdit(QStringLiteral("1:4096:x2"), this)),
       m_devices(new QLineEdit(QStringLiteral("Cpu,Cuda,Gpu"), this)),
       m_nFft(spin(this, QStringLiteral("n_fft "), 256, 1 << 20)), m_k(spin(this, QStringLiteral("k "), 16, 4096)),
+      m_learned(new QLineEdit(QString::fromStdString(learnedGatesText({})), this)),
       m_status(new QLabel(this)), m_costs(new QCustomPlot(this)), m_gates(new QCustomPlot(this)),
       m_strategies(new QCustomPlot(this)), m_shares(new QCustomPlot(this))
 {
@@ -49,6 +51,9 @@ SweepPanel::SweepPanel(QWidget* parent, Arrangement arrangement)
     m_status->setWordWrap(true);
     m_values->setToolTip(tr("Values: a list (1,2,4), a geometric range (1:4096:x2) or an arithmetic one (1:64:+8)"));
     m_devices->setToolTip(tr("Devices or profiles to compare, comma-separated"));
+    m_learned->setToolTip(tr("Learned fusion gates for the Welch-peaks \"learned\" strategy: ACTIVE/TOTAL (e.g. 1/8, "
+                             "open while ACTIVE·4 < TOTAL) or off, RLX's default, under which it is never open"));
+    m_learned->setMaximumWidth(70);
     auto* fuse = new QPushButton(tr("Fuse selection"), this);
     fuse->setToolTip(tr("Score the nodes selected on the canvas (Ctrl+click to select several) as one kernel"));
     auto* controls = new QHBoxLayout;
@@ -62,6 +67,8 @@ SweepPanel::SweepPanel(QWidget* parent, Arrangement arrangement)
     auto* options = new QHBoxLayout;
     options->addWidget(m_nFft);
     options->addWidget(m_k);
+    options->addWidget(new QLabel(tr("learned"), this));
+    options->addWidget(m_learned);
     options->addWidget(fuse);
     options->addWidget(m_status, 3);
     auto* layout = new QVBoxLayout(this);
@@ -91,7 +98,7 @@ SweepPanel::SweepPanel(QWidget* parent, Arrangement arrangement)
     m_delay->setSingleShot(true);
     m_delay->setInterval(150);
     connect(m_delay, &QTimer::timeout, this, &SweepPanel::recompute);
-    for (QLineEdit* e : {m_symbol, m_values, m_devices})
+    for (QLineEdit* e : {m_symbol, m_values, m_devices, m_learned})
         connect(e, &QLineEdit::editingFinished, this, &SweepPanel::schedule);
     connect(m_nFft, &QSpinBox::valueChanged, this, &SweepPanel::schedule);
     connect(m_k, &QSpinBox::valueChanged, this, &SweepPanel::schedule);
@@ -109,6 +116,7 @@ void SweepPanel::setGraph(std::shared_ptr<const Graph> graph)
 {
     m_in.graph = std::move(graph);
     m_in.fuseNodes.clear();
+    m_in.pinnedNode.reset();
     schedule();
 }
 
@@ -126,8 +134,14 @@ void SweepPanel::setFocusDevice(const QString& device)
 
 void SweepPanel::setBase(const Bindings& base)
 {
+    // The swept symbol's own value is overridden at every point: a change to it alone changes no curve.
+    const std::string swept = m_symbol->text().trimmed().toStdString();
+    Bindings before = m_in.base, after = base;
+    before.erase(swept);
+    after.erase(swept);
     m_in.base = base;
-    schedule();
+    if (before != after)
+        schedule();
 }
 
 void SweepPanel::setFuseNodes(std::vector<NodeId> nodes)
@@ -139,7 +153,10 @@ void SweepPanel::setFuseNodes(std::vector<NodeId> nodes)
 void SweepPanel::setHighlightedNode(long long node)
 {
     m_highlight = node;
-    highlightShare(m_shares, node);
+    if (!highlightShare(m_shares, node) && node >= 0 && m_in.graph && m_in.graph->find(node)) {
+        m_in.pinnedNode = node;
+        schedule();
+    }
 }
 
 QString SweepPanel::statusText() const
@@ -169,6 +186,12 @@ std::optional<SweepInputs> SweepPanel::inputs()
     in.devices = splitNames(m_devices->text());
     in.nFft = m_nFft->value();
     in.k = m_k->value();
+    auto learned = parseLearnedGates(m_learned->text().trimmed().toStdString());
+    if (!learned) {
+        m_status->setText(QString::fromStdString(learned.error().message));
+        return std::nullopt;
+    }
+    in.learned = *learned;
     return in;
 }
 
@@ -214,6 +237,10 @@ void SweepPanel::replot()
         notes << tr("Fuse selection: %1").arg(QString::fromStdString(d.fuseError));
     else if (!d.fuseGates.empty())
         notes << tr("%n selected node(s) scored as one kernel", nullptr, static_cast<int>(m_in.fuseNodes.size()));
+    if (!d.symbolInGraph)
+        notes << tr("the graph has no symbol '%1': its costs do not change").arg(QString::fromStdString(d.symbol));
+    if (d.symbol != "batch")
+        notes << tr("Welch peaks: the values stand for its batch");
     m_status->setText(notes.join(QStringLiteral("; ")));
     plotDeviceCosts(m_costs, d);
     std::string shade;

@@ -29,13 +29,16 @@ public:
     void setFocusDevice(const QString& device); // the toolbar's device: charts 3 and 4, shading in chart 2
     void setBase(const Bindings& base);         // the other symbols' values
     void setFuseNodes(std::vector<NodeId> nodes);
-    void setHighlightedNode(long long node);    // -1: none
+    // Emphasises the node's series (chart 4), asking for one when the node is not among the top nodes; -1: none.
+    void setHighlightedNode(long long node);
+    long long highlightedNode() const { return m_highlight; }
 
     QLineEdit* symbolEdit() const { return m_symbol; }
     QLineEdit* valuesEdit() const { return m_values; }
     QLineEdit* devicesEdit() const { return m_devices; }
     QSpinBox* nFftSpin() const { return m_nFft; }
     QSpinBox* kSpin() const { return m_k; }
+    QLineEdit* learnedEdit() const { return m_learned; } // learned gates for chart 3: "ACTIVE/TOTAL" or "off"
     QCustomPlot* costChart() const { return m_costs; }
     QCustomPlot* gateChart() const { return m_gates; }
     QCustomPlot* strategyChart() const { return m_strategies; }
@@ -69,6 +72,7 @@ private:
     QLineEdit* m_devices;
     QSpinBox* m_nFft;
     QSpinBox* m_k;
+    QLineEdit* m_learned;
     QLabel* m_status;
     QCustomPlot* m_costs;
     QCustomPlot* m_gates;
