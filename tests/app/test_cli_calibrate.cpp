@@ -41,6 +41,44 @@ private slots:
         QVERIFY(listed.contains("calibrated-cpu"));
     }
 
+    void calibrateVulkanSavesWavesAndRunUsesThem()
+    {
+        QByteArray devices;
+        QCOMPARE(runCli({"devices", "--json"}, &devices), 0);
+        bool vulkan = false;
+        for (const auto& d : QJsonDocument::fromJson(devices).object()["devices"].toArray())
+            vulkan = vulkan || d.toObject()["backend"].toString() == QStringLiteral("vulkan");
+        if (!vulkan)
+            QSKIP("no Vulkan device (lavapipe comes with mesa-vulkan-drivers)");
+        QByteArray out, err;
+        const int code = runCli({"calibrate", "--backend", "vulkan", "--quick", "--json"}, &out, &err);
+        QVERIFY2(code == 0, err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["name"].toString(), QString("calibrated-vulkan"));
+        QCOMPARE(j["device"].toString(), QString("Vulkan"));
+        QCOMPARE(j["sgemm_table"].toArray().size(), 6); // 64, 128, 256: square and k = s/4
+        QVERIFY(j["memory_bw_gbps"].toDouble() > 0);
+        QVERIFY(j["dispatch_ns"].toDouble() > 0);
+        for (const char* key : {"matmul_waves", "conv_waves"}) {
+            const QJsonObject w = j[key].toObject();
+            QVERIFY2(w["slots"].toDouble() >= 1 && w["step_ns"].toDouble() > 0, key);
+        }
+        QCOMPARE(j["matmul_waves"].toObject()["tile_m"].toInt(), 128);
+        QCOMPARE(j["conv_waves"].toObject()["tile_k"].toInt(), 16);
+        QVERIFY(QFile::exists(m_home.filePath("costscope/profiles/calibrated-vulkan.json")));
+
+        COSTSCOPE_REQUIRE_SHARED();
+        QByteArray run;
+        QVERIFY2(runCli({"run", sharedPath("data/rlx/mnist.hir.json"), "--backend", "vulkan", "--runs", "2",
+                         "--warmup", "1", "--json"},
+                        &run, &err) == 0,
+                 err.constData());
+        const QJsonObject predicted = QJsonDocument::fromJson(run).object()["predicted"].toObject();
+        QCOMPARE(predicted["costscope"].toObject()["profile"].toString(), QString("calibrated-vulkan"));
+        QCOMPARE(runCli({"calibrate", "--backend", "vulkan", "--device", "7"}), 3);
+        QCOMPARE(runCli({"calibrate", "--backend", "vulkan", "--device", "x"}), 2);
+    }
+
     void runPredictsAndFitLearns()
     {
         COSTSCOPE_REQUIRE_SHARED();

@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace costscope;
 
 namespace {
@@ -114,6 +116,52 @@ private slots:
         QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, flops / 1000 + 256.0 * 72 * 4 / 10);
         // MatMul has no columns to write.
         QCOMPARE(CostscopeCostModel().estimate(matmulGraph(), p).nodes[2].computeNs, 524.288);
+    }
+
+    void tiledKernelsArePricedInWaves()
+    {
+        // Conv x [1, 8, 16, 16] * w [16, 8, 3, 3] groups 2: rows (output channels per group) 8, columns 256,
+        // k 36 -> with 4x64 tiles and 8-deep steps: 2 x 4 tiles x 2 groups = 16 tiles, 3 waves of 6, 5 steps.
+        Graph g;
+        g.add(node(0, Op::make(OpKind::Input), {}, Shape::of({1, 8, 16, 16})));
+        g.add(node(1, Op::make(OpKind::Param), {}, Shape::of({16, 4, 3, 3})));
+        Attrs a;
+        a.set("padding", std::vector<std::int64_t>{1, 1});
+        a.set("groups", std::int64_t(2));
+        g.add(node(2, Op::make(OpKind::Conv, a), {0, 1}, Shape::of({1, 16, 16, 16})));
+        g.outputs = {2};
+        DeviceProfile p = flatProfile();
+        p.memoryBw = 1e6;
+        p.im2colBw = 10; // the waves replace the GEMM rate and the columns alike
+        p.convWaves = {4, 64, 8, 6, 100, 50};
+        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, 50 + 100.0 * 3 * 5);
+        // MatMul x [64, 64] · w [64, 64] with 32x32 tiles, 4 slots, 16-deep steps: 4 tiles, 1 wave, 4 steps.
+        p.matmulWaves = {32, 32, 16, 4, 10, 7};
+        QCOMPARE(CostscopeCostModel().estimate(matmulGraph(), p).nodes[2].computeNs, 7 + 10.0 * 4);
+        // Without waves, the table and the columns as before.
+        p.convWaves = {};
+        p.matmulWaves = {};
+        QCOMPARE(CostscopeCostModel().estimate(matmulGraph(), p).nodes[2].computeNs, 524.288);
+    }
+
+    void wavesAreFittedFromTimings()
+    {
+        // Timings made by a known kernel (128x128 tiles, 8-deep steps, 132 slots, 900 ns a step, 20 us to start)
+        // over square and skinny shapes: the fit finds it again.
+        const TileWaves truth{128, 128, 8, 132, 900, 20000};
+        std::vector<TiledTiming> timings;
+        for (std::int64_t s : {128, 256, 512, 1024, 2048, 4096})
+            for (std::int64_t k : {s, s / 4})
+                timings.push_back({s, k, s, 1, truth.ns(s, k, s)});
+        timings.push_back({49, 4608, 512, 1, truth.ns(49, 4608, 512)});
+        const TileWaves fit = fitTileWaves(timings, 128, 128, 8);
+        QVERIFY(fit.valid());
+        for (const TiledTiming& t : timings) {
+            const double relative = fit.ns(t.rows, t.k, t.cols) / t.ns - 1;
+            QVERIFY(std::abs(relative) < 1e-6);
+        }
+        QCOMPARE(fit.stepNs, 900.0);
+        QVERIFY(!fitTileWaves({timings[0], timings[1]}, 128, 128, 8).valid()); // too few timings
     }
 
     void correctionsScaleTheirClass()
