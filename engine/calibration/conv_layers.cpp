@@ -4,6 +4,8 @@
 // the cost model adds to the GEMM from these points.
 #include "calibration/conv_layers.h"
 
+#include "calibration/micro_graphs.h"
+
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -36,9 +38,9 @@ Node leaf(NodeId id, OpKind kind, std::vector<std::int64_t> dims, DType t)
 
 // ConstantOfShape(0.5) -> Conv: the input is filled on the device (no host tensor of up to a gigabyte), the
 // weight is a Param the plan fills with synthetic values.
-Graph convGraph(const ConvLayer& l, std::int64_t out, int copies)
+Graph convGraph(const ConvLayer& l, std::int64_t out, int copies, std::int64_t warmupElements)
 {
-    Graph g;
+    Graph g = warmupElements > 0 ? warmupGraph(warmupElements, 16) : Graph{};
     const std::vector<std::int64_t> xDims{l.batch, l.inChannels, l.size, l.size};
     Node shape = leaf(0, OpKind::Constant, {4}, DType::I64);
     auto bytes = std::make_shared<std::vector<std::uint8_t>>(32);
@@ -77,15 +79,20 @@ std::span<const ConvLayer> quickConvLayers()
 }
 
 Result<std::vector<ConvPoint>> timeConvLayers(Backend& backend, DeviceIndex device, std::span<const ConvLayer> layers,
-                                              int repeats, int inGraph)
+                                              int repeats, int inGraph, std::int64_t warmupElements)
 {
     std::vector<ConvPoint> points;
     for (const ConvLayer& l : layers) {
         const std::int64_t out = (l.size + 2 * l.pad - l.kernel) / l.stride + 1;
-        auto plan = backend.compile(convGraph(l, out, inGraph), {}, device);
+        auto plan = backend.compile(convGraph(l, out, inGraph, warmupElements), {}, device);
         if (!plan)
             return Diagnostic::error("conv calibration: " + plan.error().message);
         if (auto r = (*plan)->uploadParameters(); !r)
+            return r.error();
+        std::vector<HostTensor> inputs; // the warm-up chain's, zeros
+        for (const PlanInput& in : (*plan)->inputs())
+            inputs.emplace_back(in.dims, in.dtype);
+        if (auto r = (*plan)->setInputs(inputs); !inputs.empty() && !r)
             return r.error();
         if (auto r = (*plan)->run(nullptr); !r)
             return r.error();
@@ -95,7 +102,7 @@ Result<std::vector<ConvPoint>> timeConvLayers(Backend& backend, DeviceIndex devi
             if (!t)
                 return t.error();
             for (const NodeTiming& n : *t)
-                if (n.node == 3 ? inGraph <= 1 : n.node > 3)
+                if (n.node == 3 ? inGraph <= 1 : n.node > 3 && n.node < kWarmupFirstId)
                     ns.push_back(n.ns);
         }
         if (ns.empty())

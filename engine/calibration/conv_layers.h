@@ -32,10 +32,11 @@ std::span<const ConvLayer> typicalConvLayers();
 std::span<const ConvLayer> quickConvLayers();
 
 // The backend's own Conv lowering at each layer on `device`: the median of `repeats` instrumented runs. With
-// `inGraph` > 1 the graph holds that many Convs of the same input and the first is not counted (see
-// vulkan_calibrate.cpp: the first kernel on an idle device pays a start-up the others do not).
+// `inGraph` > 1 the graph holds that many Convs of the same input and the first is not counted; with
+// `warmupElements` > 0 it starts with warmupGraph's chain over that many floats (a GPU idle between submissions
+// clocks down: see micro_graphs.h).
 Result<std::vector<ConvPoint>> timeConvLayers(Backend& backend, DeviceIndex device, std::span<const ConvLayer> layers,
-                                              int repeats, int inGraph = 1);
+                                              int repeats, int inGraph = 1, std::int64_t warmupElements = 0);
 
 // The im2col rate (column bytes per ns) that explains the measured Conv nodes best: each takes its GEMM's time
 // at `gemm`'s rate plus 4·m·k column bytes at that rate; least squares through the origin on what the GEMM

@@ -74,4 +74,29 @@ Graph chainGraph(std::int64_t elements, int length)
     return g;
 }
 
+Graph warmupGraph(std::int64_t elements, int length)
+{
+    Graph g = named("calibrate-warmup");
+    NodeId last = kWarmupFirstId;
+    Node x;
+    x.id = last;
+    Attrs name;
+    name.set("name", std::string("warmup"));
+    x.op = Op::make(OpKind::Input, name);
+    x.shape = Shape::of({elements});
+    g.add(std::move(x));
+    Attrs relu;
+    relu.set("op", std::string("Relu"));
+    for (int i = 0; i < length; ++i) {
+        Node n;
+        n.id = ++last;
+        n.op = Op::make(OpKind::Activation, relu);
+        n.inputs = {last - 1};
+        n.shape = Shape::of({elements});
+        g.add(std::move(n));
+    }
+    g.outputs.push_back(last);
+    return g;
+}
+
 } // namespace costscope

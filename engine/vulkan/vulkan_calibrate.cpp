@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "vulkan/vulkan_calibrate.h"
+#include "calibration/micro_graphs.h"
 #include "vulkan/vk_memory.h"
 #include "vulkan/vulkan_backend.h"
 
@@ -10,9 +11,9 @@ namespace costscope {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-// Kernels of one shape timed in a row: the first starts on an idle device (clocks down, queues empty) and pays
-// tens of microseconds that a kernel inside a graph does not; the others are what a plain run sees.
+// Kernels of one shape timed in a row after a warm-up chain (see warmupGraph); the first of them is not counted.
 constexpr int kInGraphRepeats = 4;
+constexpr int kWarmupLength = 16;
 
 Node leaf(NodeId id, OpKind kind, std::vector<std::int64_t> dims)
 {
@@ -68,17 +69,18 @@ Result<double> bestNodeNs(ExecutablePlan& plan, std::size_t index, int repeats)
     return best;
 }
 
-// The median GPU time of the graph's kernels after the first, over the repeats: how long each takes in a
-// stream of dispatches (a plain run's conditions), without the first one's start on an idle device.
-Result<double> inGraphNodeNs(ExecutablePlan& plan, int repeats)
+// The median GPU time of the nodes with ids in [first, last] over the repeats: the kernels of one shape timed in a
+// stream of dispatches after the warm-up chain (a plain run's conditions).
+Result<double> inGraphNodeNs(ExecutablePlan& plan, int repeats, NodeId first, NodeId last)
 {
     std::vector<double> ns;
     for (int i = 0; i < std::max(repeats, 1); ++i) {
         auto t = plan.runInstrumented();
         if (!t)
             return t.error();
-        for (std::size_t n = 1; n < t->size(); ++n)
-            ns.push_back(double(std::max<std::int64_t>((*t)[n].ns, 1)));
+        for (const NodeTiming& n : *t)
+            if (n.node >= first && n.node <= last)
+                ns.push_back(double(std::max<std::int64_t>(n.ns, 1)));
     }
     if (ns.empty())
         return Diagnostic::error("calibration: no kernel was timed");
@@ -186,8 +188,8 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
         for (std::int64_t k : {s, std::max<std::int64_t>(s / 4, 1)}) {
             if (o.squareOnly && k != s)
                 continue;
-            // Several products of the same operands in a row, each timed after the first.
-            Graph g;
+            // Several products of the same operands in a row after the warm-up, each timed after the first.
+            Graph g = warmupGraph(o.copyElements, kWarmupLength);
             g.add(leaf(0, OpKind::Input, {s, k}));
             g.add(leaf(1, OpKind::Input, {k, s}));
             for (NodeId id = 2; id < 2 + kInGraphRepeats; ++id) {
@@ -197,7 +199,7 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
             auto plan = ready(backend, g, o.device);
             if (!plan)
                 return plan.error();
-            auto ns = inGraphNodeNs(**plan, o.repeats);
+            auto ns = inGraphNodeNs(**plan, o.repeats, 3, 1 + kInGraphRepeats);
             if (!ns)
                 return ns.error();
             c.matmul.push_back({s, k, s, 2.0 * double(s) * double(k) * double(s) / *ns});
@@ -205,7 +207,8 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
                 return r.error();
         }
     for (const ConvLayer& layer : o.convLayers) {
-        auto conv = timeConvLayers(backend, o.device, {&layer, 1}, std::max(o.repeats / 2, 3), kInGraphRepeats);
+        auto conv = timeConvLayers(backend, o.device, {&layer, 1}, std::max(o.repeats / 2, 3), kInGraphRepeats,
+                                   o.copyElements);
         if (!conv)
             return conv.error();
         c.conv.insert(c.conv.end(), conv->begin(), conv->end());
