@@ -123,7 +123,7 @@ void readWaves(Reader& r, const std::string& key, TileWaves& w)
     if (!o || r.error())
         return;
     if (!o->is_object())
-        return r.fail(key, "expected an object {tile_m, tile_n, tile_k, slots, step_ns, fixed_ns}");
+        return r.fail(key, "expected an object {tile_m, tile_n, tile_k, concurrent_tiles, step_ns, fixed_ns}");
     const auto field = [&](const char* name, auto& v) {
         const auto it = o->find(name);
         if (it == o->end() || !it->is_number() || it->template get<double>() < 0)
@@ -133,11 +133,11 @@ void readWaves(Reader& r, const std::string& key, TileWaves& w)
     field("tile_m", w.tileM);
     field("tile_n", w.tileN);
     field("tile_k", w.tileK);
-    field("slots", w.slots);
+    field("concurrent_tiles", w.concurrentTiles);
     field("step_ns", w.stepNs);
     field("fixed_ns", w.fixedNs);
     if (!r.error() && !w.valid())
-        r.fail(key, "tiles, slots and step_ns must be positive");
+        r.fail(key, "tiles, concurrent_tiles and step_ns must be positive");
 }
 
 const std::set<std::string>& knownKeys()
@@ -176,7 +176,7 @@ std::string profileToJsonText(const DeviceProfile& p)
         j["im2col_bw_gbps"] = p.im2colBw;
     for (const auto& [key, w] : {std::pair{"matmul_waves", &p.matmulWaves}, std::pair{"conv_waves", &p.convWaves}})
         if (w->valid())
-            j[key] = {{"tile_m", w->tileM}, {"tile_n", w->tileN}, {"tile_k", w->tileK}, {"slots", w->slots},
+            j[key] = {{"tile_m", w->tileM}, {"tile_n", w->tileN}, {"tile_k", w->tileK}, {"concurrent_tiles", w->concurrentTiles},
                       {"step_ns", w->stepNs}, {"fixed_ns", w->fixedNs}};
     j["corrections"] = Json::object();
     for (const auto& [cls, f] : p.corrections)

@@ -18,7 +18,7 @@ double stepCount(const TileWaves& w, std::int64_t rows, std::int64_t k, std::int
     const double tiles = ceilDiv(double(std::max<std::int64_t>(rows, 1)), double(w.tileM))
                        * ceilDiv(double(std::max<std::int64_t>(cols, 1)), double(w.tileN))
                        * double(std::max<std::int64_t>(groups, 1));
-    return ceilDiv(tiles, w.slots) * ceilDiv(double(std::max<std::int64_t>(k, 1)), double(w.tileK));
+    return ceilDiv(tiles, w.concurrentTiles) * ceilDiv(double(std::max<std::int64_t>(k, 1)), double(w.tileK));
 }
 } // namespace
 
@@ -28,14 +28,14 @@ double TileWaves::ns(std::int64_t rows, std::int64_t k, std::int64_t cols, std::
 }
 
 TileWaves fitTileWaves(const std::vector<TiledTiming>& timings, std::int64_t tileM, std::int64_t tileN,
-                       std::int64_t tileK, int maxSlots)
+                       std::int64_t tileK, int maxConcurrent)
 {
     TileWaves best{tileM, tileN, tileK, 0, 0, 0};
     if (timings.size() < 3 || tileM <= 0 || tileN <= 0 || tileK <= 0)
         return best;
     double bestError = INFINITY;
-    for (int slots = 1; slots <= maxSlots; ++slots) {
-        TileWaves w{tileM, tileN, tileK, double(slots), 1, 0};
+    for (int tiles = 1; tiles <= maxConcurrent; ++tiles) {
+        TileWaves w{tileM, tileN, tileK, double(tiles), 1, 0};
         // Minimise Σ ((fixed + step·x - t) / t)²: normal equations in (fixed, step).
         double sw = 0, sx = 0, sxx = 0, sy = 0, sxy = 0;
         for (const TiledTiming& t : timings) {
@@ -61,7 +61,7 @@ TileWaves fitTileWaves(const std::vector<TiledTiming>& timings, std::int64_t til
         }
         if (error < bestError) {
             bestError = error;
-            best.slots = slots;
+            best.concurrentTiles = tiles;
             best.stepNs = step;
             best.fixedNs = fixed;
         }

@@ -61,7 +61,7 @@ private slots:
         QVERIFY(j["dispatch_ns"].toDouble() > 0);
         for (const char* key : {"matmul_waves", "conv_waves"}) {
             const QJsonObject w = j[key].toObject();
-            QVERIFY2(w["slots"].toDouble() >= 1 && w["step_ns"].toDouble() > 0, key);
+            QVERIFY2(w["concurrent_tiles"].toDouble() >= 1 && w["step_ns"].toDouble() > 0, key);
         }
         QCOMPARE(j["matmul_waves"].toObject()["tile_m"].toInt(), 128);
         QCOMPARE(j["conv_waves"].toObject()["tile_k"].toInt(), 16);

@@ -135,7 +135,7 @@ private slots:
         p.im2colBw = 10; // the waves replace the GEMM rate and the columns alike
         p.convWaves = {4, 64, 8, 6, 100, 50};
         QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[2].computeNs, 50 + 100.0 * 3 * 5);
-        // MatMul x [64, 64] · w [64, 64] with 32x32 tiles, 4 slots, 16-deep steps: 4 tiles, 1 wave, 4 steps.
+        // MatMul x [64, 64] · w [64, 64] with 32x32 tiles, 4 at once, 16-deep steps: 4 tiles, 1 wave, 4 steps.
         p.matmulWaves = {32, 32, 16, 4, 10, 7};
         QCOMPARE(CostscopeCostModel().estimate(matmulGraph(), p).nodes[2].computeNs, 7 + 10.0 * 4);
         // Without waves, the table and the columns as before.
@@ -146,7 +146,7 @@ private slots:
 
     void wavesAreFittedFromTimings()
     {
-        // Timings made by a known kernel (128x128 tiles, 8-deep steps, 132 slots, 900 ns a step, 20 us to start)
+        // Timings made by a known kernel (128x128 tiles, 8-deep steps, 132 at once, 900 ns a step, 20 us to start)
         // over square and skinny shapes: the fit finds it again.
         const TileWaves truth{128, 128, 8, 132, 900, 20000};
         std::vector<TiledTiming> timings;

@@ -70,7 +70,7 @@ private slots:
         QCOMPARE(back->sgemmTable[1].gflops, 900.5);
         QCOMPARE(back->sgemmTable[1].k, std::int64_t(512));
         QCOMPARE(back->im2colBw, 222.5);
-        QCOMPARE(back->matmulWaves.slots, 132.0);
+        QCOMPARE(back->matmulWaves.concurrentTiles, 132.0);
         QCOMPARE(back->matmulWaves.stepNs, 880.5);
         QCOMPARE(back->matmulWaves.tileK, std::int64_t(8));
         QVERIFY(!back->convWaves.valid());
@@ -95,8 +95,8 @@ private slots:
                                      << "key 'sgem_gflops': unknown key";
         QTest::newRow("table") << R"({"name":"a","device":"Cpu","sgemm_table":[{"m":1,"k":1,"n":1,"gflops":1},{"m":0}]})"
                                << "key 'sgemm_table[1].m': expected a positive integer";
-        QTest::newRow("waves") << R"({"name":"a","device":"Vulkan","conv_waves":{"tile_m":64,"tile_n":64,"tile_k":16,"slots":0,"step_ns":1,"fixed_ns":0}})"
-                               << "key 'conv_waves': tiles, slots and step_ns must be positive";
+        QTest::newRow("waves") << R"({"name":"a","device":"Vulkan","conv_waves":{"tile_m":64,"tile_n":64,"tile_k":16,"concurrent_tiles":0,"step_ns":1,"fixed_ns":0}})"
+                               << "key 'conv_waves': tiles, concurrent_tiles and step_ns must be positive";
         QTest::newRow("waves field") << R"({"name":"a","device":"Vulkan","matmul_waves":{"tile_m":"x"}})"
                                      << "key 'matmul_waves.tile_m': expected a non-negative number";
         QTest::newRow("correction") << R"({"name":"a","device":"Cpu","corrections":{"matmul":"x"}})"

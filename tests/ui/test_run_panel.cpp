@@ -327,6 +327,32 @@ private slots:
         QVERIFY(w.findChild<RunPanel*>()->runButton()->isEnabled());
     }
 
+    void calibratesTheSelectedVulkanDevice()
+    {
+        MainWindow w;
+        auto* panel = w.findChild<RunPanel*>();
+        ProfileTools* tools = panel->profileTools();
+        const int vulkan = panel->deviceSelector()->findData(QStringLiteral("vulkan"), RunPanel::kBackendRole);
+        if (vulkan < 0)
+            QSKIP("no Vulkan device (lavapipe comes with mesa-vulkan-drivers)");
+        panel->deviceSelector()->setCurrentIndex(vulkan);
+        QVERIFY(tools->calibrateButton()->isEnabled());
+        QVERIFY(tools->calibrateButton()->toolTip().contains(QStringLiteral("calibrated-vulkan")));
+        tools->quickCheck()->setChecked(true);
+        QSignalSpy calibrated(tools, &ProfileTools::calibrated);
+        QSignalSpy progress(tools, &ProfileTools::calibrationProgress);
+        tools->calibrateButton()->click();
+        QVERIFY(calibrated.wait(300000));
+        QVERIFY2(calibrated.first().first().toBool(), qPrintable(tools->status()->text()));
+        QVERIFY(progress.size() >= 4);
+        QCOMPARE(progress.last().at(0).toInt(), progress.last().at(1).toInt());
+        auto saved = loadProfileFile(m_home.filePath(QStringLiteral("costscope/profiles/calibrated-vulkan.json")).toStdString());
+        QVERIFY(saved);
+        QCOMPARE(saved->device, Device::Vulkan);
+        QVERIFY(saved->source.find("Calibrate this device") != std::string::npos);
+        QVERIFY(saved->matmulWaves.valid() && saved->convWaves.valid());
+    }
+
     void calibrateThenFitCorrections()
     {
         MainWindow w;
