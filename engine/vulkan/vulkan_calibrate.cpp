@@ -189,7 +189,7 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
             if (o.squareOnly && k != s)
                 continue;
             // Several products of the same operands in a row after the warm-up, each timed after the first.
-            Graph g = warmupGraph(o.copyElements, kWarmupLength);
+            Graph g = warmupGraph(o.warmupElements, kWarmupLength);
             g.add(leaf(0, OpKind::Input, {s, k}));
             g.add(leaf(1, OpKind::Input, {k, s}));
             for (NodeId id = 2; id < 2 + kInGraphRepeats; ++id) {
@@ -208,7 +208,7 @@ Result<VulkanCalibration> calibrateVulkan(const VulkanCalibrationOptions& o)
         }
     for (const ConvLayer& layer : o.convLayers) {
         auto conv = timeConvLayers(backend, o.device, {&layer, 1}, std::max(o.repeats / 2, 3), kInGraphRepeats,
-                                   o.copyElements);
+                                   o.warmupElements);
         if (!conv)
             return conv.error();
         c.conv.insert(c.conv.end(), conv->begin(), conv->end());
@@ -284,6 +284,7 @@ VulkanCalibrationOptions vulkanCalibrationOptions(bool quick, DeviceIndex device
     if (quick) {
         o.matmulSizes = {64, 128, 256};
         o.copyElements = std::int64_t(1) << 20;
+        o.warmupElements = std::int64_t(1) << 16;
         o.repeats = 3;
         const auto layers = quickConvLayers();
         o.convLayers.assign(layers.begin(), layers.end());

@@ -36,6 +36,7 @@ struct VulkanCalibrationOptions {
     bool squareOnly = false;                               // only the square shapes (the bench's figures)
     std::vector<ConvLayer> convLayers;                     // none: no Conv points
     std::int64_t copyElements = 1 << 22;
+    std::int64_t warmupElements = 1 << 24; // the warm-up chain before each timed kernel (see warmupGraph)
     int repeats = 5;
     const std::atomic<bool>* cancel = nullptr;          // checked between figures
     std::function<void(int done, int total)> progress; // after each figure, on the calibrating thread
