@@ -74,14 +74,28 @@ Graph chainGraph(std::int64_t elements, int length, const char* activation)
     return g;
 }
 
-Graph addGraph(std::int64_t elements)
+Graph addGraph(std::int64_t elements, OpKind kind)
 {
     Graph g = named("calibrate-add");
     const NodeId a = input(g, "a", {elements});
     const NodeId b = input(g, "b", {elements});
     Attrs op;
-    op.set("op", std::string("Add"));
-    g.outputs.push_back(addNode(g, OpKind::Binary, op, {a, b}, Shape::of({elements})));
+    if (kind == OpKind::Binary)
+        op.set("op", std::string("Add"));
+    g.outputs.push_back(addNode(g, kind, op, {a, b}, Shape::of({elements})));
+    return g;
+}
+
+Graph addChainGraph(std::int64_t elements, int length)
+{
+    Graph g = named("calibrate-add-chain");
+    NodeId last = input(g, "x", {elements});
+    const NodeId scalar = input(g, "s", {1});
+    Attrs a;
+    a.set("op", std::string("Add"));
+    for (int i = 0; i < length; ++i)
+        last = addNode(g, OpKind::Binary, a, {last, scalar}, Shape::of({elements}));
+    g.outputs.push_back(last);
     return g;
 }
 
