@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "calibration/cpu_calibrate.h"
 
+#include "analysis/costscope_cost_model.h"
+#include "analysis/gemm_rate.h"
 #include "calibration/micro_graphs.h"
 #include "cpu/cpu_backend.h"
 
@@ -76,6 +78,36 @@ double memcpyBandwidth(std::size_t bytes, const CpuCalibrationOptions& o)
     // The copy must be observable or the compiler may drop it.
     return dst[bytes / 2] == 1 ? double(bytes) / std::max(1.0, medianOf(samples)) : 0.0;
 }
+// The cost model's FLOPs and the per-sample lowering of a micro-graph's last node.
+OpWork lastNodeWork(const Graph& g)
+{
+    const GraphWork w = CostscopeCostModel().work(g, {});
+    return w.nodes.empty() ? OpWork{} : w.nodes.back();
+}
+
+// Layers typical of the CNNs Costscope is used on, one sample (the backend runs Conv a sample at a time): a 7x7
+// stride-2 stem, 3x3 blocks at three widths, AlexNet's 11x11 stride 4, a 1x1 reduction.
+constexpr ConvLayerSpec kConvLayers[] = {
+    {1, 3, 224, 64, 7, 2, 3},  {1, 64, 56, 64, 3, 1, 1},  {1, 128, 28, 128, 3, 1, 1},
+    {1, 256, 14, 256, 3, 1, 1}, {1, 3, 224, 64, 11, 4, 2}, {1, 256, 56, 64, 1, 1, 0},
+};
+
+// The im2col rate (column bytes per ns) that explains the measured layers best: each costs its GEMM at the
+// sgemm table's rate plus 4 bytes per column element at that rate; least squares through the origin on what the
+// GEMM leaves. 0 when no layer writes columns or the GEMM explains them all.
+double im2colRate(const std::vector<CpuCalibration::ConvPoint>& points, const GemmRate& gemm)
+{
+    double cc = 0, cr = 0;
+    for (const CpuCalibration::ConvPoint& c : points) {
+        const OpWork::PerSample& s = c.lowering;
+        const double columns = 4.0 * s.columnElements;
+        const double gemmNs = double(s.calls) * 2.0 * double(s.m) * double(s.k) * double(s.n)
+                            / std::max(gemm.at(s.m, s.k, s.n), 1e-9);
+        cc += columns * columns;
+        cr += columns * (c.ns - gemmNs);
+    }
+    return cr > 0 && cc > 0 ? cc / cr : 0.0;
+}
 } // namespace
 
 std::vector<SgemmPoint> cpuSgemmGrid(bool quick)
@@ -106,8 +138,20 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     c.device = devices.empty() ? "cpu" : devices.front().name;
     c.numThreads = devices.empty() ? 1 : std::max(1, devices.front().computeUnits);
     const std::vector<SgemmPoint> grid = cpuSgemmGrid(o.quick);
-    // The sgemm grid, read, write and copy bandwidth, one and a chain of tiny nodes, the host readback.
-    const int steps = static_cast<int>(grid.size()) + 6;
+    // Large enough to leave the last-level cache, small enough for a quick run.
+    const std::int64_t elements = o.quick ? (std::int64_t(1) << 23) : (std::int64_t(1) << 25);
+    // From the L1 and L2 caches out to DRAM; the largest is the bandwidth figures' size.
+    const std::vector<std::int64_t> copySizes = {std::int64_t(1) << 12, std::int64_t(1) << 15, std::int64_t(1) << 17,
+                                                  std::int64_t(1) << 19, std::int64_t(1) << 21, elements};
+    // Kernels that run far from both peak FLOP rate and bandwidth: window loops, pow, libm calls, and Sum, which
+    // clears its output and then adds each input into it (1 + 3n tensor passes for n inputs, not n + 1).
+    const std::vector<Graph> kernels = {poolGraph(64, 56, "Max"), lrnGraph(64, 56), globalPoolGraph(256, 28),
+                                        rowOpGraph(OpKind::Softmax, 256, 1000), rowOpGraph(OpKind::LayerNorm, 256, 768),
+                                        chainGraph(std::int64_t(1) << 18, 1, "Relu"),
+                                        addGraph(std::int64_t(1) << 20, OpKind::Sum)};
+    // The sgemm grid, read, write and copy bandwidth, one and a chain of tiny nodes, the host readback, copies by
+    // size, the kernel rates, the Conv layers and a view.
+    const int steps = static_cast<int>(grid.size() + copySizes.size() + kernels.size() + std::size(kConvLayers)) + 7;
     int done = 0;
     auto timed = [&](const Graph& g) {
         auto ns = timeGraph(backend, g, o);
@@ -122,8 +166,6 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
         p.gflops = 2.0 * double(p.m) * double(p.k) * double(p.n) / std::max(1.0, *ns);
         c.sgemm.push_back(p);
     }
-    // Large enough to leave the last-level cache, small enough for a quick run.
-    const std::int64_t elements = o.quick ? (std::int64_t(1) << 23) : (std::int64_t(1) << 25);
     const double tensorBytes = double(elements) * 4.0;
     auto readNs = timed(reduceGraph(elements));
     auto writeNs = readNs ? timed(fillGraph(elements)) : readNs;
@@ -134,8 +176,11 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     c.writeBw = tensorBytes / std::max(1.0, *writeNs);
     c.copyBw = 2.0 * tensorBytes / std::max(1.0, *copyNs);
     constexpr int kChain = 64;
-    auto one = timed(chainGraph(16, 1));
-    auto many = one ? timed(chainGraph(16, kChain)) : one;
+    // Tiny broadcasting Adds, the most common small node. A Relu chain measured about 170 ns a node, while the
+    // small nodes of the shared graphs took about 1 us more than their predictions: most kernels do more per-node
+    // work (broadcast strides, attribute lookups) than the activation kernel.
+    auto one = timed(addChainGraph(16, 1));
+    auto many = one ? timed(addChainGraph(16, kChain)) : one;
     if (!many)
         return many.error();
     c.dispatchNs = std::max(0.0, (*many - *one) / (kChain - 1));
@@ -145,6 +190,33 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     c.hostReadbackBw = memcpyBandwidth(std::size_t(tensorBytes), o);
     if (o.progress)
         o.progress(++done, steps);
+    // An Add streams two tensors in and one out through vector code; the Relu of the copy figure runs the
+    // activation kernel's per-element dispatch, which bounds it below the bandwidth.
+    for (std::int64_t n : copySizes) {
+        auto ns = timed(addGraph(n));
+        if (!ns)
+            return ns.error();
+        const double bytes = 12.0 * double(n);
+        c.copyBwBySize.push_back({bytes, bytes / std::max(*ns - c.roundtripNs, 0.5 * *ns)});
+    }
+    for (const Graph& g : kernels) {
+        auto ns = timed(g);
+        if (!ns)
+            return ns.error();
+        c.kernelGflops[std::string(g.nodes.back().op.info().name)] = lastNodeWork(g).flops / std::max(1.0, *ns);
+    }
+    for (const ConvLayerSpec& l : kConvLayers) {
+        const Graph g = convGraph(l);
+        auto ns = timed(g);
+        if (!ns)
+            return ns.error();
+        c.conv.push_back({lastNodeWork(g).perSample, *ns});
+    }
+    const std::int64_t viewElements = std::int64_t(1) << 20;
+    auto viewNs = timed(reshapeGraph(viewElements));
+    if (!viewNs)
+        return viewNs.error();
+    c.viewCopyBw = 8.0 * double(viewElements) / std::max(1.0, *viewNs);
     return c;
 }
 
@@ -169,6 +241,12 @@ DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::stri
     p.hostReadbackBw = c.hostReadbackBw;
     p.unifiedMemory = true;
     p.numThreads = c.numThreads;
+    p.memoryBwTable = c.copyBwBySize;
+    p.kernelGflops = c.kernelGflops;
+    p.convPerSample = true;
+    p.gemmPacksB = true;
+    p.im2colBw = im2colRate(c.conv, GemmRate(p));
+    p.viewCopyBw = c.viewCopyBw;
     return p;
 }
 

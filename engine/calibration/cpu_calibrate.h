@@ -2,11 +2,13 @@
 #pragma once
 
 #include "analysis/device_profile.h"
+#include "analysis/op_cost.h"
 #include "ir/diagnostic.h"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,15 @@ struct CpuCalibration {
     double roundtripNs = 0;             // one whole-graph run of a single tiny node
     double hostReadbackBw = 0;          // bytes/ns, memcpy of a large buffer (the CPU "reads back" by copying)
     int numThreads = 1;
+    // How the backend's own kernels run, for the pricing that follows them (DeviceProfile's CPU fields):
+    std::vector<BandwidthPoint> copyBwBySize;   // a Relu over growing tensors, by bytes read + written
+    std::map<std::string, double> kernelGflops; // by op kind: the cost model's FLOPs of a micro-graph / its time
+    struct ConvPoint {
+        OpWork::PerSample lowering; // the cost model's view of the layer run per sample
+        double ns = 0;
+    };
+    std::vector<ConvPoint> conv;                // Conv layers typical of CNNs, one sample
+    double viewCopyBw = 0;                      // bytes/ns (read + written), a Reshape (the backend copies)
 };
 
 struct CpuCalibrationOptions {
@@ -40,7 +51,8 @@ std::vector<SgemmPoint> cpuSgemmGrid(bool quick);
 Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& options = {});
 
 // A Costscope device profile from the figures: sgemm table, best sgemm rate as the flat and peak rate, copy
-// bandwidth as memory bandwidth. `host`, `date` and the measuring `tool` go into the source line.
+// bandwidth as memory bandwidth (and by size), the kernel rates, the im2col rate that explains the Conv layers
+// run per sample, the view copy rate. `host`, `date` and the measuring `tool` go into the source line.
 DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& host,
                                         const std::string& date, const std::string& tool);
 

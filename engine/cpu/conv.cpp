@@ -5,6 +5,7 @@
 #include "cpu/sgemm.h"
 
 #include <cstring>
+#include <memory>
 
 namespace costscope::cpu {
 
@@ -102,6 +103,20 @@ bool isPointwise(const ConvGeometry& g)
     return true;
 }
 
+// The column matrix of the calling thread, kept between calls and never cleared (im2col writes every element):
+// allocating it per call cost a zero fill and, past glibc's mmap threshold (32 MiB at most), fresh pages to fault in
+// on every run, which doubled the time of VGG's first layers.
+float* columnScratch(std::size_t floats)
+{
+    static thread_local std::unique_ptr<float[]> data;
+    static thread_local std::size_t size = 0;
+    if (floats > size) {
+        data.reset(new float[floats]);
+        size = floats;
+    }
+    return data.get();
+}
+
 KernelStatus addBias(const Inputs& in, HostTensor& out, std::int64_t channels, std::int64_t perChannel)
 {
     if (in.size() < 3)
@@ -135,7 +150,7 @@ KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const float* pw = w.values<float>().data();
     float* po = out.values<float>().data();
     const bool pointwise = isPointwise(g);
-    std::vector<float> col(pointwise ? 0 : static_cast<std::size_t>(cg * ks * os));
+    float* col = pointwise ? nullptr : columnScratch(static_cast<std::size_t>(cg * ks * os));
     for (std::int64_t n = 0; n < batch; ++n)
         for (std::int64_t grp = 0; grp < g.groups; ++grp) {
             const float* xg = px + (n * cIn + grp * cg) * g.inSize();
@@ -143,12 +158,12 @@ KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
                 ctx.pool.parallelFor(cg * ks, 1, [&](std::int64_t r0, std::int64_t r1) {
                     for (std::int64_t r = r0; r < r1; ++r) {
                         const float* xc = xg + (r / ks) * g.inSize();
-                        float* dst = col.data() + r * os;
+                        float* dst = col + r * os;
                         forEachTap(g, r % ks, [&](std::int64_t o, std::int64_t i) { dst[o] = i < 0 ? 0.0f : xc[i]; });
                     }
                 });
             sgemm(ctx.pool, false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks,
-                  pointwise ? xg : col.data(), os, 0.0f, po + (n * cOut + grp * mg) * os, os);
+                  pointwise ? xg : col, os, 0.0f, po + (n * cOut + grp * mg) * os, os);
         }
     if (auto s = addBias(in, out, cOut, os); !s)
         return fail("Conv: " + s.error().message);

@@ -2,6 +2,7 @@
 #include "analysis/costscope_cost_model.h"
 
 #include "analysis/gemm_rate.h"
+#include "analysis/memory_rate.h"
 #include "analysis/op_cost.h"
 
 #include <algorithm>
@@ -67,6 +68,18 @@ const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
     }
 }
 
+// Compute time of a Conv run one sample and group at a time (DeviceProfile::convPerSample): each GEMM at its own
+// shape's rate, plus the im2col elements written at the im2col rate.
+double perSampleConvNs(const OpWork& w, const GemmRate& gemmRate, const DeviceProfile& p)
+{
+    const OpWork::PerSample& s = w.perSample;
+    const double callFlops = 2.0 * double(s.m) * double(s.k) * double(s.n);
+    double ns = double(s.calls) * callFlops / std::max(gemmRate.at(s.m, s.k, s.n), 1e-9);
+    if (p.im2colBw > 0)
+        ns += 4.0 * s.columnElements / p.im2colBw;
+    return ns;
+}
+
 } // namespace
 
 double CostscopeCostModel::classEfficiency(OpClass c)
@@ -130,11 +143,11 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
     const GemmRate gemmRate(p);
     const auto corrections = correctionFactors(p);
     const double peak = p.peakGflops > 0 ? p.peakGflops : p.sgemmGflops;
-    const double memoryBw = p.memoryBw > 0 ? p.memoryBw : 1.0;
     const double readbackBw = p.readbackBw() > 0 ? p.readbackBw() : 1.0;
     std::array<double, kClassCount> classRate{};
     for (std::size_t c = 0; c < kClassCount; ++c)
         classRate[c] = std::max(peak * classEfficiency(static_cast<OpClass>(c)), 1e-9);
+    const MemoryRate memoryRate(p);
 
     double total = p.roundtripNs;
     for (std::size_t i = 0; i < g.nodes.size() && i < gw.nodes.size(); ++i) {
@@ -153,18 +166,32 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         }
         const OpInfo& info = node.op.info();
         if (!w.free) {
-            const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
-                                                : classRate[static_cast<std::size_t>(info.opClass)];
-            nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
-            if (const TileWaves* waves = tiledKernel(node.op.kind, p); waves && usesGemmRate(w))
+            auto kernel = p.kernelGflops.find(std::string(info.name));
+            const double rate = usesGemmRate(w)          ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
+                              : kernel != p.kernelGflops.end() ? std::max(kernel->second, 1e-9)
+                                                           : classRate[static_cast<std::size_t>(info.opClass)];
+            if (const TileWaves* waves = tiledKernel(node.op.kind, p); waves && usesGemmRate(w)) {
                 nc.computeNs = node.op.kind == OpKind::Conv ? waves->ns(w.gemmN, w.gemmK, w.gemmM, w.gemmGroups)
                                                             : waves->ns(w.gemmM, w.gemmK, w.gemmN);
-            else if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
-                nc.computeNs += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
-            nc.memoryNs = static_cast<double>(w.bytes) / memoryBw;
+            } else if (node.op.kind == OpKind::Conv && p.convPerSample && w.perSample.calls > 0) {
+                nc.computeNs = perSampleConvNs(w, gemmRate, p);
+            } else {
+                nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
+                if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
+                    nc.computeNs += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
+            }
+            double bytes = static_cast<double>(w.bytes);
+            if (p.gemmPacksB && usesGemmRate(w) && node.op.kind != OpKind::Conv)
+                bytes += 2.0 * 4.0 * static_cast<double>(w.gemmK) * static_cast<double>(w.gemmN);
+            nc.memoryNs = bytes / memoryRate.at(bytes);
             nc.dispatchNs = p.dispatchNs;
             nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs)
                        * corrections[static_cast<std::size_t>(info.opClass)];
+        } else if (p.viewCopyBw > 0 && w.viewBytes > 0) {
+            // A backend without aliasing views copies the tensor: one read and one write.
+            nc.memoryNs = 2.0 * static_cast<double>(w.viewBytes) / p.viewCopyBw;
+            nc.dispatchNs = p.dispatchNs;
+            nc.totalNs = (nc.memoryNs + nc.dispatchNs) * corrections[static_cast<std::size_t>(info.opClass)];
         }
         if (info.hostSync)
             nc.syncNs = p.roundtripNs;

@@ -17,6 +17,12 @@ struct SgemmPoint {
     double gflops = 0;
 };
 
+// One measured copy bandwidth (bytes read + written per ns) at the bytes one kernel moves.
+struct BandwidthPoint {
+    double bytes = 0;
+    double gbps = 0;
+};
+
 // What a cost model needs to know of one device (cost-model.md §3, §4), plus the Costscope model's extras.
 // Units: ns, bytes/ns (= GB/s), GFLOP/s.
 struct DeviceProfile {
@@ -48,6 +54,24 @@ struct DeviceProfile {
     // Gemm and FusedMatMulBiasAct, the implicit-GEMM conv.comp prices Conv (rows = output channels per group,
     // columns = batch·output positions), instead of the sgemm table and the im2col rate. Invalid: not used.
     TileWaves matmulWaves, convWaves;
+    // What a calibration of the CPU backend measures of its own kernels; empty, false or 0 on other profiles, and
+    // the Costscope model then prices with the generic roofline.
+    // Copy bandwidth by bytes moved: a kernel whose tensors stay in the caches runs faster than one streaming
+    // from DRAM (memoryBw).
+    std::vector<BandwidthPoint> memoryBwTable;
+    // FLOP rate of the backend's kernel for an op kind (OpInfo name, "Pool"), in place of peak × class efficiency:
+    // kernels that are neither GEMMs nor bandwidth-bound (window loops, pow, libm calls) run far below peak.
+    std::map<std::string, double> kernelGflops;
+    // Conv runs as one im2col + GEMM per sample and group: N·groups GEMMs of (Cout/groups) × (output spatial) ×
+    // (Cin/groups·Πkernel), and 1×1 stride-1 unpadded convolutions use the input as the column matrix.
+    bool convPerSample = false;
+    // The sgemm packs op(B) into a panel copy before multiplying (the CPU backend's BLIS-style loops): a matmul's
+    // memory term moves B's bytes twice more, read again and written, which decides skinny GEMMs (batch-1 fully
+    // connected layers) that stream a large weight.
+    bool gemmPacksB = false;
+    // Views (Reshape, Flatten, Squeeze, Identity...) copy their tensor at this rate (bytes read + written per ns);
+    // 0: views are free.
+    double viewCopyBw = 0;
     std::map<std::string, double> corrections; // per op class (opClassName) multiplicative factors, fitted
 
     double readbackBw() const { return hostReadbackBw > 0 ? hostReadbackBw : memoryBw; }

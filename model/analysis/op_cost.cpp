@@ -78,8 +78,11 @@ OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const Tens
     switch (node.op.kind) {
     case OpKind::Input:
     case OpKind::Param:
-    case OpKind::Constant:
-        return OpWork{0, 0, true, false, 0, 0, 0, 1, {}};
+    case OpKind::Constant: {
+        OpWork leaf;
+        leaf.free = true;
+        return leaf;
+    }
     case OpKind::MatMul:
     case OpKind::FusedMatMulBiasAct:
         return opcost::matmul(c);

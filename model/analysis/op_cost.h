@@ -20,6 +20,14 @@ struct OpWork {
     // sets the achievable rate; 0 for other ops.
     std::int64_t gemmM = 0, gemmK = 0, gemmN = 0;
     std::int64_t gemmGroups = 1; // Conv: independent GEMMs of that shape (groups)
+    // Conv run one sample and group at a time (DeviceProfile::convPerSample): `calls` GEMMs of this shape, and the
+    // im2col elements written in all (0 where the input serves as the column matrix).
+    struct PerSample {
+        std::int64_t calls = 0, m = 0, k = 0, n = 0;
+        double columnElements = 0;
+    } perSample;
+    // A view's tensor bytes: what a backend that copies instead of aliasing reads and writes once each.
+    std::uint64_t viewBytes = 0;
     std::string note;
 };
 

@@ -63,6 +63,7 @@ OpWork layout(const Ctx& c)
     case OpKind::Flatten:
     case OpKind::Identity:
         w.free = true;
+        w.viewBytes = c.outBytes().value_or(0);
         return w;
     default:
         break;

@@ -92,6 +92,22 @@ OpWork conv(const Ctx& c)
     w.gemmK = static_cast<std::int64_t>(perOutput);
     w.gemmN = std::max<std::int64_t>(1, *cout / groups);
     w.gemmGroups = groups;
+    // One sample and group at a time: weight rows × output positions × the dot product's length.
+    const auto batch = c.dim(c.input(0), 0);
+    if (batch && *batch > 0) {
+        // A 1x1 kernel (the dot product is Cin/groups long) with stride 1 and no padding reads the input as is.
+        const auto cin = c.dim(c.input(0), 1);
+        bool pointwise = cin && *cin / groups == w.gemmK;
+        for (const char* key : {"stride", "padding", "padding_end"})
+            for (std::int64_t v : c.node.op.attrs.intsOr(key, {}))
+                pointwise = pointwise && v == (key[0] == 's' ? 1 : 0);
+        OpWork::PerSample& s = w.perSample;
+        s.calls = *batch * groups;
+        s.m = w.gemmN;
+        s.k = w.gemmK;
+        s.n = w.gemmM / *batch;
+        s.columnElements = pointwise ? 0.0 : static_cast<double>(s.calls * s.k * s.n);
+    }
     return w;
 }
 

@@ -103,6 +103,39 @@ void readTable(Reader& r, DeviceProfile& p)
     }
 }
 
+void readBandwidthTable(Reader& r, DeviceProfile& p)
+{
+    const Json* t = r.get("memory_bw_table");
+    if (!t)
+        return;
+    if (!t->is_array())
+        return r.fail("memory_bw_table", "expected an array of {bytes,gbps}");
+    for (std::size_t i = 0; i < t->size(); ++i) {
+        const Json& e = (*t)[i];
+        const std::string where = "memory_bw_table[" + std::to_string(i) + "]";
+        auto bytes = e.is_object() ? e.find("bytes") : e.end();
+        auto gbps = e.is_object() ? e.find("gbps") : e.end();
+        if (bytes == e.end() || gbps == e.end() || !bytes->is_number() || !gbps->is_number()
+            || bytes->get<double>() <= 0 || gbps->get<double>() <= 0)
+            return r.fail(where, "expected an object {bytes, gbps} of positive numbers");
+        p.memoryBwTable.push_back({bytes->get<double>(), gbps->get<double>()});
+    }
+}
+
+void readKernelRates(Reader& r, DeviceProfile& p)
+{
+    const Json* k = r.get("kernel_gflops");
+    if (!k)
+        return;
+    if (!k->is_object())
+        return r.fail("kernel_gflops", "expected an object {op kind: GFLOP/s}");
+    for (auto it = k->begin(); it != k->end(); ++it) {
+        if (!it.value().is_number() || it.value().get<double>() <= 0)
+            return r.fail("kernel_gflops." + it.key(), "expected a positive number");
+        p.kernelGflops[it.key()] = it.value().get<double>();
+    }
+}
+
 void readCorrections(Reader& r, DeviceProfile& p)
 {
     const Json* c = r.get("corrections");
@@ -145,7 +178,8 @@ const std::set<std::string>& knownKeys()
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
-        "matmul_waves", "conv_waves", "corrections", "rlx_fallback"};
+        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "conv_per_sample", "gemm_packs_b",
+        "view_copy_bw_gbps", "corrections", "rlx_fallback"};
     return k;
 }
 
@@ -178,6 +212,23 @@ std::string profileToJsonText(const DeviceProfile& p)
         if (w->valid())
             j[key] = {{"tile_m", w->tileM}, {"tile_n", w->tileN}, {"tile_k", w->tileK}, {"concurrent_tiles", w->concurrentTiles},
                       {"step_ns", w->stepNs}, {"fixed_ns", w->fixedNs}};
+    if (!p.memoryBwTable.empty()) {
+        Json bw = Json::array();
+        for (const BandwidthPoint& b : p.memoryBwTable)
+            bw.push_back({{"bytes", b.bytes}, {"gbps", b.gbps}});
+        j["memory_bw_table"] = bw;
+    }
+    if (!p.kernelGflops.empty()) {
+        j["kernel_gflops"] = Json::object();
+        for (const auto& [kind, gflops] : p.kernelGflops)
+            j["kernel_gflops"][kind] = gflops;
+    }
+    if (p.convPerSample)
+        j["conv_per_sample"] = true;
+    if (p.gemmPacksB)
+        j["gemm_packs_b"] = true;
+    if (p.viewCopyBw > 0)
+        j["view_copy_bw_gbps"] = p.viewCopyBw;
     j["corrections"] = Json::object();
     for (const auto& [cls, f] : p.corrections)
         j["corrections"][cls] = f;
@@ -230,6 +281,11 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.number("im2col_bw_gbps", p.im2colBw);
     readWaves(r, "matmul_waves", p.matmulWaves);
     readWaves(r, "conv_waves", p.convWaves);
+    readBandwidthTable(r, p);
+    readKernelRates(r, p);
+    r.boolean("conv_per_sample", p.convPerSample);
+    r.boolean("gemm_packs_b", p.gemmPacksB);
+    r.number("view_copy_bw_gbps", p.viewCopyBw);
     readCorrections(r, p);
     r.boolean("rlx_fallback", p.rlxFallback);
     if (r.error())

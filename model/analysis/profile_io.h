@@ -21,6 +21,11 @@ namespace costscope {
 //   "peak_gflops": 67000,                  fp32 peak, GFLOP/s (0: sgemm_gflops)
 //   "sgemm_table": [{"m":..,"k":..,"n":..,"gflops":..}],   measured/estimated rates by shape
 //   "im2col_bw_gbps": 220,                 im2col column bytes/ns added to Conv's GEMM (saved only when set)
+//   "memory_bw_table": [{"bytes":..,"gbps":..}],   CPU: copy bandwidth by bytes moved (saved only when set)
+//   "kernel_gflops": {"Pool": 0.4},        CPU: FLOP rate of the backend's kernel by op kind (saved only when set)
+//   "conv_per_sample": true,               CPU: Conv is im2col + GEMM per sample and group (saved only when true)
+//   "gemm_packs_b": true,                  CPU: the sgemm writes a packed copy of B (saved only when true)
+//   "view_copy_bw_gbps": 12,               CPU: views copy their tensor at this rate (saved only when set)
 //   "corrections": {"matmul": 1.1},        per op class (opClassName) time factors
 //   "rlx_fallback": false                  RLX's discrete-GPU fallback estimate for this device
 // }

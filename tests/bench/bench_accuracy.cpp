@@ -10,6 +10,7 @@
 // --dump writes the calibrated profile and every run's per-node predictions (the uncorrected Costscope model's
 // compute, memory and dispatch terms) and measurements as JSON, for studying the model without the machine.
 #include "analysis/calibration_fit.h"
+#include "analysis/costscope_cost_model.h"
 #include "analysis/profile_io.h"
 #include "analysis/rlx_profiles.h"
 #include "backend.h"
@@ -107,8 +108,10 @@ double timingOverheadNs(const std::vector<NodeTiming>& perNode, double wholeNs)
 }
 
 // One run for --dump: the graph-level figures and each costed node's terms beside its measured time.
-nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const std::vector<NodeTiming>& perNode)
+nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const std::vector<NodeTiming>& perNode,
+                       double spread)
 {
+    const GraphWork work = CostscopeCostModel().work(g, {});
     std::map<NodeId, std::int64_t> measured;
     for (const NodeTiming& t : perNode)
         measured[t.node] = t.ns;
@@ -121,8 +124,20 @@ nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const
         nodes.push_back({{"id", n.id}, {"op", node->op.label()}, {"class", std::string(opClassName(node->op.info().opClass))},
                          {"flops", n.flops}, {"bytes", n.bytes}, {"compute_ns", n.computeNs}, {"memory_ns", n.memoryNs},
                          {"dispatch_ns", n.dispatchNs}, {"total_ns", n.totalNs}, {"measured_ns", m->second}});
+        // What the node works on, so that other pricings can be tried on the dump.
+        const std::size_t at = *g.indexOf(n.id);
+        nlohmann::json inputs = nlohmann::json::array();
+        for (NodeId in : node->inputs)
+            if (const Node* src = g.find(in))
+                inputs.push_back(src->shape.toString());
+        const OpWork& w = work.nodes[at];
+        const Attrs& a = node->op.attrs;
+        nodes.back().update({{"kind", std::string(node->op.info().name)}, {"inputs", inputs},
+                             {"output", node->shape.toString()}, {"gemm", {w.gemmM, w.gemmK, w.gemmN}},
+                             {"groups", a.intOr("groups", 1)}, {"kernel", a.intsOr("kernel_size", {})},
+                             {"stride", a.intsOr("stride", {})}});
     }
-    return {{"graph", c.graph}, {"batch", c.batch}, {"fit", c.fitSet}, {"measured_ns", c.measuredNs},
+    return {{"graph", c.graph}, {"batch", c.batch}, {"fit", c.fitSet}, {"measured_ns", c.measuredNs}, {"spread", spread},
             {"rlx_ns", c.rlx.predictedNs}, {"costscope_ns", c.costscope.predictedNs}, {"nodes", nodes}};
 }
 
@@ -180,6 +195,14 @@ int main(int argc, char** argv)
         for (const SgemmPoint& p : calibration->sgemm)
             std::printf("  sgemm %lldx%lldx%lld: %.1f GFLOP/s\n", (long long)p.m, (long long)p.k, (long long)p.n,
                         p.gflops);
+        std::printf("  Add bandwidth by bytes moved:");
+        for (const BandwidthPoint& b : calibrated.memoryBwTable)
+            std::printf(" %.0f KiB %.1f GB/s;", b.bytes / 1024, b.gbps);
+        std::printf("\n  kernel rates:");
+        for (const auto& [kind, gflops] : calibrated.kernelGflops)
+            std::printf(" %s %.2f GFLOP/s;", kind.c_str(), gflops);
+        std::printf("\n  im2col %.2f GB/s (fitted on %zu Conv layers); view copy %.2f GB/s\n", calibrated.im2colBw,
+                    calibration->conv.size(), calibrated.viewCopyBw);
 #ifdef COSTSCOPE_HAVE_CUDA
     } else if (backendName == "cuda") {
         device = Device::Cuda;
@@ -298,7 +321,7 @@ int main(int argc, char** argv)
             }
             std::fflush(stdout);
             if (!dumpPath.empty())
-                dumped.push_back(dumpRun(c, *g, cs, r->perNode));
+                dumped.push_back(dumpRun(c, *g, cs, r->perNode, r->whole.spread));
             cases.push_back(std::move(c));
         }
     }

@@ -164,6 +164,40 @@ private slots:
         QVERIFY(!fitTileWaves({timings[0], timings[1]}, 128, 128, 8).valid()); // too few timings
     }
 
+    void cpuLoweringFollowsTheBackend()
+    {
+        // x [2, 8, 16, 16] * w [16, 8, 3, 3] with groups 2, pad 1: per sample and group a GEMM of m 8 (Cout/groups),
+        // k 36 (Cin/groups x 9), n 256, and 36 x 256 column elements; four calls.
+        Graph g;
+        g.add(node(0, Op::make(OpKind::Input), {}, Shape::of({2, 8, 16, 16})));
+        g.add(node(1, Op::make(OpKind::Param), {}, Shape::of({16, 4, 3, 3})));
+        Attrs a;
+        a.set("padding", std::vector<std::int64_t>{1, 1});
+        a.set("groups", std::int64_t{2});
+        g.add(node(2, Op::make(OpKind::Conv, a), {0, 1}, Shape::of({2, 16, 16, 16})));
+        g.add(node(3, Op::make(OpKind::Reshape), {2}, Shape::of({2, 4096})));
+        g.add(node(4, Op::make(OpKind::Pool), {2}, Shape::of({2, 16, 16, 16})));
+        g.outputs = {3, 4};
+        DeviceProfile p = flatProfile();
+        p.memoryBw = 1e6;
+        p.sgemmTable = {{64, 64, 64, 1000}};
+        p.im2colBw = 10;
+        const GraphCost before = CostscopeCostModel().estimate(g, p);
+        QCOMPARE(before.nodes[3].totalNs, 0.0); // a view is free unless the profile says views copy
+        p.convPerSample = true;
+        p.viewCopyBw = 8;
+        p.kernelGflops["Pool"] = 0.5;
+        const GraphCost c = CostscopeCostModel().estimate(g, p);
+        const double flops = 2.0 * 8 * 36 * 256;
+        QCOMPARE(c.nodes[2].computeNs, 4 * flops / 1000 + 4.0 * 4 * 36 * 256 / 10);
+        QCOMPARE(c.nodes[3].memoryNs, 2.0 * 2 * 4096 * 4 / 8);
+        QCOMPARE(c.nodes[4].computeNs, before.nodes[4].flops / 0.5);
+        // Bandwidth by bytes moved, clamped to the table's ends (the Pool moves 64 KiB).
+        p.memoryBwTable = {{10, 100}, {1000, 10}};
+        const double bytes = double(CostscopeCostModel().estimate(g, p).nodes[4].bytes);
+        QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[4].memoryNs, bytes / 10);
+    }
+
     void correctionsScaleTheirClass()
     {
         const Graph g = matmulGraph();

@@ -36,6 +36,11 @@ DeviceProfile sample()
     p.sgemmTable = {{64, 64, 64, 100}, {512, 512, 512, 900.5}};
     p.im2colBw = 222.5;
     p.matmulWaves = {128, 128, 8, 132, 880.5, 27000};
+    p.memoryBwTable = {{65536, 40.5}, {1e8, 12}};
+    p.kernelGflops = {{"Pool", 0.25}, {"Lrn", 1.5}};
+    p.convPerSample = true;
+    p.gemmPacksB = true;
+    p.viewCopyBw = 30;
     p.corrections = {{"matmul", 1.25}, {"elementwise", 0.8}};
     p.rlxFallback = true;
     return p;
@@ -74,6 +79,11 @@ private slots:
         QCOMPARE(back->matmulWaves.stepNs, 880.5);
         QCOMPARE(back->matmulWaves.tileK, std::int64_t(8));
         QVERIFY(!back->convWaves.valid());
+        QCOMPARE(back->memoryBwTable.size(), std::size_t(2));
+        QCOMPARE(back->memoryBwTable[1].gbps, 12.0);
+        QCOMPARE(back->kernelGflops, p.kernelGflops);
+        QVERIFY(back->convPerSample && back->gemmPacksB);
+        QCOMPARE(back->viewCopyBw, 30.0);
         QCOMPARE(back->corrections, p.corrections);
         QCOMPARE(back->rlxFallback, true);
         QCOMPARE(profileToJsonText(*back), profileToJsonText(p));
