@@ -87,26 +87,41 @@ OpWork lastNodeWork(const Graph& g)
 
 // Layers typical of the CNNs Costscope is used on, one sample (the backend runs Conv a sample at a time): a 7x7
 // stride-2 stem, 3x3 blocks at three widths, AlexNet's 11x11 stride 4, a 1x1 reduction.
+// Two small layers at batch 16 set the fixed cost of a call apart from the column rate.
 constexpr ConvLayerSpec kConvLayers[] = {
     {1, 3, 224, 64, 7, 2, 3},  {1, 64, 56, 64, 3, 1, 1},  {1, 128, 28, 128, 3, 1, 1},
     {1, 256, 14, 256, 3, 1, 1}, {1, 3, 224, 64, 11, 4, 2}, {1, 256, 56, 64, 1, 1, 0},
+    {16, 3, 16, 8, 3, 1, 1},    {16, 8, 8, 16, 3, 1, 1},
 };
 
-// The im2col rate (column bytes per ns) that explains the measured layers best: each costs its GEMM at the
-// sgemm table's rate plus 4 bytes per column element at that rate; least squares through the origin on what the
-// GEMM leaves. 0 when no layer writes columns or the GEMM explains them all.
-double im2colRate(const std::vector<CpuCalibration::ConvPoint>& points, const GemmRate& gemm)
+// The im2col rate (column bytes per ns) and the fixed cost of a call (ns) that explain the measured layers best:
+// each costs its GEMMs at the sgemm table's rate, plus 4 bytes per column element at that rate, plus the fixed cost
+// per call; least squares on what the GEMMs leave. A negative call cost falls back to the rate alone.
+struct ConvFit {
+    double im2colBw = 0, callNs = 0;
+};
+
+ConvFit fitConv(const std::vector<CpuCalibration::ConvPoint>& points, const GemmRate& gemm)
 {
-    double cc = 0, cr = 0;
+    double cc = 0, cn = 0, nn = 0, cr = 0, nr = 0;
     for (const CpuCalibration::ConvPoint& c : points) {
         const OpWork::PerSample& s = c.lowering;
-        const double columns = 4.0 * s.columnElements;
-        const double gemmNs = double(s.calls) * 2.0 * double(s.m) * double(s.k) * double(s.n)
-                            / std::max(gemm.at(s.m, s.k, s.n), 1e-9);
+        const double columns = 4.0 * s.columnElements, calls = double(s.calls);
+        const double rest = c.ns - calls * 2.0 * double(s.m) * double(s.k) * double(s.n)
+                                       / std::max(gemm.at(s.m, s.k, s.n), 1e-9);
         cc += columns * columns;
-        cr += columns * (c.ns - gemmNs);
+        cn += columns * calls;
+        nn += calls * calls;
+        cr += columns * rest;
+        nr += calls * rest;
     }
-    return cr > 0 && cc > 0 ? cc / cr : 0.0;
+    const double det = cc * nn - cn * cn;
+    if (det > 0) {
+        const double perByte = (cr * nn - nr * cn) / det, perCall = (cc * nr - cn * cr) / det;
+        if (perByte > 0 && perCall >= 0)
+            return {1.0 / perByte, perCall};
+    }
+    return {cr > 0 && cc > 0 ? cc / cr : 0.0, 0.0};
 }
 } // namespace
 
@@ -245,7 +260,9 @@ DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::stri
     p.kernelGflops = c.kernelGflops;
     p.convPerSample = true;
     p.gemmPacksB = true;
-    p.im2colBw = im2colRate(c.conv, GemmRate(p));
+    const ConvFit conv = fitConv(c.conv, GemmRate(p));
+    p.im2colBw = conv.im2colBw;
+    p.convCallNs = conv.callNs;
     p.viewCopyBw = c.viewCopyBw;
     return p;
 }

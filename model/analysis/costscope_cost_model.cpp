@@ -69,7 +69,7 @@ const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
 }
 
 // Compute time of a Conv run one sample and group at a time (DeviceProfile::convPerSample): each GEMM at its own
-// shape's rate, plus the im2col elements written at the im2col rate.
+// shape's rate, plus the im2col elements written at the im2col rate, plus the fixed cost of each call.
 double perSampleConvNs(const OpWork& w, const GemmRate& gemmRate, const DeviceProfile& p)
 {
     const OpWork::PerSample& s = w.perSample;
@@ -77,7 +77,7 @@ double perSampleConvNs(const OpWork& w, const GemmRate& gemmRate, const DevicePr
     double ns = double(s.calls) * callFlops / std::max(gemmRate.at(s.m, s.k, s.n), 1e-9);
     if (p.im2colBw > 0)
         ns += 4.0 * s.columnElements / p.im2colBw;
-    return ns;
+    return ns + double(s.calls) * p.convCallNs;
 }
 
 } // namespace

@@ -65,6 +65,9 @@ struct DeviceProfile {
     // Conv runs as one im2col + GEMM per sample and group: N·groups GEMMs of (Cout/groups) × (output spatial) ×
     // (Cin/groups·Πkernel), and 1×1 stride-1 unpadded convolutions use the input as the column matrix.
     bool convPerSample = false;
+    // Fixed cost of each of those calls (the im2col loop's fork and join over the thread pool, the GEMM's set-up):
+    // what decides small layers at large batches. 0: none.
+    double convCallNs = 0;
     // The sgemm packs op(B) into a panel copy before multiplying (the CPU backend's BLIS-style loops): a matmul's
     // memory term moves B's bytes twice more, read again and written, which decides skinny GEMMs (batch-1 fully
     // connected layers) that stream a large weight.

@@ -178,8 +178,8 @@ const std::set<std::string>& knownKeys()
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
-        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "conv_per_sample", "gemm_packs_b",
-        "view_copy_bw_gbps", "corrections", "rlx_fallback"};
+        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "conv_per_sample", "conv_call_ns",
+        "gemm_packs_b", "view_copy_bw_gbps", "corrections", "rlx_fallback"};
     return k;
 }
 
@@ -225,6 +225,8 @@ std::string profileToJsonText(const DeviceProfile& p)
     }
     if (p.convPerSample)
         j["conv_per_sample"] = true;
+    if (p.convCallNs > 0)
+        j["conv_call_ns"] = p.convCallNs;
     if (p.gemmPacksB)
         j["gemm_packs_b"] = true;
     if (p.viewCopyBw > 0)
@@ -284,6 +286,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     readBandwidthTable(r, p);
     readKernelRates(r, p);
     r.boolean("conv_per_sample", p.convPerSample);
+    r.number("conv_call_ns", p.convCallNs);
     r.boolean("gemm_packs_b", p.gemmPacksB);
     r.number("view_copy_bw_gbps", p.viewCopyBw);
     readCorrections(r, p);

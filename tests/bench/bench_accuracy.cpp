@@ -201,8 +201,8 @@ int main(int argc, char** argv)
         std::printf("\n  kernel rates:");
         for (const auto& [kind, gflops] : calibrated.kernelGflops)
             std::printf(" %s %.2f GFLOP/s;", kind.c_str(), gflops);
-        std::printf("\n  im2col %.2f GB/s (fitted on %zu Conv layers); view copy %.2f GB/s\n", calibrated.im2colBw,
-                    calibration->conv.size(), calibrated.viewCopyBw);
+        std::printf("\n  im2col %.2f GB/s and %.0f ns a call (fitted on %zu Conv layers); view copy %.2f GB/s\n",
+                    calibrated.im2colBw, calibrated.convCallNs, calibration->conv.size(), calibrated.viewCopyBw);
 #ifdef COSTSCOPE_HAVE_CUDA
     } else if (backendName == "cuda") {
         device = Device::Cuda;
