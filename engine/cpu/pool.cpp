@@ -31,6 +31,51 @@ std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::in
         --out; // the last window must start inside the input or its leading pad (PyTorch and ONNX agree)
     return out;
 }
+
+// The 2-D undilated case that nearly every CNN uses, as direct loops over each window's clipped rows and columns:
+// the general loop below decomposes every tap's index with divisions (about 8 ns a tap). Same order of
+// accumulation, so the results are bit-identical to the general loop.
+struct Pool2d {
+    std::int64_t h, w, oh, ow, kh, kw, sh, sw, ph, pw, peh, pew;
+    bool isMax, includePad;
+};
+
+void pool2d(KernelContext& ctx, const float* src, float* dst, std::int64_t planes, const Pool2d& p)
+{
+    ctx.pool.parallelFor(planes, 1, [&](std::int64_t c0, std::int64_t c1) {
+        for (std::int64_t c = c0; c < c1; ++c) {
+            const float* plane = src + c * p.h * p.w;
+            float* out = dst + c * p.oh * p.ow;
+            for (std::int64_t oy = 0; oy < p.oh; ++oy) {
+                const std::int64_t y0 = oy * p.sh - p.ph;
+                const std::int64_t ys = std::max<std::int64_t>(y0, 0), ye = std::min(y0 + p.kh, p.h);
+                const std::int64_t padRows = std::clamp<std::int64_t>(p.h + p.peh - y0, 0, p.kh);
+                for (std::int64_t ox = 0; ox < p.ow; ++ox) {
+                    const std::int64_t x0 = ox * p.sw - p.pw;
+                    const std::int64_t xs = std::max<std::int64_t>(x0, 0), xe = std::min(x0 + p.kw, p.w);
+                    if (p.isMax) {
+                        float m = -std::numeric_limits<float>::infinity();
+                        for (std::int64_t y = ys; y < ye; ++y)
+                            for (std::int64_t xx = xs; xx < xe; ++xx) {
+                                const float v = plane[y * p.w + xx];
+                                m = m < v ? v : m; // as std::max(acc, v): a NaN tap is skipped
+                            }
+                        out[oy * p.ow + ox] = m;
+                        continue;
+                    }
+                    double acc = 0.0;
+                    for (std::int64_t y = ys; y < ye; ++y)
+                        for (std::int64_t xx = xs; xx < xe; ++xx)
+                            acc += plane[y * p.w + xx];
+                    const std::int64_t inside = std::max<std::int64_t>(ye - ys, 0) * std::max<std::int64_t>(xe - xs, 0);
+                    const std::int64_t counted =
+                        p.includePad ? padRows * std::clamp<std::int64_t>(p.w + p.pew - x0, 0, p.kw) : inside;
+                    out[oy * p.ow + ox] = static_cast<float>(counted ? acc / double(counted) : 0.0);
+                }
+            }
+        }
+    });
+}
 } // namespace
 
 KernelStatus runPool(KernelContext& ctx, const Inputs& in, HostTensor& out)
@@ -65,6 +110,11 @@ KernelStatus runPool(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const Dims inStr = contiguousStrides(inS);
     const float* src = x.values<float>().data();
     float* dst = out.values<float>().data();
+    if (sp == 2 && dil[0] == 1 && dil[1] == 1) {
+        pool2d(ctx, src, dst, x.dim(0) * x.dim(1), {inS[0], inS[1], outS[0], outS[1], k[0], k[1], s[0], s[1], pb[0],
+                                                   pb[1], pe[0], pe[1], isMax, includePad});
+        return ok();
+    }
     ctx.pool.parallelFor(x.dim(0) * x.dim(1), 1, [&](std::int64_t c0, std::int64_t c1) {
         Dims pos(sp);
         for (std::int64_t c = c0; c < c1; ++c)
@@ -111,14 +161,23 @@ KernelStatus runGlobalPool(KernelContext& ctx, const Inputs& in, HostTensor& out
     dims[1] = x.dim(1);
     out.reset(dims, DType::F32);
     const std::int64_t n = product(x.dims(), 2);
+    const bool isMax = kind == "Max";
     const float* src = x.values<float>().data();
     float* dst = out.values<float>().data();
     ctx.pool.parallelFor(x.dim(0) * x.dim(1), 1, [&](std::int64_t c0, std::int64_t c1) {
         for (std::int64_t c = c0; c < c1; ++c) {
-            double acc = kind == "Max" ? -std::numeric_limits<double>::infinity() : 0.0;
+            const float* v = src + c * n;
+            if (isMax) {
+                float m = -std::numeric_limits<float>::infinity();
+                for (std::int64_t i = 0; i < n; ++i)
+                    m = m < v[i] ? v[i] : m;
+                dst[c] = m;
+                continue;
+            }
+            double acc = 0.0;
             for (std::int64_t i = 0; i < n; ++i)
-                acc = kind == "Max" ? std::max(acc, double(src[c * n + i])) : acc + src[c * n + i];
-            dst[c] = static_cast<float>(kind == "Max" ? acc : acc / double(std::max<std::int64_t>(n, 1)));
+                acc += v[i];
+            dst[c] = static_cast<float>(acc / double(std::max<std::int64_t>(n, 1)));
         }
     });
     return ok();

@@ -68,6 +68,8 @@ private slots:
     void convMatchesDirectLoops();
     void convTranspose();
     void pooling();
+    void pooling2dMatchesGeneralPath_data();
+    void pooling2dMatchesGeneralPath();
     void normalisations();
     void reduceAndSoftmax();
     void attentionMatchesDirectLoops();
@@ -264,6 +266,72 @@ void TestCpuKernelsNn::pooling()
     QVERIFY(sameFloats(*gm, {1, 1, 1, 1}, {9}));
 }
 
+// The 2-D undilated Pool runs its own loops; the same pool over [N, C, H, W, 1] with a kernel of [kh, kw, 1] goes
+// through the general N-D loop. Both must agree in every bit, for every pad, stride, ceil and count mode.
+void TestCpuKernelsNn::pooling2dMatchesGeneralPath_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("kernel");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<int>("padBegin");
+    QTest::addColumn<int>("padEnd");
+    QTest::addColumn<bool>("ceil");
+    QTest::addColumn<bool>("includePad");
+    QTest::newRow("max 3x3 s2 p1") << "Max" << 3 << 2 << 1 << 1 << false << false;
+    QTest::newRow("max 3x3 s2 ceil") << "Max" << 3 << 2 << 0 << 0 << true << false;
+    QTest::newRow("max 2x2 s2") << "Max" << 2 << 2 << 0 << 0 << false << false;
+    QTest::newRow("avg 3x3 s1 p1 exclude") << "Avg" << 3 << 1 << 1 << 1 << false << false;
+    QTest::newRow("avg 3x3 s1 p1 include") << "Avg" << 3 << 1 << 1 << 1 << false << true;
+    QTest::newRow("avg 5x5 s3 asymmetric include ceil") << "Avg" << 5 << 3 << 2 << 1 << true << true;
+    QTest::newRow("avg 7x7 s1 global-like") << "Avg" << 7 << 1 << 0 << 0 << false << false;
+    QTest::newRow("max 4x4 s3 p2 end0 ceil") << "Max" << 4 << 3 << 2 << 0 << true << false;
+}
+
+void TestCpuKernelsNn::pooling2dMatchesGeneralPath()
+{
+    QFETCH(QString, kind);
+    QFETCH(int, kernel);
+    QFETCH(int, stride);
+    QFETCH(int, padBegin);
+    QFETCH(int, padEnd);
+    QFETCH(bool, ceil);
+    QFETCH(bool, includePad);
+    HostTensor x4({2, 3, 11, 9}, DType::F32);
+    auto v = x4.values<float>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = scrambled(std::int64_t(i), 3);
+    HostTensor x5({2, 3, 11, 9, 1}, DType::F32);
+    std::memcpy(x5.bytes(), x4.bytes(), x4.byteSize());
+    auto pool = [&](const HostTensor& x, std::vector<std::int64_t> extra) {
+        auto dims = [&](std::int64_t a) {
+            std::vector<std::int64_t> d{a, a};
+            d.insert(d.end(), extra.begin(), extra.end());
+            return d;
+        };
+        std::vector<std::int64_t> k{kernel, kernel}, ones = dims(1);
+        k.insert(k.end(), extra.size(), 1);
+        std::vector<std::int64_t> pe = dims(padEnd);
+        for (std::size_t i = 2; i < pe.size(); ++i)
+            pe[i] = 0;
+        std::vector<std::int64_t> pb = dims(padBegin), st = dims(stride);
+        for (std::size_t i = 2; i < pb.size(); ++i)
+            pb[i] = 0, st[i] = 1;
+        return runOp(makeOp(OpKind::Pool, {{"kind", kind.toStdString()}, {"kernel_size", k}, {"stride", st},
+                                          {"padding", pb}, {"padding_end", pe}, {"ceil_mode", ceil},
+                                          {"count_include_pad", includePad}}),
+                     {x});
+    };
+    auto fast = RUN_OK(pool(x4, {}));
+    auto general = RUN_OK(pool(x5, {1}));
+    QVERIFY(fast && general);
+    QCOMPARE(fast->elements(), general->elements());
+    QVERIFY(fast->elements() > 0);
+    QCOMPARE(general->dim(4), std::int64_t(1));
+    for (std::size_t d = 0; d < 4; ++d)
+        QCOMPARE(fast->dim(d), general->dim(d));
+    QVERIFY(std::memcmp(fast->bytes(), general->bytes(), fast->byteSize()) == 0);
+}
+
 void TestCpuKernelsNn::normalisations()
 {
     auto ln = RUN_OK(runOp(makeOp(OpKind::LayerNorm, {{"axis", std::int64_t(-1)}, {"eps", 0.0}}),
@@ -297,6 +365,26 @@ void TestCpuKernelsNn::reduceAndSoftmax()
         return runOp(makeOp(OpKind::Reduce, {{"op", std::string(op)}, {"axes", axes}, {"keep_dim", keep}}), {x});
     };
     QVERIFY(sameFloats(*RUN_OK(reduce("Mean", {1}, true)), {2, 1}, {2, 5}));
+    // Trailing axes (one contiguous run per output) and leading ones (the strided loop) over the same values.
+    HostTensor big({4, 5, 6}, DType::F32);
+    for (std::size_t i = 0; i < big.elements(); ++i)
+        big.values<float>()[i] = scrambled(std::int64_t(i), 1) / 40.0f; // |v| < 1.25: the product stays finite
+    for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"}) {
+        auto trailing = RUN_OK(runOp(makeOp(OpKind::Reduce, {{"op", std::string(op)}, {"axes", std::vector<std::int64_t>{1, 2}},
+                                                            {"keep_dim", false}}), {big}));
+        QVERIFY(trailing);
+        std::vector<float> want;
+        for (std::int64_t a = 0; a < 4; ++a) {
+            double acc = std::string(op) == "Max" ? -1e300 : std::string(op) == "Min" ? 1e300 : std::string(op) == "Prod" ? 1 : 0;
+            for (std::int64_t r = 0; r < 30; ++r) {
+                const double e = big.values<float>()[std::size_t(a * 30 + r)];
+                acc = std::string(op) == "Max" ? std::max(acc, e) : std::string(op) == "Min" ? std::min(acc, e)
+                    : std::string(op) == "Prod" ? acc * e : acc + e;
+            }
+            want.push_back(float(std::string(op) == "Mean" ? acc / 30 : acc));
+        }
+        QVERIFY2(sameFloats(*trailing, {4}, want), op);
+    }
     QVERIFY(sameFloats(*RUN_OK(reduce("Sum", {0}, false)), {3}, {5, 7, 9}));
     QVERIFY(sameFloats(*RUN_OK(reduce("Max", {}, false)), {}, {6}));
     QVERIFY(sameFloats(*RUN_OK(reduce("Min", {-1}, false)), {2}, {1, 4}));
