@@ -55,4 +55,43 @@ std::optional<Broadcast> makeBroadcast(const std::vector<const Dims*>& inputs)
     return b;
 }
 
+Broadcast coalesced(const Broadcast& b)
+{
+    if (b.flat || b.out.size() < 2)
+        return b;
+    Broadcast c = b;
+    const std::size_t rank = b.out.size();
+    Dims sizes;                                            // innermost first
+    std::array<Dims, Broadcast::kMaxOperands> strides;     // innermost first
+    std::int64_t size = 1;
+    std::array<std::int64_t, Broadcast::kMaxOperands> step{};
+    for (std::size_t d = rank; d-- > 0;) {
+        const std::int64_t n = b.out[d];
+        if (n == 1)
+            continue;
+        bool merges = true;
+        for (std::size_t i = 0; i < b.operands; ++i)
+            merges = merges && (size == 1 || b.strides[i][d] == step[i] * size);
+        if (merges && size > 1) {
+            size *= n;
+            continue;
+        }
+        if (size > 1) {
+            sizes.push_back(size);
+            for (std::size_t i = 0; i < b.operands; ++i)
+                strides[i].push_back(step[i]);
+        }
+        size = n;
+        for (std::size_t i = 0; i < b.operands; ++i)
+            step[i] = b.strides[i][d];
+    }
+    sizes.push_back(size);
+    for (std::size_t i = 0; i < b.operands; ++i)
+        strides[i].push_back(step[i]);
+    c.out.assign(sizes.rbegin(), sizes.rend());
+    for (std::size_t i = 0; i < b.operands; ++i)
+        c.strides[i].assign(strides[i].rbegin(), strides[i].rend());
+    return c;
+}
+
 } // namespace costscope::cpu

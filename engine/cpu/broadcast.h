@@ -23,6 +23,12 @@ std::optional<Broadcast> makeBroadcast(const std::vector<const Dims*>& inputs);
 // Numpy's broadcast of two shapes; nullopt when they do not fit.
 std::optional<Dims> broadcastDims(const Dims& a, const Dims& b);
 
+// The same iteration space with adjacent dims merged where every operand steps through both as one (contiguously,
+// or not at all) and size-1 dims dropped: a per-channel bias [1,C,1,1] onto [N,C,H,W] iterates [N,C,H*W], so the
+// per-row index arithmetic below runs once per H*W elements instead of once per W. Strides stay aligned to the
+// returned `out`; `shape` is unchanged.
+Broadcast coalesced(const Broadcast& b);
+
 // Calls fn(outStart, count, offsets, innerStrides) over runs of consecutive output elements; offsets[i] is the
 // first element of input i for the run and innerStrides[i] its step along the run. Runs are spread over the pool.
 template <class Fn>
@@ -41,22 +47,23 @@ void forEachRun(ThreadPool& pool, const Broadcast& b, Fn fn)
         });
         return;
     }
-    const std::size_t rank = b.out.size();
-    const std::int64_t inner = b.out[rank - 1];
+    const Broadcast c = coalesced(b);
+    const std::size_t rank = c.out.size();
+    const std::int64_t inner = c.out[rank - 1];
     const std::int64_t rows = total / inner;
     std::array<std::int64_t, Broadcast::kMaxOperands> innerStride{};
     for (std::size_t i = 0; i < b.operands; ++i)
-        innerStride[i] = b.strides[i][rank - 1];
+        innerStride[i] = c.strides[i][rank - 1];
     pool.parallelFor(rows, std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(inner, 1)),
                      [&](std::int64_t r0, std::int64_t r1) {
                          for (std::int64_t r = r0; r < r1; ++r) {
                              std::array<std::int64_t, Broadcast::kMaxOperands> off{};
                              std::int64_t rem = r;
                              for (std::size_t d = rank - 1; d-- > 0;) {
-                                 const std::int64_t idx = rem % b.out[d];
-                                 rem /= b.out[d];
-                                 for (std::size_t i = 0; i < b.operands; ++i)
-                                     off[i] += idx * b.strides[i][d];
+                                 const std::int64_t idx = rem % c.out[d];
+                                 rem /= c.out[d];
+                                 for (std::size_t i = 0; i < c.operands; ++i)
+                                     off[i] += idx * c.strides[i][d];
                              }
                              fn(r * inner, inner, off.data(), innerStride.data());
                          }

@@ -2,9 +2,11 @@
 // Activation, Clip and Cast.
 #include "cpu/kernel.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace costscope::cpu {
 
@@ -62,7 +64,7 @@ ActParams paramsFor(Act a, const Attrs& attrs)
 }
 
 template <class T>
-T activate(Act a, T x, const ActParams& p)
+[[gnu::always_inline]] inline T activate(Act a, T x, const ActParams& p)
 {
     const T one = 1;
     switch (a) {
@@ -99,13 +101,27 @@ T activate(Act a, T x, const ActParams& p)
     return x;
 }
 
+// One loop per activation, so that the switch in activate() folds away and simple ones (Relu, Neg, Abs) vectorise;
+// a switch per element ran Relu at about 2 ns an element.
+template <Act A, class T, class O>
+void activateRange(const ActParams& p, const T* x, O* o, std::int64_t s, std::int64_t e)
+{
+    for (std::int64_t i = s; i < e; ++i)
+        o[i] = static_cast<O>(activate(A, x[i], p));
+}
+
+template <class T, class O, std::size_t... I>
+constexpr auto rangeTable(std::index_sequence<I...>)
+{
+    return std::array{&activateRange<static_cast<Act>(I), T, O>...};
+}
+
 template <class T, class O>
 void activateAll(ThreadPool& pool, Act a, const ActParams& p, const T* x, O* o, std::int64_t n)
 {
-    pool.parallelFor(n, 1 << 14, [&](std::int64_t s, std::int64_t e) {
-        for (std::int64_t i = s; i < e; ++i)
-            o[i] = static_cast<O>(activate(a, x[i], p));
-    });
+    static constexpr auto table = rangeTable<T, O>(std::make_index_sequence<std::size_t(Act::HardSigmoid) + 1>());
+    const auto range = table[static_cast<std::size_t>(a)];
+    pool.parallelFor(n, 1 << 14, [&](std::int64_t s, std::int64_t e) { range(p, x, o, s, e); });
 }
 } // namespace
 

@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace costscope;
@@ -47,6 +48,38 @@ void TestCpuKernelsBasic::binaryBroadcasts()
                                    {f32({1, 2, 3}, {-1, -1, 1, -1, -1, 1}), f32({2}, {0.5f, 2})}));
     QVERIFY(perChannel);
     QVERIFY(sameFloats(*perChannel, {1, 2, 3}, {-0.5f, -0.5f, 1, -2, -2, 1}));
+    // Broadcasts whose iteration merges dims (per-channel bias, a middle run, size-1 dims, a scalar row) against
+    // direct index arithmetic.
+    const std::vector<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> shapes = {
+        {{2, 3, 4, 5}, {1, 3, 1, 1}}, {{2, 3, 4, 5}, {2, 1, 4, 1}}, {{2, 1, 4, 5}, {1, 3, 1, 5}},
+        {{2, 3, 1, 5}, {2, 3, 4, 1}}, {{1, 3, 4, 1}, {2, 1, 1, 5}}, {{6, 1, 1, 1}, {1, 1, 1, 7}}};
+    for (const auto& [da, db] : shapes) {
+        HostTensor a(da, DType::F32), b(db, DType::F32);
+        for (std::size_t i = 0; i < a.elements(); ++i)
+            a.values<float>()[i] = float(i) * 0.5f;
+        for (std::size_t i = 0; i < b.elements(); ++i)
+            b.values<float>()[i] = float(i) * 100.0f;
+        auto sum = RUN_OK(runOp(makeOp(OpKind::Binary, {{"op", std::string("Add")}}), {a, b}));
+        QVERIFY(sum);
+        std::vector<std::int64_t> out(4);
+        for (std::size_t d = 0; d < 4; ++d)
+            out[d] = std::max(da[d], db[d]);
+        std::vector<float> want;
+        for (std::int64_t i0 = 0; i0 < out[0]; ++i0)
+            for (std::int64_t i1 = 0; i1 < out[1]; ++i1)
+                for (std::int64_t i2 = 0; i2 < out[2]; ++i2)
+                    for (std::int64_t i3 = 0; i3 < out[3]; ++i3) {
+                        auto at = [&](const std::vector<std::int64_t>& d) {
+                            const std::int64_t idx[4] = {i0, i1, i2, i3};
+                            std::int64_t off = 0;
+                            for (std::size_t k = 0; k < 4; ++k)
+                                off = off * d[k] + (d[k] == 1 ? 0 : idx[k]);
+                            return std::size_t(off);
+                        };
+                        want.push_back(a.values<float>()[at(da)] + b.values<float>()[at(db)]);
+                    }
+        QVERIFY2(sameFloats(*sum, out, want), Shape::of(da).toString().c_str());
+    }
     auto bad = runOp(makeOp(OpKind::Binary, {{"op", std::string("Add")}}), {f32({2}, {1, 2}), f32({3}, {1, 2, 3})});
     QVERIFY(!bad);
     QVERIFY(bad.error().node.has_value());
