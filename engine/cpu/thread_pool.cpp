@@ -2,8 +2,41 @@
 #include "cpu/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace costscope::cpu {
+
+namespace {
+// How long a thread polls before it sleeps; a worker between two nodes of a running graph stays awake.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+void relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+
+// Polls `done` until it holds or kSpin has passed; true when it held.
+template <typename Done>
+bool spinUntil(Done done)
+{
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (int i = 0;; ++i) {
+        if (done())
+            return true;
+        relax();
+        if ((i & 63) == 63 && std::chrono::steady_clock::now() > until)
+            return false;
+    }
+}
+} // namespace
 
 ThreadPool::ThreadPool(unsigned threads)
 {
@@ -27,8 +60,15 @@ void ThreadPool::workerLoop(unsigned)
 {
     std::uint64_t seen = 0;
     std::unique_lock lock(m_mutex);
+    const auto ready = [&] { return m_stop || (m_generation != seen && m_nextChunk < m_chunks); };
     for (;;) {
-        m_wake.wait(lock, [&] { return m_stop || (m_generation != seen && m_nextChunk < m_chunks); });
+        if (!ready()) {
+            seen = m_generation; // a loop the others finished without us counts as seen
+            lock.unlock();
+            spinUntil([&] { return m_published.load(std::memory_order_acquire) != seen; });
+            lock.lock();
+            m_wake.wait(lock, ready);
+        }
         if (m_stop)
             return;
         seen = m_generation;
@@ -64,6 +104,7 @@ void ThreadPool::parallelFor(std::int64_t n, std::int64_t grain,
     m_nextChunk = 0;
     m_pending = chunks;
     ++m_generation;
+    m_published.store(m_generation, std::memory_order_release);
     m_wake.notify_all();
     while (m_nextChunk < m_chunks) {
         const std::int64_t c = m_nextChunk++;
@@ -71,6 +112,11 @@ void ThreadPool::parallelFor(std::int64_t n, std::int64_t grain,
         fn(n * c / chunks, n * (c + 1) / chunks);
         lock.lock();
         --m_pending;
+    }
+    if (m_pending != 0) {
+        lock.unlock();
+        spinUntil([&] { return m_pending.load(std::memory_order_acquire) == 0; });
+        lock.lock();
     }
     m_done.wait(lock, [&] { return m_pending == 0; });
     m_task = nullptr;
