@@ -64,6 +64,21 @@ Result<double> timeGraph(Backend& backend, const Graph& g, const CpuCalibrationO
     return medianOf(samples);
 }
 
+// Keeps both cores busy with a large sgemm for `seconds` before anything is timed: a CPU that was idle runs the
+// first few hundred milliseconds of work at a lower clock (on the development VM the quick grid measured 88
+// instead of 160 GFLOP/s at 512^3 when it started cold).
+Result<bool> warmUp(Backend& backend, double seconds, const CpuCalibrationOptions& o)
+{
+    auto plan = ready(backend, matmulGraph(256, 256, 256));
+    if (!plan)
+        return plan.error();
+    const auto t0 = Clock::now();
+    while (std::chrono::duration<double>(Clock::now() - t0).count() < seconds)
+        if (auto r = (*plan)->run(o.cancel); !r)
+            return r.error();
+    return true;
+}
+
 double memcpyBandwidth(std::size_t bytes, const CpuCalibrationOptions& o)
 {
     std::vector<char> src(bytes, 1), dst(bytes);
@@ -162,11 +177,16 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     // clears its output and then adds each input into it (1 + 3n tensor passes for n inputs, not n + 1).
     const std::vector<Graph> kernels = {poolGraph(64, 56, "Max"), lrnGraph(64, 56), globalPoolGraph(256, 28),
                                         rowOpGraph(OpKind::Softmax, 256, 1000), rowOpGraph(OpKind::LayerNorm, 256, 768),
-                                        chainGraph(std::int64_t(1) << 18, 1, "Relu"),
-                                        addGraph(std::int64_t(1) << 20, OpKind::Sum)};
+                                        addGraph(std::int64_t(1) << 20, OpKind::Sum),
+                                        addGraph(std::int64_t(1) << 18, OpKind::Binary, "Pow")};
+    // Activations by function: a vectorised Relu runs at memory speed, the libm ones (exp, tanh, erf) 10 to 100
+    // times slower per element. "Activation" alone (functions not measured here) takes Sigmoid's rate.
+    static constexpr const char* kActivations[] = {"Relu", "Sigmoid", "Tanh", "Erf", "Gelu", "GeluApprox", "Exp", "Silu"};
     // The sgemm grid, read, write and copy bandwidth, one and a chain of tiny nodes, the host readback, copies by
     // size, the kernel rates, the Conv layers and a view.
-    const int steps = static_cast<int>(grid.size() + copySizes.size() + kernels.size() + std::size(kConvLayers)) + 7;
+    const int steps = static_cast<int>(grid.size() + copySizes.size() + kernels.size() + std::size(kConvLayers)
+                                       + std::size(kActivations))
+                    + 7;
     int done = 0;
     auto timed = [&](const Graph& g) {
         auto ns = timeGraph(backend, g, o);
@@ -174,6 +194,8 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
             o.progress(++done, steps);
         return ns;
     };
+    if (auto w = warmUp(backend, o.quick ? 0.5 : 1.0, o); !w)
+        return w.error();
     for (SgemmPoint p : grid) {
         auto ns = timed(matmulGraph(p.m, p.k, p.n));
         if (!ns)
@@ -218,7 +240,19 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
         auto ns = timed(g);
         if (!ns)
             return ns.error();
-        c.kernelGflops[std::string(g.nodes.back().op.info().name)] = lastNodeWork(g).flops / std::max(1.0, *ns);
+        const Op& op = g.nodes.back().op;
+        const std::string key = op.kind == OpKind::Binary ? op.label() : std::string(op.info().name);
+        c.kernelGflops[key] = lastNodeWork(g).flops / std::max(1.0, *ns);
+    }
+    for (const char* fn : kActivations) {
+        const Graph g = chainGraph(std::int64_t(1) << 18, 1, fn);
+        auto ns = timed(g);
+        if (!ns)
+            return ns.error();
+        const double gflops = lastNodeWork(g).flops / std::max(1.0, *ns);
+        c.kernelGflops[g.nodes.back().op.label()] = gflops;
+        if (std::string(fn) == "Sigmoid")
+            c.kernelGflops["Activation"] = gflops;
     }
     for (const ConvLayerSpec& l : kConvLayers) {
         const Graph g = convGraph(l);

@@ -99,14 +99,14 @@ Graph warmupGraph(std::int64_t elements, int length)
     return g;
 }
 
-Graph addGraph(std::int64_t elements, OpKind kind)
+Graph addGraph(std::int64_t elements, OpKind kind, const char* binaryOp)
 {
     Graph g = named("calibrate-add");
     const NodeId a = input(g, "a", {elements});
     const NodeId b = input(g, "b", {elements});
     Attrs op;
     if (kind == OpKind::Binary)
-        op.set("op", std::string("Add"));
+        op.set("op", std::string(binaryOp));
     g.outputs.push_back(addNode(g, kind, op, {a, b}, Shape::of({elements})));
     return g;
 }

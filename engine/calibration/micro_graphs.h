@@ -13,8 +13,8 @@ Graph reduceGraph(std::int64_t elements);                          // Sum of x[e
 Graph fillGraph(std::int64_t elements);                            // Expand of x[1] to [elements]
 Graph chainGraph(std::int64_t elements, int length,                // `length` activation nodes in a chain
                  const char* activation = "Relu");                 //   over x
-// Binary Add (or a two-input Sum) of a[elements] and b[elements].
-Graph addGraph(std::int64_t elements, OpKind kind = OpKind::Binary);
+// Binary Add (or another Binary op, or a two-input Sum) of a[elements] and b[elements].
+Graph addGraph(std::int64_t elements, OpKind kind = OpKind::Binary, const char* binaryOp = "Add");
 Graph addChainGraph(std::int64_t elements, int length);            // `length` Adds of s[1] in a chain over x
 Graph reshapeGraph(std::int64_t elements);                         // Reshape of x[elements] to [elements/64, 64]
 // One node over x[1, channels, size, size]: Pool 3x3 stride 1 pad 1 of `kind` (Max, Avg), or Lrn of size 5.

@@ -230,6 +230,19 @@ KernelStatus runWhere(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const std::byte* x = in[1]->bytes();
     const std::byte* y = in[2]->bytes();
     std::byte* o = out.bytes();
+    // Numeric types as a typed select; a memcpy of a run-time size per element ran at ~4 ns an element.
+    const bool typed = dispatchNumeric(out.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* xs = in[1]->values<T>().data();
+        const T* ys = in[2]->values<T>().data();
+        T* os = out.values<T>().data();
+        forEachRun(ctx.pool, *b, [&](std::int64_t start, std::int64_t n, const std::int64_t* off, const std::int64_t* st) {
+            for (std::int64_t i = 0; i < n; ++i)
+                os[start + i] = c[off[0] + i * st[0]] != 0 ? xs[off[1] + i * st[1]] : ys[off[2] + i * st[2]];
+        });
+    });
+    if (typed)
+        return ok();
     forEachRun(ctx.pool, *b, [&](std::int64_t start, std::int64_t n, const std::int64_t* off, const std::int64_t* st) {
         for (std::int64_t i = 0; i < n; ++i) {
             const bool pick = c[off[0] + i * st[0]] != 0;

@@ -166,7 +166,11 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         }
         const OpInfo& info = node.op.info();
         if (!w.free) {
-            auto kernel = p.kernelGflops.find(std::string(info.name));
+            auto kernel = p.kernelGflops.end();
+            if ((node.op.kind == OpKind::Activation || node.op.kind == OpKind::Binary) && !p.kernelGflops.empty())
+                kernel = p.kernelGflops.find(node.op.label());
+            if (kernel == p.kernelGflops.end())
+                kernel = p.kernelGflops.find(std::string(info.name));
             const double rate = usesGemmRate(w)          ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
                               : kernel != p.kernelGflops.end() ? std::max(kernel->second, 1e-9)
                                                            : classRate[static_cast<std::size_t>(info.opClass)];
