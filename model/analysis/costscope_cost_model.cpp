@@ -166,6 +166,8 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         }
         const OpInfo& info = node.op.info();
         if (!w.free) {
+            // The full label of an Activation or Binary op ("Activation.Tanh", "Binary.Pow") takes precedence
+            // over its kind in kernelGflops: they differ by 100× (a vectorised Relu against a libm erf or pow).
             auto kernel = p.kernelGflops.end();
             if ((node.op.kind == OpKind::Activation || node.op.kind == OpKind::Binary) && !p.kernelGflops.empty())
                 kernel = p.kernelGflops.find(node.op.label());

@@ -61,8 +61,6 @@ struct DeviceProfile {
     std::vector<BandwidthPoint> memoryBwTable;
     // FLOP rate of the backend's kernel for an op kind (OpInfo name, "Pool"), in place of peak × class efficiency:
     // kernels that are neither GEMMs nor bandwidth-bound (window loops, pow, libm calls) run far below peak.
-    // The full label of an Activation or Binary op ("Activation.Tanh", "Binary.Pow") takes precedence over its
-    // kind: they differ by 100× (a vectorised Relu against a libm erf or pow).
     std::map<std::string, double> kernelGflops;
     // Conv runs as one im2col + GEMM per sample and group: N·groups GEMMs of (Cout/groups) × (output spatial) ×
     // (Cin/groups·Πkernel), and 1×1 stride-1 unpadded convolutions use the input as the column matrix.
