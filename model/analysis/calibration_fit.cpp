@@ -71,20 +71,27 @@ FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& o)
         int n = 0;
     };
     std::map<std::string, Sums> sums;
-    for (const FitRun& r : runs)
+    for (const FitRun& r : runs) {
+        double runWeight = 0; // the run's nodes share a weight of 1
+        for (const FitSample& s : r.nodes)
+            if (usable(s))
+                runWeight += o.weightByTime ? s.measuredNs : 1.0;
         for (const FitSample& s : r.nodes)
             if (usable(s)) {
                 Sums& c = sums[s.opClass];
-                const double w = o.weightByTime ? s.measuredNs : 1.0;
+                const double w = (o.weightByTime ? s.measuredNs : 1.0) / runWeight;
                 c.weightedLog += w * std::log(s.measuredNs / s.predictedNs);
                 c.weight += w;
                 ++c.n;
             }
+    }
     FitReport report;
+    const double prior = std::max(0.0, o.priorRuns);
     for (const auto& [cls, c] : sums) {
         report.samples[cls] = c.n;
         if (c.n >= o.minSamples)
-            report.corrections[cls] = std::clamp(std::exp(c.weightedLog / c.weight), o.minFactor, o.maxFactor);
+            report.corrections[cls] =
+                std::clamp(std::exp(c.weightedLog / (c.weight + prior)), o.minFactor, o.maxFactor);
     }
     report.nodesBefore = nodeErrors(runs, {});
     report.nodesAfter = nodeErrors(runs, report.corrections);

@@ -28,9 +28,15 @@ struct FitRun {
 
 struct FitOptions {
     int minSamples = 3;       // a class with fewer usable samples keeps factor 1
-    // Weight each sample's log ratio by its measured time: the factor then follows the nodes that dominate a
-    // graph's time rather than the many tiny ones (better whole-graph error, worse per-node error).
+    // Every run (graph at a binding) carries the same total weight, shared among its nodes: a transformer's 1 200
+    // small nodes must not outvote a CNN's 50 large ones. Within a run the share is equal per node, or, with
+    // weightByTime, by measured time: the factor then follows the nodes that dominate a graph's time rather than
+    // the many tiny ones (better whole-graph error, worse per-node error).
     bool weightByTime = false;
+    // Shrinkage toward factor 1, in runs: each class's mean log ratio is taken as if this many more runs had
+    // measured it exactly as predicted. A class seen in a single run then moves only part of the way, and classes
+    // seen in many runs barely notice. 0 gives the plain weighted mean.
+    double priorRuns = 0.5;
     double minFactor = 0.05;  // clamp: a factor outside these bounds says the model is wrong, not mis-scaled
     double maxFactor = 20.0;
 };
@@ -51,8 +57,8 @@ struct FitReport {
     ErrorStats nodesBefore, nodesAfter, graphsBefore, graphsAfter;
 };
 
-// Least squares on log time per class, closed form: log f = mean(log(measured / predicted)) (weighted by
-// measured time when asked), then clamped.
+// Least squares on log time per class, closed form: log f = Σ w·log(measured / predicted) / (Σ w + priorRuns),
+// with the weights w described at FitOptions (each run's sum to 1), then clamped.
 // Samples with a non-positive prediction or measurement are ignored. The corrected whole-graph prediction keeps
 // the graph's fixed terms: predicted + Σ node predicted × (f − 1).
 FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& options = {});

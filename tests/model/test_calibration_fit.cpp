@@ -66,7 +66,9 @@ private slots:
     void recoversKnownFactors()
     {
         const std::map<std::string, double> want = {{"matmul", 1.7}, {"elementwise", 0.4}, {"conv", 3.0}};
-        const FitReport r = fitCorrections(syntheticRuns(want, 4));
+        FitOptions exact;
+        exact.priorRuns = 0;
+        const FitReport r = fitCorrections(syntheticRuns(want, 4), exact);
         QCOMPARE(r.corrections.size(), want.size());
         for (const auto& [cls, f] : want) {
             QVERIFY(std::abs(r.corrections.at(cls) - f) < 1e-12);
@@ -82,7 +84,7 @@ private slots:
     {
         FitRun run;
         run.nodes = {{"pool", 100, 200}, {"pool", 100, 50}, {"pool", 100, 100}};
-        const FitReport r = fitCorrections({run});
+        const FitReport r = fitCorrections({run}, FitOptions{.priorRuns = 0});
         QVERIFY(std::abs(r.corrections.at("pool") - 1.0) < 1e-12); // exp(mean(log 2, log 0.5, 0))
     }
     void timeWeightedFitFollowsTheBigNodes()
@@ -91,12 +93,29 @@ private slots:
         run.nodes = {{"conv", 10, 10}, {"conv", 10, 10}, {"conv", 1000, 4000}};
         FitOptions o;
         o.weightByTime = true;
+        o.priorRuns = 0;
         const double weighted = fitCorrections({run}, o).corrections.at("conv");
-        const double plain = fitCorrections({run}).corrections.at("conv");
+        const double plain = fitCorrections({run}, FitOptions{.priorRuns = 0}).corrections.at("conv");
         QVERIFY(std::abs(plain - std::cbrt(4.0)) < 1e-12);
         QVERIFY(std::abs(weighted - std::exp(4000 * std::log(4.0) / 4020)) < 1e-12);
         const auto exact = syntheticRuns({{"conv", 2.5}}, 3);
         QVERIFY(std::abs(fitCorrections(exact, o).corrections.at("conv") - 2.5) < 1e-12);
+    }
+    void everyRunWeighsTheSame()
+    {
+        // A run of 1 000 small conv nodes at 2× their prediction and one of 2 large ones at 0.5×: per node the
+        // small ones would set the factor near 2; per run the two runs balance at 1.
+        FitRun many, few;
+        for (int i = 0; i < 1000; ++i)
+            many.nodes.push_back({"conv", 10, 20});
+        few.nodes = {{"conv", 1e6, 5e5}, {"conv", 2e6, 1e6}};
+        QVERIFY(std::abs(fitCorrections({many, few}, FitOptions{.priorRuns = 0}).corrections.at("conv") - 1.0) < 1e-9);
+        // The prior: one run at 2× moves a factor to 2^(1 / 1.5) with the default half-run prior, not to 2.
+        const double shrunk = fitCorrections({many}).corrections.at("conv");
+        QVERIFY(std::abs(shrunk - std::pow(2.0, 1.0 / 1.5)) < 1e-9);
+        // Many runs agreeing pull nearly all the way.
+        std::vector<FitRun> agreeing(20, many);
+        QVERIFY(std::abs(fitCorrections(agreeing).corrections.at("conv") - std::pow(2.0, 20.0 / 20.5)) < 1e-9);
     }
     void minimumSamplesAndClamp()
     {
@@ -135,7 +154,7 @@ private slots:
             r.wholeNs = 3.0 * cost.totalNs;
             runs.push_back(std::move(r));
         }
-        const ProfileFit fit = fitProfileCorrections(p, runs);
+        const ProfileFit fit = fitProfileCorrections(p, runs, FitOptions{.priorRuns = 0});
         QCOMPARE(fit.profile.name, p.name);
         QCOMPARE(fit.profile.sgemmGflops, p.sgemmGflops);
         QCOMPARE(fit.profile.corrections.size(), std::size_t(1)); // conv had no samples: its old factor is gone

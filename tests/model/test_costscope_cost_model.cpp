@@ -198,6 +198,32 @@ private slots:
         QCOMPARE(CostscopeCostModel().estimate(g, p).nodes[4].memoryNs, bytes / 10);
     }
 
+    void kernelRatesByLabelBeforeKind()
+    {
+        // Two activations and a Pow over the same 4096 elements: each at its own measured rate when the profile
+        // has one for its label, at the kind's rate otherwise.
+        Graph g;
+        g.add(node(0, Op::make(OpKind::Input), {}, Shape::of({4096})));
+        Attrs tanh, relu, pow;
+        tanh.set("op", std::string("Tanh"));
+        relu.set("op", std::string("Relu"));
+        pow.set("op", std::string("Pow"));
+        g.add(node(1, Op::make(OpKind::Activation, tanh), {0}, Shape::of({4096})));
+        g.add(node(2, Op::make(OpKind::Activation, relu), {0}, Shape::of({4096})));
+        g.add(node(3, Op::make(OpKind::Binary, pow), {0, 0}, Shape::of({4096})));
+        g.outputs = {1, 2, 3};
+        DeviceProfile p = flatProfile();
+        p.memoryBw = 1e6;
+        p.kernelGflops["Activation"] = 2.0;
+        p.kernelGflops["Activation.Tanh"] = 0.02;
+        p.kernelGflops["Binary.Pow"] = 0.1;
+        const GraphCost c = CostscopeCostModel().estimate(g, p);
+        QCOMPARE(c.nodes[1].computeNs, c.nodes[1].flops / 0.02);
+        QCOMPARE(c.nodes[2].computeNs, c.nodes[2].flops / 2.0); // no Relu rate: the kind's
+        QCOMPARE(c.nodes[3].computeNs, c.nodes[3].flops / 0.1);
+        QVERIFY(c.nodes[1].flops > 0 && c.nodes[3].flops > 0);
+    }
+
     void correctionsScaleTheirClass()
     {
         const Graph g = matmulGraph();
