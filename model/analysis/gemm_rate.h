@@ -2,9 +2,9 @@
 #pragma once
 
 #include "analysis/device_profile.h"
+#include "analysis/piecewise_linear.h"
 
 #include <cstdint>
-#include <vector>
 
 namespace costscope {
 
@@ -19,12 +19,8 @@ public:
     double at(std::int64_t m, std::int64_t k, std::int64_t n) const;
 
 private:
-    struct Point {
-        double logVolume;
-        double gflops;
-    };
     const DeviceProfile& m_profile;
-    std::vector<Point> m_points; // sorted by logVolume
+    PiecewiseLinear m_rate; // GFLOP/s by log volume
 };
 
 } // namespace costscope

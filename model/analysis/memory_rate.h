@@ -2,8 +2,8 @@
 #pragma once
 
 #include "analysis/device_profile.h"
+#include "analysis/piecewise_linear.h"
 
-#include <vector>
 
 namespace costscope {
 
@@ -17,7 +17,7 @@ public:
 
 private:
     double m_flat;
-    std::vector<BandwidthPoint> m_points; // sorted by bytes, log(bytes) in .bytes
+    PiecewiseLinear m_rate; // GB/s by log(bytes)
 };
 
 } // namespace costscope
