@@ -51,8 +51,7 @@ Result<DeviceCalibration> calibrateVulkanDevice(const DeviceCalibrationOptions& 
     auto c = calibrateVulkan(options);
     if (!c)
         return c.error();
-    DeviceCalibration d{profileFromVulkanCalibration(*c, name, calibrationHost(), calibrationDate()), {}};
-    d.profile.source = "calibrated on " + calibrationHost() + " " + calibrationDate() + " by " + o.tool;
+    DeviceCalibration d{profileFromVulkanCalibration(*c, name, calibrationHost(), calibrationDate(), o.tool), {}};
     std::ostringstream out;
     out << "device:        " << c->device << '\n';
     printSgemmTable(out, d.profile, "matmul");
@@ -77,8 +76,7 @@ Result<DeviceCalibration> calibrateCudaDevice(const DeviceCalibrationOptions& o,
     auto c = calibrateCuda(o.device, options);
     if (!c)
         return c.error();
-    DeviceCalibration d{profileFromCudaCalibration(*c, name, calibrationHost(), calibrationDate()), {}};
-    d.profile.source = "calibrated on " + calibrationHost() + " " + calibrationDate() + " by " + o.tool;
+    DeviceCalibration d{profileFromCudaCalibration(*c, name, calibrationHost(), calibrationDate(), o.tool), {}};
     std::ostringstream out;
     out << "device:        " << c->device << '\n';
     printSgemmTable(out, d.profile, "cuBLAS sgemm");

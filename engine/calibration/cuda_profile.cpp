@@ -9,13 +9,13 @@
 namespace costscope {
 
 DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::string& name, const std::string& host,
-                                         const std::string& date)
+                                         const std::string& date, const std::string& tool)
 {
     DeviceProfile p;
     p.name = name;
     p.device = Device::Cuda;
     p.description = "CUDA " + c.device + ", measured with cuBLAS and Costscope's own kernels";
-    p.source = "calibrated on " + host + " " + date + " by costscope-cli calibrate";
+    p.source = "calibrated on " + host + " " + date + " by " + tool;
     double best = 0;
     for (const CudaCalibration::GemmPoint& g : c.sgemm) {
         p.sgemmTable.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});

@@ -13,7 +13,8 @@ namespace costscope {
 // the im2col rate fitted to the backend's measured Conv nodes, device copy bandwidth as memory bandwidth, the
 // in-graph kernel overhead as dispatch, pinned readback as host readback.
 DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::string& name, const std::string& host,
-                                         const std::string& date);
+                                         const std::string& date,
+    const std::string& tool = "costscope-cli calibrate");
 
 } // namespace costscope
 #endif

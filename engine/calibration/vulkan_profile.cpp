@@ -9,13 +9,13 @@
 namespace costscope {
 
 DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std::string& name,
-                                           const std::string& host, const std::string& date)
+                                           const std::string& host, const std::string& date, const std::string& tool)
 {
     DeviceProfile p;
     p.name = name;
     p.device = Device::Vulkan;
     p.description = "Vulkan " + c.device + ", measured with Costscope's own compute shaders";
-    p.source = "calibrated on " + host + " " + date + " by costscope-cli calibrate";
+    p.source = "calibrated on " + host + " " + date + " by " + tool;
     double best = 0;
     for (const VulkanCalibration::MatMulPoint& m : c.matmul) {
         p.sgemmTable.push_back({m.m, m.k, m.n, m.gflops});

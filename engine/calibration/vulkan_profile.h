@@ -15,7 +15,8 @@ namespace costscope {
 // bandwidth as memory bandwidth, the per-dispatch cost inside one submission as dispatch, submit + wait as
 // round trip, staging readback as host readback.
 DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std::string& name,
-                                           const std::string& host, const std::string& date);
+                                           const std::string& host, const std::string& date,
+    const std::string& tool = "costscope-cli calibrate");
 
 } // namespace costscope
 #endif
