@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -16,7 +18,8 @@
 namespace costscope::cli {
 
 namespace {
-constexpr const char* kUsageLine = "usage: costscope-cli fit --profile NAME RUN.json... [--weight-by-time] [--json]";
+constexpr const char* kUsageLine =
+    "usage: costscope-cli fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]";
 
 // One run file as a measured run; the graph is re-read from the path the run recorded.
 Result<MeasuredRun> runFromJson(const std::string& path)
@@ -64,10 +67,21 @@ void printStats(const char* what, const ErrorStats& before, const ErrorStats& af
 int cmdFit(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json", "weight-by-time"}, {"profile"}, &err);
+    auto args = Args::parse(argv, {"json", "weight-by-time"}, {"profile", "prior-runs"}, &err);
     if (!args || !args->option("profile") || args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "needs --profile NAME and at least one RUN.json" : err) << '\n';
         return kUsage;
+    }
+    FitOptions options;
+    if (auto prior = args->option("prior-runs")) {
+        char* end = nullptr;
+        const double v = std::strtod(prior->c_str(), &end);
+        if (prior->empty() || *end != '\0' || !(v >= 0) || !std::isfinite(v)) {
+            std::cerr << kUsageLine << "\n--prior-runs needs a number >= 0 (runs' worth of weight toward factor 1), got '"
+                      << *prior << "'\n";
+            return kUsage;
+        }
+        options.priorRuns = v;
     }
     auto lib = ProfileLibrary::load(ProfilePaths::defaults());
     const DeviceProfile* found = lib.find(*args->option("profile"));
@@ -84,7 +98,6 @@ int cmdFit(const std::vector<std::string>& argv)
         }
         runs.push_back(std::move(*run));
     }
-    FitOptions options;
     options.weightByTime = args->flag("weight-by-time");
     const auto [profile, report] = fitProfileCorrections(*found, runs, options);
     auto saved = lib.saveUserProfile(profile);

@@ -22,7 +22,8 @@ const std::vector<Command>& commands()
         {"run", "run FILE [--backend cpu] [--bind S=N]... [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--batch N] [--profile P] [--json]", cmdRun},
         {"calibrate", "calibrate --backend cpu [--quick] [--save NAME] [--json]  microbenchmarks -> device profile",
          cmdCalibrate},
-        {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--json]  fit per-op-class corrections from measured runs", cmdFit},
+        {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]  fit per-op-class corrections "
+                "from measured runs", cmdFit},
         {"report", "report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... [--measured T]  export a report",
          cmdReport},
         {"diff", "diff A B [--device D]... [--json]   nodes added/removed/changed and cost deltas per device", cmdDiff},

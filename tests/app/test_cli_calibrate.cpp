@@ -131,6 +131,8 @@ private slots:
         QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu"}), 2);
         QCOMPARE(runCli({"fit", "--profile", "no-such-profile", "x.json"}), 2);
         QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu", m_home.filePath("missing.json")}), 3);
+        QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu", "--prior-runs", "-1", "x.json"}), 2);
+        QCOMPARE(runCli({"fit", "--profile", "calibrated-cpu", "--prior-runs", "two", "x.json"}), 2);
         COSTSCOPE_REQUIRE_SHARED();
         QCOMPARE(runCli({"run", sharedPath("data/rlx/mnist.hir.json"), "--profile", "no-such-profile"}), 2);
         QCOMPARE(runCli({"analyze", sharedPath("data/rlx/mnist.hir.json"), "--batch", "0"}), 2);

@@ -110,12 +110,14 @@ private slots:
             many.nodes.push_back({"conv", 10, 20});
         few.nodes = {{"conv", 1e6, 5e5}, {"conv", 2e6, 1e6}};
         QVERIFY(std::abs(fitCorrections({many, few}, FitOptions{.priorRuns = 0}).corrections.at("conv") - 1.0) < 1e-9);
-        // The prior: one run at 2× moves a factor to 2^(1 / 1.5) with the default half-run prior, not to 2.
+        // The prior: one run at 2× moves a factor to 2^(1 / 3) with the default two-run prior, not to 2.
         const double shrunk = fitCorrections({many}).corrections.at("conv");
-        QVERIFY(std::abs(shrunk - std::pow(2.0, 1.0 / 1.5)) < 1e-9);
+        QVERIFY(std::abs(shrunk - std::pow(2.0, 1.0 / 3.0)) < 1e-9);
         // Many runs agreeing pull nearly all the way.
         std::vector<FitRun> agreeing(20, many);
-        QVERIFY(std::abs(fitCorrections(agreeing).corrections.at("conv") - std::pow(2.0, 20.0 / 20.5)) < 1e-9);
+        QVERIFY(std::abs(fitCorrections(agreeing).corrections.at("conv") - std::pow(2.0, 20.0 / 22.0)) < 1e-9);
+        QVERIFY(std::abs(fitCorrections({many}, FitOptions{.priorRuns = 0.5}).corrections.at("conv")
+                         - std::pow(2.0, 1.0 / 1.5)) < 1e-9);
     }
     void minimumSamplesAndClamp()
     {
@@ -125,6 +127,7 @@ private slots:
         FitOptions o;
         o.minSamples = 3;
         o.maxFactor = 20;
+        o.priorRuns = 0;
         const FitReport r = fitCorrections({run}, o);
         QVERIFY(!r.corrections.count("norm"));        // two samples only
         QCOMPARE(r.samples.at("norm"), 2);
