@@ -15,6 +15,7 @@
 #include "analysis/rlx_profiles.h"
 #include "backend.h"
 #include "calibration/cpu_calibrate.h"
+#include "calibration/micro_graphs.h"
 #include "formats/graph_file.h"
 #include "ir/rebatch.h"
 #include "measure.h"
@@ -48,7 +49,27 @@ struct Case {
     bool fitSet = false;
     double measuredNs = 0;
     FitRun rlx, costscope; // same measurements, predictions of each model
+    double speed = 1;      // reference time at calibration / reference time before this graph
 };
+
+// The runs with every prediction divided by the machine's speed at the time (see referenceNs): what the model
+// would have predicted had it been calibrated just before each graph. A diagnostic that separates the model's
+// error from the host's drift; the headline rows are the plain ones.
+std::vector<FitRun> driftAdjusted(const std::vector<Case>& cases, bool evalOnly)
+{
+    std::vector<FitRun> runs;
+    for (const Case& c : cases) {
+        if (evalOnly && c.fitSet)
+            continue;
+        FitRun r = c.costscope;
+        const double k = c.speed > 0 ? 1.0 / c.speed : 1.0;
+        r.predictedNs *= k;
+        for (FitSample& n : r.nodes)
+            n.predictedNs *= k;
+        runs.push_back(std::move(r));
+    }
+    return runs;
+}
 
 std::vector<fs::path> graphFiles(const fs::path& data)
 {
@@ -70,6 +91,27 @@ std::vector<fs::path> graphFiles(const fs::path& data)
 double seconds(std::chrono::steady_clock::time_point t0)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The machine's speed now: the median time of a 256³ MatMul through the backend. Printed beside each graph as a
+// ratio to its value right after calibration, so that a run whose errors come from the machine slowing down or
+// speeding up after calibration (other tenants of a shared host) says so.
+double referenceNs(Backend& backend)
+{
+    static const Graph g = matmulGraph(256, 256, 256);
+    auto plan = backend.compile(g, {}, 0);
+    if (!plan || !(*plan)->uploadParameters())
+        return 0;
+    std::vector<HostTensor> inputs;
+    for (const PlanInput& in : (*plan)->inputs())
+        inputs.push_back(arangeInput(in.dims, in.dtype));
+    if (!(*plan)->setInputs(inputs))
+        return 0;
+    MeasureOptions o;
+    o.warmupRuns = 2;
+    o.timedRuns = 9;
+    auto r = measure(**plan, o);
+    return r ? double(r->whole.medianNs) : 0.0;
 }
 
 // One graph at one batch: measured whole-graph median and per-node times.
@@ -109,7 +151,7 @@ double timingOverheadNs(const std::vector<NodeTiming>& perNode, double wholeNs)
 
 // One run for --dump: the graph-level figures and each costed node's terms beside its measured time.
 nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const std::vector<NodeTiming>& perNode,
-                       double spread)
+                       double spread, double speed)
 {
     const GraphWork work = CostscopeCostModel().work(g, {});
     std::map<NodeId, std::int64_t> measured;
@@ -138,7 +180,8 @@ nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const
                              {"stride", a.intsOr("stride", {})}});
     }
     return {{"graph", c.graph}, {"batch", c.batch}, {"fit", c.fitSet}, {"measured_ns", c.measuredNs}, {"spread", spread},
-            {"rlx_ns", c.rlx.predictedNs}, {"costscope_ns", c.costscope.predictedNs}, {"nodes", nodes}};
+            {"rlx_ns", c.rlx.predictedNs}, {"costscope_ns", c.costscope.predictedNs}, {"speed", speed},
+            {"nodes", nodes}};
 }
 
 void printStats(const char* model, const char* set, const std::vector<FitRun>& runs,
@@ -252,6 +295,10 @@ int main(int argc, char** argv)
 
     std::vector<Case> cases;
     nlohmann::json dumped = nlohmann::json::array();
+    const double referenceAtCalibration = referenceNs(*backend);
+    std::printf("reference 256^3 MatMul after calibration: %.1f us; \"speed\" below is that time / the time before "
+                "each graph (1.00: as fast as when calibrated)\n",
+                referenceAtCalibration / 1e3);
     const auto files = graphFiles(data);
     std::printf("\nsplit: graphs sorted by file name; even positions fit the corrections, odd ones evaluate them\n");
     for (std::size_t gi = 0; gi < files.size(); ++gi) {
@@ -290,24 +337,26 @@ int main(int argc, char** argv)
                             flops / 1e9);
                 continue;
             }
+            const double reference = referenceNs(*backend);
+            const double speed = reference > 0 ? referenceAtCalibration / reference : 0.0;
             auto r = measureOn(*backend, *g);
             if (!r) {
                 std::printf("%-32s b%-3lld does not run: %s\n", name.c_str(), (long long)batch,
                             r.error().message.c_str());
                 continue;
             }
-            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}};
+            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}, speed > 0 ? speed : 1.0};
             const double overhead = device != Device::Cpu ? timingOverheadNs(r->perNode, c.measuredNs) : 0.0;
             std::vector<std::pair<NodeId, double>> measured;
             for (const NodeTiming& t : r->perNode)
                 measured.emplace_back(t.node, std::max(double(t.ns) - overhead, 0.1 * double(t.ns)));
             c.rlx = fitRunFrom(*g, rlx, measured, c.measuredNs);
             c.costscope = fitRunFrom(*g, cs, measured, c.measuredNs);
-            std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f  (node "
-                        "timing overhead %.2f us)\n",
+            std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f (%+4.0f%%)  "
+                        "speed %.2f  (node timing overhead %.2f us)\n",
                         name.c_str(), (long long)batch, c.fitSet ? "fit " : "eval", c.measuredNs / 1e6,
                         100 * r->whole.spread, c.rlx.predictedNs / 1e6, c.costscope.predictedNs / 1e6,
-                        overhead / 1e3);
+                        100 * (c.costscope.predictedNs / c.measuredNs - 1), speed, overhead / 1e3);
             // Where the time goes in the slower runs: the three slowest nodes of the instrumented run.
             if (c.measuredNs > 5e6) {
                 std::vector<NodeTiming> slowest = r->perNode;
@@ -321,7 +370,7 @@ int main(int argc, char** argv)
             }
             std::fflush(stdout);
             if (!dumpPath.empty())
-                dumped.push_back(dumpRun(c, *g, cs, r->perNode, r->whole.spread));
+                dumped.push_back(dumpRun(c, *g, cs, r->perNode, r->whole.spread, speed));
             cases.push_back(std::move(c));
         }
     }
@@ -351,6 +400,10 @@ int main(int argc, char** argv)
     printStats("costscope uncorrected", "all", allCs, {});
     printStats("costscope calibrated", "all", allCs, fit.corrections);
     printStats("costscope calibrated-w", "all", allCs, fitW.corrections);
+    std::printf("\ndiagnostic, predictions divided by the machine's speed before each graph (not the headline):\n");
+    printStats("uncorrected, drift-adj.", "eval", driftAdjusted(cases, true), {});
+    printStats("calibrated, drift-adj.", "eval", driftAdjusted(cases, true), fit.corrections);
+    printStats("uncorrected, drift-adj.", "all", driftAdjusted(cases, false), {});
     if (!dumpPath.empty()) {
         std::ofstream out(dumpPath);
         out << nlohmann::json{{"profile", nlohmann::json::parse(profileToJsonText(calibrated))}, {"runs", dumped}}.dump(1);
