@@ -12,8 +12,14 @@ namespace costscope {
 class PiecewiseLinear {
 public:
     void add(double x, double y) { m_points.emplace_back(x, y); }
-    // Call once after the last add().
-    void sort() { std::sort(m_points.begin(), m_points.end()); }
+    // Call once after the last add(). Points of equal x keep the order they were added in.
+    void sort()
+    {
+        std::stable_sort(m_points.begin(), m_points.end(),
+                         [](const std::pair<double, double>& a, const std::pair<double, double>& b) {
+                             return a.first < b.first;
+                         });
+    }
     bool empty() const { return m_points.empty(); }
 
     double at(double x) const

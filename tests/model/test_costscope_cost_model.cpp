@@ -84,6 +84,14 @@ private slots:
         QCOMPARE(rate.at(64, 128, 256), 2500.0);  // same volume, same rate
         QCOMPARE(rate.at(8, 8, 8), 1000.0);       // clamped below
         QCOMPARE(rate.at(1024, 1024, 1024), 4000.0);
+        // A matrix-vector point of 64³'s volume prices matrix-vector shapes only: matrix shapes between 16³ and
+        // 64³ interpolate towards 64³ whatever order the table lists them in.
+        DeviceProfile skinny = flatProfile();
+        skinny.sgemmTable = {{16, 16, 16, 100}, {1, 512, 512, 10}, {64, 64, 64, 1000}};
+        const GemmRate withGemv(skinny);
+        const double halfway = withGemv.at(8, 32, 128); // 32 768 = 16³·8, half-way in log volume
+        QCOMPARE(halfway, 550.0);
+        QCOMPARE(withGemv.at(1, 64, 512), 55.0); // matrix-vector: every point by volume, towards 1×512×512
         // Without a table: RLX's flat rate, and the small-shape rate under the threshold.
         DeviceProfile flat = flatProfile();
         flat.smallSgemmGflops = 50;
