@@ -3,6 +3,7 @@
 
 #include "analysis/gemm_rate.h"
 #include "backend.h"
+#include "calibration/micro_graphs.h"
 
 #include <cstdint>
 #include <span>
@@ -10,11 +11,6 @@
 #include <vector>
 
 namespace costscope {
-
-// One Conv2d layer (square input and kernel) the calibration times.
-struct ConvLayer {
-    std::int64_t batch, inChannels, size, outChannels, kernel, stride, pad;
-};
 
 // A backend's Conv timed at one layer, with the layer's implicit GEMM (m = batch·output pixels,
 // k = Cin·kernel², n = Cout).

@@ -4,6 +4,7 @@
 #include "analysis/costscope_cost_model.h"
 #include "analysis/gemm_rate.h"
 #include "calibration/micro_graphs.h"
+#include "calibration/sgemm_table.h"
 #include "cpu/cpu_backend.h"
 
 #include <algorithm>
@@ -103,7 +104,7 @@ OpWork lastNodeWork(const Graph& g)
 // Layers typical of the CNNs Costscope is used on, one sample (the backend runs Conv a sample at a time): a 7x7
 // stride-2 stem, 3x3 blocks at three widths, AlexNet's 11x11 stride 4, a 1x1 reduction.
 // Two small layers at batch 16 set the fixed cost of a call apart from the column rate.
-constexpr ConvLayerSpec kConvLayers[] = {
+constexpr ConvLayer kConvLayers[] = {
     {1, 3, 224, 64, 7, 2, 3},  {1, 64, 56, 64, 3, 1, 1},  {1, 128, 28, 128, 3, 1, 1},
     {1, 256, 14, 256, 3, 1, 1}, {1, 3, 224, 64, 11, 4, 2}, {1, 256, 56, 64, 1, 1, 0},
     {16, 3, 16, 8, 3, 1, 1},    {16, 8, 8, 16, 3, 1, 1},
@@ -254,7 +255,7 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
         if (std::string(fn) == "Sigmoid")
             c.kernelGflops["Activation"] = gflops;
     }
-    for (const ConvLayerSpec& l : kConvLayers) {
+    for (const ConvLayer& l : kConvLayers) {
         const Graph g = convGraph(l);
         auto ns = timed(g);
         if (!ns)
@@ -278,12 +279,7 @@ DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::stri
     p.description = "CPU " + c.device + " (" + std::to_string(c.numThreads) + " threads), measured through the "
                     "Costscope CPU backend";
     p.source = "calibrated on " + host + " " + date + " by " + tool;
-    p.sgemmTable = c.sgemm;
-    double best = 0;
-    for (const SgemmPoint& s : c.sgemm)
-        best = std::max(best, s.gflops);
-    p.sgemmGflops = best;
-    p.peakGflops = best;
+    setSgemmTable(p, c.sgemm);
     p.memoryBw = c.copyBw;
     p.dispatchNs = c.dispatchNs;
     p.roundtripNs = c.roundtripNs;

@@ -3,6 +3,7 @@
 #include "calibration/cuda_profile.h"
 
 #include "analysis/gemm_rate.h"
+#include "calibration/sgemm_table.h"
 
 #include <algorithm>
 
@@ -16,13 +17,10 @@ DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::st
     p.device = Device::Cuda;
     p.description = "CUDA " + c.device + ", measured with cuBLAS and Costscope's own kernels";
     p.source = "calibrated on " + host + " " + date + " by " + tool;
-    double best = 0;
-    for (const CudaCalibration::GemmPoint& g : c.sgemm) {
-        p.sgemmTable.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});
-        best = std::max(best, g.flopsPerSecond / 1e9);
-    }
-    p.sgemmGflops = best;
-    p.peakGflops = best;
+    std::vector<SgemmPoint> table;
+    for (const CudaCalibration::GemmPoint& g : c.sgemm)
+        table.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});
+    setSgemmTable(p, std::move(table));
     p.im2colBw = fitIm2colRate(c.conv, GemmRate(p));
     // bytes/s → bytes/ns; seconds → ns.
     p.memoryBw = c.copyBytesPerSecond / 1e9;

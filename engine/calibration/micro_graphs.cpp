@@ -177,7 +177,7 @@ Graph rowOpGraph(OpKind kind, std::int64_t rows, std::int64_t cols)
     return g;
 }
 
-Graph convGraph(const ConvLayerSpec& l)
+Graph convGraph(const ConvLayer& l)
 {
     Graph g = named("calibrate-conv");
     const std::int64_t out = (l.size + 2 * l.pad - l.kernel) / l.stride + 1;

@@ -23,11 +23,12 @@ Graph lrnGraph(std::int64_t channels, std::int64_t size);
 Graph globalPoolGraph(std::int64_t channels, std::int64_t size); // GlobalPool Avg over x[1, channels, size, size]
 // `kind` (Softmax, LayerNorm) over the last axis of x[rows, cols].
 Graph rowOpGraph(OpKind kind, std::int64_t rows, std::int64_t cols);
-// Conv of x[batch, cin, size, size] with a Param weight [cout, cin, kernel, kernel].
-struct ConvLayerSpec {
+// One Conv2d layer (square input and kernel) the calibrations time.
+struct ConvLayer {
     std::int64_t batch, inChannels, size, outChannels, kernel, stride, pad;
 };
-Graph convGraph(const ConvLayerSpec& l);
+// Conv of x[batch, cin, size, size] with a Param weight [cout, cin, kernel, kernel].
+Graph convGraph(const ConvLayer& l);
 
 // A GPU that idles between submissions clocks down (an H200 from 1980 to under 450 MHz), and a small kernel timed
 // on it runs at a fraction of the speed it has inside a graph. A calibration graph starts with this chain of

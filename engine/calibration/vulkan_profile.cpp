@@ -3,6 +3,7 @@
 #include "calibration/vulkan_profile.h"
 
 #include "analysis/gemm_rate.h"
+#include "calibration/sgemm_table.h"
 
 #include <algorithm>
 
@@ -16,13 +17,10 @@ DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std
     p.device = Device::Vulkan;
     p.description = "Vulkan " + c.device + ", measured with Costscope's own compute shaders";
     p.source = "calibrated on " + host + " " + date + " by " + tool;
-    double best = 0;
-    for (const VulkanCalibration::MatMulPoint& m : c.matmul) {
-        p.sgemmTable.push_back({m.m, m.k, m.n, m.gflops});
-        best = std::max(best, m.gflops);
-    }
-    p.sgemmGflops = best;
-    p.peakGflops = best;
+    std::vector<SgemmPoint> table;
+    for (const VulkanCalibration::MatMulPoint& m : c.matmul)
+        table.push_back({m.m, m.k, m.n, m.gflops});
+    setSgemmTable(p, std::move(table));
     p.im2colBw = fitIm2colRate(c.conv, GemmRate(p));
     // The shaders' own tilings (matmul.comp: 128x128 tiles, k steps of 8; conv.comp: 64x64, steps of 16, rows =
     // output channels, columns = batch·output positions).
