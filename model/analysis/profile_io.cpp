@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace costscope {
@@ -122,31 +123,18 @@ void readBandwidthTable(Reader& r, DeviceProfile& p)
     }
 }
 
-void readKernelRates(Reader& r, DeviceProfile& p)
+// An object of positive numbers by name (kernel_gflops, corrections) into `out`.
+void readPositiveMap(Reader& r, const char* key, const char* expected, std::map<std::string, double>& out)
 {
-    const Json* k = r.get("kernel_gflops");
-    if (!k)
+    const Json* m = r.get(key);
+    if (!m)
         return;
-    if (!k->is_object())
-        return r.fail("kernel_gflops", "expected an object {op kind: GFLOP/s}");
-    for (auto it = k->begin(); it != k->end(); ++it) {
+    if (!m->is_object())
+        return r.fail(key, expected);
+    for (auto it = m->begin(); it != m->end(); ++it) {
         if (!it.value().is_number() || it.value().get<double>() <= 0)
-            return r.fail("kernel_gflops." + it.key(), "expected a positive number");
-        p.kernelGflops[it.key()] = it.value().get<double>();
-    }
-}
-
-void readCorrections(Reader& r, DeviceProfile& p)
-{
-    const Json* c = r.get("corrections");
-    if (!c)
-        return;
-    if (!c->is_object())
-        return r.fail("corrections", "expected an object {op class: factor}");
-    for (auto it = c->begin(); it != c->end(); ++it) {
-        if (!it.value().is_number() || it.value().get<double>() <= 0)
-            return r.fail("corrections." + it.key(), "expected a positive number");
-        p.corrections[it.key()] = it.value().get<double>();
+            return r.fail(std::string(key) + "." + it.key(), "expected a positive number");
+        out[it.key()] = it.value().get<double>();
     }
 }
 
@@ -284,12 +272,12 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     readWaves(r, "matmul_waves", p.matmulWaves);
     readWaves(r, "conv_waves", p.convWaves);
     readBandwidthTable(r, p);
-    readKernelRates(r, p);
+    readPositiveMap(r, "kernel_gflops", "expected an object {op kind: GFLOP/s}", p.kernelGflops);
     r.boolean("conv_per_sample", p.convPerSample);
     r.number("conv_call_ns", p.convCallNs);
     r.boolean("gemm_packs_b", p.gemmPacksB);
     r.number("view_copy_bw_gbps", p.viewCopyBw);
-    readCorrections(r, p);
+    readPositiveMap(r, "corrections", "expected an object {op class: factor}", p.corrections);
     r.boolean("rlx_fallback", p.rlxFallback);
     if (r.error())
         return *r.error();
