@@ -68,6 +68,21 @@ const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
     }
 }
 
+// The profile's measured rate of the backend kernel that runs `node` (kernelGflops), or null. The full label of an
+// Activation or Binary op ("Activation.Tanh", "Binary.Pow") takes precedence over its kind: they differ by 100×
+// (a vectorised Relu against a libm erf or pow). Profiles without kernel rates cost no lookup.
+const double* kernelRate(const Node& node, const DeviceProfile& p)
+{
+    if (p.kernelGflops.empty())
+        return nullptr;
+    auto it = p.kernelGflops.end();
+    if (node.op.kind == OpKind::Activation || node.op.kind == OpKind::Binary)
+        it = p.kernelGflops.find(node.op.label());
+    if (it == p.kernelGflops.end())
+        it = p.kernelGflops.find(std::string(node.op.info().name));
+    return it == p.kernelGflops.end() ? nullptr : &it->second;
+}
+
 // Compute time of a Conv run one sample and group at a time (DeviceProfile::convPerSample): each GEMM at its own
 // shape's rate, plus the im2col elements written at the im2col rate, plus the fixed cost of each call.
 double perSampleConvNs(const OpWork& w, const GemmRate& gemmRate, const DeviceProfile& p)
@@ -166,16 +181,10 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         }
         const OpInfo& info = node.op.info();
         if (!w.free) {
-            // The full label of an Activation or Binary op ("Activation.Tanh", "Binary.Pow") takes precedence
-            // over its kind in kernelGflops: they differ by 100× (a vectorised Relu against a libm erf or pow).
-            auto kernel = p.kernelGflops.end();
-            if ((node.op.kind == OpKind::Activation || node.op.kind == OpKind::Binary) && !p.kernelGflops.empty())
-                kernel = p.kernelGflops.find(node.op.label());
-            if (kernel == p.kernelGflops.end())
-                kernel = p.kernelGflops.find(std::string(info.name));
-            const double rate = usesGemmRate(w)          ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
-                              : kernel != p.kernelGflops.end() ? std::max(kernel->second, 1e-9)
-                                                           : classRate[static_cast<std::size_t>(info.opClass)];
+            const double* kernel = usesGemmRate(w) ? nullptr : kernelRate(node, p);
+            const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
+                              : kernel        ? std::max(*kernel, 1e-9)
+                                              : classRate[static_cast<std::size_t>(info.opClass)];
             if (const TileWaves* waves = tiledKernel(node.op.kind, p); waves && usesGemmRate(w)) {
                 nc.computeNs = node.op.kind == OpKind::Conv ? waves->ns(w.gemmN, w.gemmK, w.gemmM, w.gemmGroups)
                                                             : waves->ns(w.gemmM, w.gemmK, w.gemmN);
