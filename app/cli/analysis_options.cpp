@@ -3,20 +3,7 @@
 
 #include "analysis/rlx_profiles.h"
 
-#include <charconv>
-
 namespace costscope::cli {
-
-namespace {
-std::optional<std::int64_t> parseInt(std::string_view s)
-{
-    std::int64_t v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || ptr != s.data() + s.size() || s.empty())
-        return std::nullopt;
-    return v;
-}
-} // namespace
 
 std::optional<std::int64_t> positiveInt(const Args& a, const std::string& name, std::int64_t dflt, std::string* error)
 {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "cli/args.h"
 
+#include <charconv>
+#include <exception>
+
 namespace costscope::cli {
 
 std::optional<Args> Args::parse(const std::vector<std::string>& argv, const std::set<std::string>& flags,
@@ -50,6 +53,26 @@ std::vector<std::string> Args::options(const std::string& name) const
 {
     auto it = m_options.find(name);
     return it == m_options.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::optional<std::int64_t> parseInt(std::string_view s)
+{
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseDouble(const std::string& s)
+{
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        return used == s.size() ? std::optional<double>(v) : std::nullopt;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
 }
 
 } // namespace costscope::cli

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace costscope::cli {
@@ -28,5 +30,10 @@ private:
     std::set<std::string> m_flags;
     std::map<std::string, std::vector<std::string>> m_options;
 };
+
+// A whole argument as a number (an integer in base 10; a double as std::stod reads it); nullopt when any of the
+// text is left over or it is not a number.
+std::optional<std::int64_t> parseInt(std::string_view s);
+std::optional<double> parseDouble(const std::string& s);
 
 } // namespace costscope::cli

@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <iostream>
 
 namespace costscope::cli {
@@ -29,9 +28,8 @@ int cmdCalibrate(const std::vector<std::string>& argv)
     }
     const std::string backendName = args->option("backend").value_or("cpu");
     const std::string deviceText = args->option("device").value_or("0");
-    char* end = nullptr;
-    const long device = std::strtol(deviceText.c_str(), &end, 10);
-    if (deviceText.empty() || *end || device < 0) {
+    const std::int64_t device = parseInt(deviceText).value_or(-1);
+    if (device < 0) {
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";
         return kUsage;
     }

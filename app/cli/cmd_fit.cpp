@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -74,9 +73,8 @@ int cmdFit(const std::vector<std::string>& argv)
     }
     FitOptions options;
     if (auto prior = args->option("prior-runs")) {
-        char* end = nullptr;
-        const double v = std::strtod(prior->c_str(), &end);
-        if (prior->empty() || *end != '\0' || !(v >= 0) || !std::isfinite(v)) {
+        const double v = parseDouble(*prior).value_or(-1.0);
+        if (!(v >= 0) || !std::isfinite(v)) {
             std::cerr << kUsageLine << "\n--prior-runs needs a number >= 0 (runs' worth of weight toward factor 1), got '"
                       << *prior << "'\n";
             return kUsage;

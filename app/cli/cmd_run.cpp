@@ -15,7 +15,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <unordered_map>
@@ -29,26 +28,6 @@ constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
     "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--json]";
-
-std::optional<std::int64_t> parseInt(const std::string& s)
-{
-    std::int64_t v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
-
-std::optional<double> parseDouble(const std::string& s)
-{
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        return used == s.size() ? std::optional<double>(v) : std::nullopt;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
 
 std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
 {
