@@ -401,8 +401,9 @@ int main(int argc, char** argv)
     printStats("costscope calibrated", "all", allCs, fit.corrections);
     printStats("costscope calibrated-w", "all", allCs, fitW.corrections);
     std::printf("\ndiagnostic, predictions divided by the machine's speed before each graph (not the headline):\n");
-    printStats("uncorrected, drift-adj.", "eval", driftAdjusted(cases, true), {});
-    printStats("calibrated, drift-adj.", "eval", driftAdjusted(cases, true), fit.corrections);
+    const std::vector<FitRun> evalDriftAdjusted = driftAdjusted(cases, true);
+    printStats("uncorrected, drift-adj.", "eval", evalDriftAdjusted, {});
+    printStats("calibrated, drift-adj.", "eval", evalDriftAdjusted, fit.corrections);
     printStats("uncorrected, drift-adj.", "all", driftAdjusted(cases, false), {});
     if (!dumpPath.empty()) {
         std::ofstream out(dumpPath);
