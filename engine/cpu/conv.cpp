@@ -4,6 +4,7 @@
 #include "cpu/kernel.h"
 #include "cpu/sgemm.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -95,6 +96,36 @@ void forEachTap(const ConvGeometry& g, std::int64_t kernelIndex, F f)
     }
 }
 
+// One row of the column matrix of a 2-D conv: channel plane `xc`, kernel offset (ky, kx). Whole output rows at
+// once: zeros where the tap falls in the padding, a memcpy of the valid span at stride 1, a strided gather
+// otherwise. The general loop (forEachTap) decides inside/outside per element through a callback, which ran at
+// 2.5 GB/s on VGG's 115 MB column matrices; this writes them at close to the copy bandwidth.
+void im2colRow2d(const ConvGeometry& g, const float* xc, std::int64_t ky, std::int64_t kx, float* dst)
+{
+    const std::int64_t inH = g.in[0], inW = g.in[1], outH = g.out[0], outW = g.out[1];
+    const std::int64_t sx = g.stride[1], x0 = kx * g.dilation[1] - g.padBegin[1];
+    // Output columns ox whose input column x0 + ox * sx lies in [0, inW): [lo, hi).
+    std::int64_t lo = x0 >= 0 ? 0 : (-x0 + sx - 1) / sx;
+    std::int64_t hi = x0 >= inW ? 0 : std::min(outW, (inW - 1 - x0) / sx + 1);
+    lo = std::min(lo, outW);
+    hi = std::max(hi, lo);
+    for (std::int64_t oy = 0; oy < outH; ++oy, dst += outW) {
+        const std::int64_t iy = oy * g.stride[0] - g.padBegin[0] + ky * g.dilation[0];
+        if (iy < 0 || iy >= inH) {
+            std::fill(dst, dst + outW, 0.0f);
+            continue;
+        }
+        std::fill(dst, dst + lo, 0.0f);
+        const float* src = xc + iy * inW + x0;
+        if (sx == 1)
+            std::memcpy(dst + lo, src + lo, sizeof(float) * static_cast<std::size_t>(hi - lo));
+        else
+            for (std::int64_t ox = lo; ox < hi; ++ox)
+                dst[ox] = src[ox * sx];
+        std::fill(dst + hi, dst + outW, 0.0f);
+    }
+}
+
 bool isPointwise(const ConvGeometry& g)
 {
     for (std::size_t d = 0; d < g.spatial; ++d)
@@ -159,7 +190,10 @@ KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
                     for (std::int64_t r = r0; r < r1; ++r) {
                         const float* xc = xg + (r / ks) * g.inSize();
                         float* dst = col + r * os;
-                        forEachTap(g, r % ks, [&](std::int64_t o, std::int64_t i) { dst[o] = i < 0 ? 0.0f : xc[i]; });
+                        if (g.spatial == 2)
+                            im2colRow2d(g, xc, (r % ks) / g.kernel[1], r % g.kernel[1], dst);
+                        else
+                            forEachTap(g, r % ks, [&](std::int64_t o, std::int64_t i) { dst[o] = i < 0 ? 0.0f : xc[i]; });
                     }
                 });
             sgemm(ctx.pool, false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks,

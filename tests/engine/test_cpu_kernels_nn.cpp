@@ -123,6 +123,8 @@ void TestCpuKernelsNn::sgemmIsDeterministic_data()
     QTest::newRow("alpha and beta") << 20 << 33 << 257 << false << true << 0.5f << 2.0f;
     QTest::newRow("accumulate") << 300 << 40 << 700 << true << false << 1.0f << 1.0f;
     QTest::newRow("one row") << 1 << 300 << 700 << false << true << 1.0f << 0.0f;
+    // Wider than one packed panel of B (3072 columns) with a ragged last sliver: the panel is packed row by row.
+    QTest::newRow("two panels") << 13 << 3100 << 270 << false << false << 1.0f << 0.0f;
 }
 
 // Rows of op(A) repeat every 7 rows and columns of op(B) every 5 columns (C's starting values follow both), so the
@@ -195,6 +197,8 @@ void TestCpuKernelsNn::convMatchesDirectLoops_data()
     QTest::newRow("strided") << 1 << 2 << 1 << 1 << 1;
     QTest::newRow("dilated") << 1 << 1 << 2 << 2 << 2;
     QTest::newRow("groups") << 2 << 1 << 1 << 1 << 0;
+    QTest::newRow("strided, pads wider than the stride") << 1 << 2 << 1 << 3 << 2;
+    QTest::newRow("strided and dilated") << 1 << 3 << 2 << 2 << 1;
     QTest::newRow("depthwise") << 4 << 2 << 1 << 1 << 1;
 }
 
