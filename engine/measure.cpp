@@ -21,6 +21,22 @@ TimingStats TimingStats::of(std::vector<std::int64_t> samples)
     return s;
 }
 
+namespace {
+// Each node's median time over instrumented runs of one plan (every run lists the same nodes in the same order).
+std::vector<NodeTiming> medianPerNode(std::vector<std::vector<NodeTiming>> runs)
+{
+    std::vector<NodeTiming> out = std::move(runs.front());
+    std::vector<std::int64_t> ns(runs.size());
+    for (std::size_t i = 0; i < out.size() && runs.size() > 1; ++i) {
+        ns[0] = out[i].ns;
+        for (std::size_t r = 1; r < runs.size(); ++r)
+            ns[r] = i < runs[r].size() ? runs[r][i].ns : out[i].ns;
+        out[i].ns = TimingStats::of(ns).medianNs;
+    }
+    return out;
+}
+} // namespace
+
 Result<RunResult> measure(ExecutablePlan& plan, const MeasureOptions& options)
 {
     using Clock = std::chrono::steady_clock;
@@ -40,10 +56,16 @@ Result<RunResult> measure(ExecutablePlan& plan, const MeasureOptions& options)
     }
     result.whole = TimingStats::of(std::move(samples));
     if (options.perNode) {
-        auto timings = plan.runInstrumented(options.cancel);
-        if (!timings)
-            return timings.error();
-        result.perNode = std::move(*timings);
+        std::vector<std::vector<NodeTiming>> runs;
+        const auto t0 = Clock::now();
+        do {
+            auto timings = plan.runInstrumented(options.cancel);
+            if (!timings)
+                return timings.error();
+            runs.push_back(std::move(*timings));
+        } while (static_cast<int>(runs.size()) < options.instrumentedRuns
+                 && std::chrono::duration<double>(Clock::now() - t0).count() < options.instrumentedBudgetS);
+        result.perNode = medianPerNode(std::move(runs));
     }
     auto outputs = plan.readOutputs();
     if (!outputs)

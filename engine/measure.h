@@ -11,12 +11,17 @@ namespace costscope {
 struct MeasureOptions {
     int warmupRuns = 3;
     int timedRuns = 20;
-    bool perNode = false; // adds one instrumented run after the timed runs
+    bool perNode = false; // adds instrumented runs after the timed runs
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int done, int total)> progress; // after each timed run, on the measuring thread
+    // Instrumented runs with perNode: up to this many, each node's time the median over them; the runs after the
+    // first stop once the instrumented runs have taken instrumentedBudgetS seconds (a 30 s graph runs once). One
+    // run's time of a microsecond node is noise: options_bundle_only's node times summed to 1.5x its median run.
+    int instrumentedRuns = 5;
+    double instrumentedBudgetS = 1.0;
 };
 
-// Plain timing (warm-up runs, then timed whole-graph runs) and, if asked, one instrumented run; the outputs of
+// Plain timing (warm-up runs, then timed whole-graph runs) and, if asked, instrumented runs; the outputs of
 // the last run are read back. The plan must have its parameters and inputs set.
 Result<RunResult> measure(ExecutablePlan& plan, const MeasureOptions& options);
 

@@ -176,17 +176,26 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
                                                   std::int64_t(1) << 19, std::int64_t(1) << 21, elements};
     // Kernels that run far from both peak FLOP rate and bandwidth: window loops, pow, libm calls, and Sum, which
     // clears its output and then adds each input into it (1 + 3n tensor passes for n inputs, not n + 1).
-    const std::vector<Graph> kernels = {poolGraph(64, 56, "Max"), lrnGraph(64, 56), globalPoolGraph(256, 28),
-                                        rowOpGraph(OpKind::Softmax, 256, 1000), rowOpGraph(OpKind::LayerNorm, 256, 768),
+    // Each also small: a kernel under the backend's parallel grain runs on one thread (a transformer's 4096-element
+    // Gelu took 3x its large-size rate's time), and per-call work weighs more.
+    const std::vector<Graph> kernels = {poolGraph(64, 56, "Max"), poolGraph(8, 28, "Max"), lrnGraph(64, 56),
+                                        lrnGraph(8, 28), globalPoolGraph(256, 28), globalPoolGraph(32, 14),
+                                        rowOpGraph(OpKind::Softmax, 256, 1000), rowOpGraph(OpKind::Softmax, 8, 256),
+                                        rowOpGraph(OpKind::LayerNorm, 256, 768), rowOpGraph(OpKind::LayerNorm, 8, 256),
                                         addGraph(std::int64_t(1) << 20, OpKind::Sum),
-                                        addGraph(std::int64_t(1) << 18, OpKind::Binary, "Pow")};
+                                        addGraph(std::int64_t(1) << 14, OpKind::Sum),
+                                        addGraph(std::int64_t(1) << 18, OpKind::Binary, "Pow"),
+                                        addGraph(std::int64_t(1) << 12, OpKind::Binary, "Pow")};
     // Activations by function: a vectorised Relu runs at memory speed, the libm ones (exp, tanh, erf) 10 to 100
-    // times slower per element. "Activation" alone (functions not measured here) takes Sigmoid's rate.
+    // times slower per element. "Activation" alone (functions not measured here) takes Sigmoid's rate. Sizes: one
+    // chunk of the engine's element-wise grain (2^14) and below it on one thread, and 2^18 on all threads.
     static constexpr const char* kActivations[] = {"Relu", "Sigmoid", "Tanh", "Erf", "Gelu", "GeluApprox", "Exp", "Silu"};
+    static constexpr std::int64_t kActivationSizes[] = {std::int64_t(1) << 12, std::int64_t(1) << 14,
+                                                        std::int64_t(1) << 18};
     // The sgemm grid, read, write and copy bandwidth, one and a chain of tiny nodes, the host readback, copies by
     // size, the kernel rates, the Conv layers and a view.
     const int steps = static_cast<int>(grid.size() + copySizes.size() + kernels.size() + std::size(kConvLayers)
-                                       + std::size(kActivations))
+                                       + std::size(kActivations) * std::size(kActivationSizes))
                     + 7;
     int done = 0;
     auto timed = [&](const Graph& g) {
@@ -237,24 +246,34 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
         const double bytes = 12.0 * double(n);
         c.copyBwBySize.push_back({bytes, bytes / std::max(*ns - c.roundtripNs, 0.5 * *ns)});
     }
+    // A kernel's rate at one size: its FLOPs over the graph's time less a one-node graph's (the model adds the
+    // dispatch cost itself), as for the bandwidth table. The largest size of a key is its kernelGflops.
+    auto kernelRate = [&](const Graph& g, const std::string& key) -> Result<bool> {
+        auto ns = timed(g);
+        if (!ns)
+            return ns.error();
+        const double flops = lastNodeWork(g).flops;
+        const double gflops = flops / std::max({*ns - c.roundtripNs, 0.5 * *ns, 1.0});
+        auto& points = c.kernelGflopsBySize[key];
+        points.push_back({flops, gflops});
+        std::sort(points.begin(), points.end(),
+                  [](const KernelRatePoint& a, const KernelRatePoint& b) { return a.flops < b.flops; });
+        c.kernelGflops[key] = points.back().gflops;
+        return true;
+    };
     for (const Graph& g : kernels) {
-        auto ns = timed(g);
-        if (!ns)
-            return ns.error();
         const Op& op = g.nodes.back().op;
-        const std::string key = op.kind == OpKind::Binary ? op.label() : std::string(op.info().name);
-        c.kernelGflops[key] = lastNodeWork(g).flops / std::max(1.0, *ns);
+        if (auto r = kernelRate(g, op.kind == OpKind::Binary ? op.label() : std::string(op.info().name)); !r)
+            return r.error();
     }
-    for (const char* fn : kActivations) {
-        const Graph g = chainGraph(std::int64_t(1) << 18, 1, fn);
-        auto ns = timed(g);
-        if (!ns)
-            return ns.error();
-        const double gflops = lastNodeWork(g).flops / std::max(1.0, *ns);
-        c.kernelGflops[g.nodes.back().op.label()] = gflops;
-        if (std::string(fn) == "Sigmoid")
-            c.kernelGflops["Activation"] = gflops;
-    }
+    for (const char* fn : kActivations)
+        for (std::int64_t n : kActivationSizes) {
+            const Graph g = chainGraph(n, 1, fn);
+            if (auto r = kernelRate(g, g.nodes.back().op.label()); !r)
+                return r.error();
+        }
+    c.kernelGflops["Activation"] = c.kernelGflops["Activation.Sigmoid"];
+    c.kernelGflopsBySize["Activation"] = c.kernelGflopsBySize["Activation.Sigmoid"];
     for (const ConvLayer& l : kConvLayers) {
         const Graph g = convGraph(l);
         auto ns = timed(g);
@@ -288,6 +307,7 @@ DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::stri
     p.numThreads = c.numThreads;
     p.memoryBwTable = c.copyBwBySize;
     p.kernelGflops = c.kernelGflops;
+    p.kernelGflopsBySize = c.kernelGflopsBySize;
     p.convPerSample = true;
     p.gemmPacksB = true;
     const ConvFit conv = fitConv(c.conv, GemmRate(p));

@@ -29,6 +29,8 @@ struct CpuCalibration {
     // How the backend's own kernels run, for the pricing that follows them (DeviceProfile's CPU fields):
     std::vector<BandwidthPoint> copyBwBySize;   // a Relu over growing tensors, by bytes read + written
     std::map<std::string, double> kernelGflops; // by op kind: the cost model's FLOPs of a micro-graph / its time
+    // The same kernels at two or three sizes (one under the backend's parallel grain); kernelGflops is the largest.
+    std::map<std::string, std::vector<KernelRatePoint>> kernelGflopsBySize;
     struct ConvPoint {
         OpWork::PerSample lowering; // the cost model's view of the layer run per sample
         double ns = 0;

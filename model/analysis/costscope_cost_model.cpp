@@ -2,6 +2,7 @@
 #include "analysis/costscope_cost_model.h"
 
 #include "analysis/gemm_rate.h"
+#include "analysis/kernel_rate.h"
 #include "analysis/memory_rate.h"
 #include "analysis/op_cost.h"
 
@@ -66,21 +67,6 @@ const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
     case OpKind::Conv: return p.convWaves.valid() ? &p.convWaves : nullptr;
     default: return nullptr;
     }
-}
-
-// The profile's measured rate of the backend kernel that runs `node` (kernelGflops), or null. The full label of an
-// Activation or Binary op ("Activation.Tanh", "Binary.Pow") takes precedence over its kind: they differ by 100×
-// (a vectorised Relu against a libm erf or pow). Profiles without kernel rates cost no lookup.
-const double* kernelRate(const Node& node, const DeviceProfile& p)
-{
-    if (p.kernelGflops.empty())
-        return nullptr;
-    auto it = p.kernelGflops.end();
-    if (node.op.kind == OpKind::Activation || node.op.kind == OpKind::Binary)
-        it = p.kernelGflops.find(node.op.label());
-    if (it == p.kernelGflops.end())
-        it = p.kernelGflops.find(std::string(node.op.info().name));
-    return it == p.kernelGflops.end() ? nullptr : &it->second;
 }
 
 // Compute time of a Conv run one sample and group at a time (DeviceProfile::convPerSample): each GEMM at its own
@@ -163,6 +149,7 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
     for (std::size_t c = 0; c < kClassCount; ++c)
         classRate[c] = std::max(peak * classEfficiency(static_cast<OpClass>(c)), 1e-9);
     const MemoryRate memoryRate(p);
+    const KernelRate kernelRate(p);
 
     double total = p.roundtripNs;
     for (std::size_t i = 0; i < g.nodes.size() && i < gw.nodes.size(); ++i) {
@@ -181,7 +168,7 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         }
         const OpInfo& info = node.op.info();
         if (!w.free) {
-            const double* kernel = usesGemmRate(w) ? nullptr : kernelRate(node, p);
+            const std::optional<double> kernel = usesGemmRate(w) ? std::nullopt : kernelRate.at(node, w.flops);
             const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
                               : kernel        ? std::max(*kernel, 1e-9)
                                               : classRate[static_cast<std::size_t>(info.opClass)];

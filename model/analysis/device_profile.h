@@ -23,6 +23,14 @@ struct BandwidthPoint {
     double gbps = 0;
 };
 
+// One measured kernel rate at the FLOPs of one node: small nodes run below the rate of large ones (a kernel under
+// the backend's parallel grain runs on one thread).
+struct KernelRatePoint {
+    double flops = 0;
+    double gflops = 0;
+    bool operator==(const KernelRatePoint&) const = default;
+};
+
 // What a cost model needs to know of one device (cost-model.md §3, §4), plus the Costscope model's extras.
 // Units: ns, bytes/ns (= GB/s), GFLOP/s.
 struct DeviceProfile {
@@ -62,6 +70,9 @@ struct DeviceProfile {
     // FLOP rate of the backend's kernel for an op kind (OpInfo name, "Pool"), in place of peak × class efficiency:
     // kernels that are neither GEMMs nor bandwidth-bound (window loops, pow, libm calls) run far below peak.
     std::map<std::string, double> kernelGflops;
+    // The same kernels measured at several sizes, by the same keys: where a key has points, they price it
+    // (piecewise-linear in log FLOPs, clamped at the ends) instead of kernelGflops.
+    std::map<std::string, std::vector<KernelRatePoint>> kernelGflopsBySize;
     // Conv runs as one im2col + GEMM per sample and group: N·groups GEMMs of (Cout/groups) × (output spatial) ×
     // (Cin/groups·Πkernel), and 1×1 stride-1 unpadded convolutions use the input as the column matrix.
     bool convPerSample = false;

@@ -123,6 +123,32 @@ void readBandwidthTable(Reader& r, DeviceProfile& p)
     }
 }
 
+// "kernel_gflops_by_size": {"Activation.Gelu": [{"flops": .., "gflops": ..}, ..]}.
+void readKernelRateTables(Reader& r, DeviceProfile& p)
+{
+    const char* key = "kernel_gflops_by_size";
+    const Json* m = r.get(key);
+    if (!m)
+        return;
+    if (!m->is_object())
+        return r.fail(key, "expected an object {op kind: [{flops, gflops}]}");
+    for (auto it = m->begin(); it != m->end(); ++it) {
+        const std::string where = std::string(key) + "." + it.key();
+        if (!it.value().is_array() || it.value().empty())
+            return r.fail(where, "expected a non-empty array of {flops, gflops}");
+        std::vector<KernelRatePoint>& points = p.kernelGflopsBySize[it.key()];
+        for (std::size_t i = 0; i < it.value().size(); ++i) {
+            const Json& e = it.value()[i];
+            auto flops = e.is_object() ? e.find("flops") : e.end();
+            auto gflops = e.is_object() ? e.find("gflops") : e.end();
+            if (flops == e.end() || gflops == e.end() || !flops->is_number() || !gflops->is_number()
+                || flops->get<double>() <= 0 || gflops->get<double>() <= 0)
+                return r.fail(where + "[" + std::to_string(i) + "]", "expected an object {flops, gflops} of positive numbers");
+            points.push_back({flops->get<double>(), gflops->get<double>()});
+        }
+    }
+}
+
 // An object of positive numbers by name (kernel_gflops, corrections) into `out`.
 void readPositiveMap(Reader& r, const char* key, const char* expected, std::map<std::string, double>& out)
 {
@@ -166,7 +192,7 @@ const std::set<std::string>& knownKeys()
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
-        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "conv_per_sample", "conv_call_ns",
+        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "conv_per_sample", "conv_call_ns",
         "gemm_packs_b", "view_copy_bw_gbps", "corrections", "rlx_fallback"};
     return k;
 }
@@ -210,6 +236,15 @@ std::string profileToJsonText(const DeviceProfile& p)
         j["kernel_gflops"] = Json::object();
         for (const auto& [kind, gflops] : p.kernelGflops)
             j["kernel_gflops"][kind] = gflops;
+    }
+    if (!p.kernelGflopsBySize.empty()) {
+        j["kernel_gflops_by_size"] = Json::object();
+        for (const auto& [kind, points] : p.kernelGflopsBySize) {
+            Json a = Json::array();
+            for (const KernelRatePoint& k : points)
+                a.push_back({{"flops", k.flops}, {"gflops", k.gflops}});
+            j["kernel_gflops_by_size"][kind] = a;
+        }
     }
     if (p.convPerSample)
         j["conv_per_sample"] = true;
@@ -273,6 +308,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     readWaves(r, "conv_waves", p.convWaves);
     readBandwidthTable(r, p);
     readPositiveMap(r, "kernel_gflops", "expected an object {op kind: GFLOP/s}", p.kernelGflops);
+    readKernelRateTables(r, p);
     r.boolean("conv_per_sample", p.convPerSample);
     r.number("conv_call_ns", p.convCallNs);
     r.boolean("gemm_packs_b", p.gemmPacksB);

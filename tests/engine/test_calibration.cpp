@@ -38,6 +38,16 @@ private slots:
         QVERIFY(c->roundtripNs > 0 && c->roundtripNs < 1e7);
         QVERIFY(c->dispatchNs >= 0 && c->dispatchNs < 1e6);
         QVERIFY(c->numThreads >= 1);
+        // Kernels at several sizes, ascending in FLOPs; the largest is the single rate.
+        for (const char* key : {"Activation.Gelu", "Activation.Relu", "Activation", "Pool", "LayerNorm", "Binary.Pow"}) {
+            const auto it = c->kernelGflopsBySize.find(key);
+            QVERIFY2(it != c->kernelGflopsBySize.end() && it->second.size() >= 2, key);
+            for (std::size_t i = 0; i < it->second.size(); ++i) {
+                QVERIFY(it->second[i].gflops > 0 && it->second[i].flops > 0);
+                QVERIFY(i == 0 || it->second[i].flops > it->second[i - 1].flops);
+            }
+            QCOMPARE(c->kernelGflops.at(key), it->second.back().gflops);
+        }
 
         const DeviceProfile p = profileFromCpuCalibration(*c, "calibrated-test", "host", "2026-01-01", "costscope-cli calibrate");
         QCOMPARE(p.sgemmGflops, best);
@@ -54,6 +64,7 @@ private slots:
         QVERIFY(std::abs(back->sgemmGflops - p.sgemmGflops) < 1e-6 * p.sgemmGflops);
         QVERIFY(std::abs(back->dispatchNs - p.dispatchNs) < 1e-3 + 1e-6 * p.dispatchNs);
         QCOMPARE(back->source, p.source);
+        QCOMPARE(back->kernelGflopsBySize.size(), p.kernelGflopsBySize.size());
         QVERIFY(ProfileLibrary::load({"", dir.path().toStdString(), ""}).find("calibrated-test"));
     }
     void gridCoversSkinnyShapes()

@@ -55,6 +55,7 @@ private slots:
     void rlxGraphsRunDeterministically_data();
     void rlxGraphsRunDeterministically();
     void measureReportsStatsAndPerNodeTimes();
+    void perNodeTimesAreMediansOverInstrumentedRuns();
     void parameterDataIsUsed();
     void unsupportedOpsNameTheNode();
     void cancellationStopsARun();
@@ -191,6 +192,50 @@ void TestEnginePlan::measureReportsStatsAndPerNodeTimes()
     for (const NodeTiming& t : r->perNode)
         QVERIFY(t.ns >= 0 && !t.label.empty());
     QCOMPARE(r->outputs.size(), loaded->graph.outputs.size());
+}
+
+namespace {
+// A plan whose instrumented runs report scripted node times, one entry of `script` per run.
+class ScriptedPlan : public ExecutablePlan {
+public:
+    std::vector<std::vector<std::int64_t>> script;
+    int instrumented = 0;
+    Result<bool> uploadParameters() override { return true; }
+    Result<bool> setInputs(const std::vector<HostTensor>&) override { return true; }
+    Result<bool> run(const std::atomic<bool>*) override { return true; }
+    Result<std::vector<NodeTiming>> runInstrumented(const std::atomic<bool>*) override
+    {
+        const auto& ns = script[static_cast<std::size_t>(instrumented++) % script.size()];
+        std::vector<NodeTiming> t;
+        for (std::size_t i = 0; i < ns.size(); ++i)
+            t.push_back({NodeId(i + 1), "Binary.Add", ns[i]});
+        return t;
+    }
+    Result<std::vector<HostTensor>> readOutputs() const override { return std::vector<HostTensor>{}; }
+};
+} // namespace
+
+void TestEnginePlan::perNodeTimesAreMediansOverInstrumentedRuns()
+{
+    // One run's outlier (a node at 50x its usual time) must not become the node's time.
+    ScriptedPlan plan;
+    plan.script = {{100, 900}, {5000, 1000}, {120, 950}, {110, 40000}, {90, 980}};
+    MeasureOptions o{0, 1, true, nullptr, {}};
+    auto r = measure(plan, o);
+    QVERIFY(r);
+    QCOMPARE(plan.instrumented, 5);
+    QCOMPARE(r->perNode.size(), std::size_t(2));
+    QCOMPARE(r->perNode[0].ns, std::int64_t(110));
+    QCOMPARE(r->perNode[1].ns, std::int64_t(980));
+    QCOMPARE(r->perNode[1].node, NodeId(2));
+    // Past the time budget only the first instrumented run is made.
+    ScriptedPlan once;
+    once.script = plan.script;
+    o.instrumentedBudgetS = 0;
+    r = measure(once, o);
+    QVERIFY(r);
+    QCOMPARE(once.instrumented, 1);
+    QCOMPARE(r->perNode[0].ns, std::int64_t(100));
 }
 
 void TestEnginePlan::parameterDataIsUsed()

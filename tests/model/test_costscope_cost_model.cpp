@@ -232,6 +232,33 @@ private slots:
         QVERIFY(c.nodes[1].flops > 0 && c.nodes[3].flops > 0);
     }
 
+    void kernelRatesFollowTheNodeSize()
+    {
+        // A Gelu measured at two sizes: smaller nodes at the small size's rate, larger at the large one's, log-linear
+        // between; a label without points falls back to its single rate.
+        Graph g;
+        g.add(node(0, Op::make(OpKind::Input), {}, Shape::of({1 << 20})));
+        Attrs gelu, tanh;
+        gelu.set("op", std::string("Gelu"));
+        tanh.set("op", std::string("Tanh"));
+        g.add(node(1, Op::make(OpKind::Activation, gelu), {0}, Shape::of({1 << 10})));
+        g.add(node(2, Op::make(OpKind::Activation, gelu), {0}, Shape::of({1 << 20})));
+        g.add(node(3, Op::make(OpKind::Activation, gelu), {0}, Shape::of({1 << 15})));
+        g.add(node(4, Op::make(OpKind::Activation, tanh), {0}, Shape::of({1 << 10})));
+        g.outputs = {1, 2, 3, 4};
+        DeviceProfile p = flatProfile();
+        p.memoryBw = 1e6;
+        p.kernelGflops["Activation.Gelu"] = 4.0;
+        p.kernelGflops["Activation.Tanh"] = 0.5;
+        const double perElement = CostscopeCostModel().estimate(g, p).nodes[1].flops / (1 << 10);
+        p.kernelGflopsBySize["Activation.Gelu"] = {{perElement * (1 << 12), 1.0}, {perElement * (1 << 18), 4.0}};
+        const GraphCost c = CostscopeCostModel().estimate(g, p);
+        QCOMPARE(c.nodes[1].computeNs, c.nodes[1].flops / 1.0); // below the smallest point: its rate
+        QCOMPARE(c.nodes[2].computeNs, c.nodes[2].flops / 4.0); // above the largest
+        QVERIFY(std::abs(c.nodes[3].computeNs - c.nodes[3].flops / 2.5) < 1e-9 * c.nodes[3].computeNs); // halfway
+        QCOMPARE(c.nodes[4].computeNs, c.nodes[4].flops / 0.5);
+    }
+
     void correctionsScaleTheirClass()
     {
         const Graph g = matmulGraph();

@@ -38,6 +38,7 @@ DeviceProfile sample()
     p.matmulWaves = {128, 128, 8, 132, 880.5, 27000};
     p.memoryBwTable = {{65536, 40.5}, {1e8, 12}};
     p.kernelGflops = {{"Pool", 0.25}, {"Lrn", 1.5}};
+    p.kernelGflopsBySize = {{"Activation.Gelu", {{4096, 0.5}, {262144, 1.75}}}};
     p.convPerSample = true;
     p.gemmPacksB = true;
     p.viewCopyBw = 30;
@@ -82,6 +83,7 @@ private slots:
         QCOMPARE(back->memoryBwTable.size(), std::size_t(2));
         QCOMPARE(back->memoryBwTable[1].gbps, 12.0);
         QCOMPARE(back->kernelGflops, p.kernelGflops);
+        QVERIFY(back->kernelGflopsBySize == p.kernelGflopsBySize);
         QVERIFY(back->convPerSample && back->gemmPacksB);
         QCOMPARE(back->viewCopyBw, 30.0);
         QCOMPARE(back->corrections, p.corrections);
