@@ -49,6 +49,11 @@ Result<MeasuredRun> runFromJson(const std::string& path)
         for (const auto& n : j.at("per_node"))
             run.nodes.emplace_back(n.at("id").get<NodeId>(), n.at("measured_ns").get<double>());
         run.wholeNs = j.at("whole").at("median_ns").get<double>();
+        if (j.contains("host_speed")) {
+            const auto& h = j.at("host_speed");
+            run.host = {h.at("gemm").get<double>(), h.at("kernel").get<double>(), h.at("memory").get<double>(),
+                        h.at("dispatch").get<double>()};
+        }
         return run;
     } catch (const nlohmann::json::exception& e) {
         return Diagnostic::error(std::string("not a run JSON file: ") + e.what());

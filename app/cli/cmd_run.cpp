@@ -3,6 +3,7 @@
 // Every run is compared with the RLX parity model and the Costscope model (see analysis/run_predictions.h).
 #include "analysis/run_predictions.h"
 #include "backend.h"
+#include "calibration/host_probe.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -27,7 +28,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
-    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--json]";
+    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--json]";
 
 std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
 {
@@ -53,11 +54,12 @@ struct Settings {
     MeasureOptions measure;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false;
+    bool hostProbe = true; // re-time the profile's reference kernels around the run (see adjustForHost)
 };
 
 std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std::string* error)
 {
-    auto args = Args::parse(argv, {"json", "per-node"},
+    auto args = Args::parse(argv, {"json", "per-node", "no-host-probe"},
                             {"backend", "device", "bind", "input", "runs", "warmup", "reference", "rtol", "atol",
                              "save-output", "profile", "batch"},
                             error);
@@ -76,6 +78,7 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     s.profile = args->option("profile").value_or("");
     s.json = args->flag("json");
     s.measure.perNode = args->flag("per-node");
+    s.hostProbe = !args->flag("no-host-probe");
     auto bindings = parseBindings(args->options("bind"), error);
     if (!bindings)
         return std::nullopt;
@@ -178,6 +181,9 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     std::unordered_map<NodeId, std::pair<double, double>> predicted;
     for (std::size_t i = 0; i < p.rlx.nodes.size() && i < p.costscope.nodes.size(); ++i)
         predicted[p.rlx.nodes[i].id] = {p.rlx.nodes[i].totalNs, p.costscope.nodes[i].totalNs};
+    std::unordered_map<NodeId, double> host;
+    for (const NodeCost& c : p.costscopeHost.nodes)
+        host[c.id] = c.totalNs;
     Json j;
     j["graph"] = g.name;
     j["file"] = s.file;
@@ -192,13 +198,23 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     for (const NodeTiming& t : r.perNode) {
         const Node* n = g.find(t.node);
         const auto [rlx, cs] = predicted[t.node];
-        nodes.push_back({{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
-                         {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
-                         {"error", {{"rlx", relError(rlx, double(t.ns))}, {"costscope", relError(cs, double(t.ns))}}}});
+        Json node = {{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
+                     {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
+                     {"error", {{"rlx", relError(rlx, double(t.ns))}, {"costscope", relError(cs, double(t.ns))}}}};
+        if (p.hostSpeed) {
+            node["predicted_ns"]["costscope_host_adjusted"] = host[t.node];
+            node["error"]["costscope_host_adjusted"] = relError(host[t.node], double(t.ns));
+        }
+        nodes.push_back(std::move(node));
     }
     j["per_node"] = nodes;
     j["predicted"] = {{"rlx", predictedJson(p.rlx, double(r.whole.medianNs))},
                       {"costscope", predictedJson(p.costscope, double(r.whole.medianNs))}};
+    if (p.hostSpeed) {
+        j["predicted"]["costscope_host_adjusted"] = predictedJson(p.costscopeHost, double(r.whole.medianNs));
+        j["host_speed"] = {{"gemm", p.hostSpeed->gemm}, {"kernel", p.hostSpeed->kernel},
+                           {"memory", p.hostSpeed->memory}, {"dispatch", p.hostSpeed->dispatch}};
+    }
     auto outs = Json::array();
     for (std::size_t i = 0; i < r.outputs.size() && i < g.outputs.size(); ++i)
         outs.push_back({{"id", g.outputs[i]}, {"shape", describe(r.outputs[i])}});
@@ -219,12 +235,26 @@ void printText(const Graph& g, const DeviceInfo& device, const RunResult& r, con
     for (const GraphCost* c : {&p.rlx, &p.costscope})
         std::cout << "predicted " << c->model << " (" << c->profile << "): " << c->totalNs / 1e6 << " ms, error "
                   << std::round(relError(c->totalNs, measured) * 1000) / 10 << " %\n";
+    if (p.hostSpeed) {
+        const HostSpeed& h = *p.hostSpeed;
+        std::cout << "host now vs calibration: gemm " << h.gemm << "x, kernels " << h.kernel << "x, memory " << h.memory
+                  << "x, dispatch " << h.dispatch << "x\npredicted costscope, host-adjusted (" << p.costscopeHost.profile
+                  << "): " << p.costscopeHost.totalNs / 1e6 << " ms, error "
+                  << std::round(relError(p.costscopeHost.totalNs, measured) * 1000) / 10 << " %\n";
+    }
+    std::unordered_map<NodeId, double> host;
+    for (const NodeCost& c : p.costscopeHost.nodes)
+        host[c.id] = c.totalNs;
     if (!r.perNode.empty())
-        std::cout << "per node (ns): id op measured rlx costscope\n";
+        std::cout << "per node (ns): id op measured rlx costscope" << (p.hostSpeed ? " costscope-host-adjusted" : "")
+                  << '\n';
     for (const NodeTiming& t : r.perNode) {
         const auto [rlx, cs] = predicted[t.node];
         std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << ' ' << std::llround(rlx) << ' '
-                  << std::llround(cs) << '\n';
+                  << std::llround(cs);
+        if (p.hostSpeed)
+            std::cout << ' ' << std::llround(host[t.node]);
+        std::cout << '\n';
     }
 }
 } // namespace
@@ -267,10 +297,21 @@ int cmdRun(const std::vector<std::string>& argv)
     }
     std::vector<HostTensor> inputs;
     auto plan = prepare(*backend, g, s, s.device, &inputs);
+    // The profile's reference kernels again, before and after the timed runs (about 50 ms each on the CPU).
+    const bool probe = plan && s.hostProbe && predictions->costscopeProfile.hostProbe.valid();
+    auto before = probe ? probeHost(*backend, s.device) : Result<HostProbe>(HostProbe{});
     auto result = plan ? measure(**plan, s.measure) : Result<RunResult>(plan.error());
     if (!result) {
         std::cerr << result.error().format(s.file) << '\n';
         return kBadInput;
+    }
+    if (probe) {
+        auto after = probeHost(*backend, s.device);
+        if (before && after)
+            adjustForHost(*predictions, g, s.bindings, meanProbe(*before, *after));
+        else
+            std::cerr << "costscope-cli run: host probe failed: "
+                      << (before ? after.error().message : before.error().message) << '\n';
     }
     Json j = resultJson(g, s, devices[static_cast<std::size_t>(s.device)], *result, *predictions);
     if (!s.saveOutput.empty() && !result->outputs.empty())

@@ -3,14 +3,15 @@
 
 #include "analysis/costscope_cost_model.h"
 #include "analysis/gemm_rate.h"
+#include "calibration/host_probe.h"
 #include "calibration/micro_graphs.h"
 #include "calibration/sgemm_table.h"
+#include "calibration/time_graph.h"
 #include "cpu/cpu_backend.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <random>
 #include <thread>
 
 namespace costscope {
@@ -24,45 +25,10 @@ double medianOf(std::vector<double> v)
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-// A compiled micro-graph with random inputs, ready to time.
-Result<std::unique_ptr<ExecutablePlan>> ready(Backend& backend, const Graph& g)
-{
-    auto plan = backend.compile(g, {}, 0);
-    if (!plan)
-        return plan.error();
-    if (auto r = (*plan)->uploadParameters(); !r)
-        return r.error();
-    std::mt19937 rng(12345);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<HostTensor> inputs;
-    for (const PlanInput& in : (*plan)->inputs()) {
-        HostTensor t;
-        t.reset(in.dims, in.dtype);
-        for (float& v : t.values<float>())
-            v = dist(rng);
-        inputs.push_back(std::move(t));
-    }
-    if (auto r = (*plan)->setInputs(inputs); !r)
-        return r.error();
-    return std::move(*plan);
-}
-
 // Median wall time of one whole-graph run, in ns.
 Result<double> timeGraph(Backend& backend, const Graph& g, const CpuCalibrationOptions& o)
 {
-    auto plan = ready(backend, g);
-    if (!plan)
-        return plan.error();
-    std::vector<double> samples;
-    for (int i = 0; i < o.warmupRuns + o.repeats; ++i) {
-        const auto t0 = Clock::now();
-        if (auto r = (*plan)->run(o.cancel); !r)
-            return r.error();
-        const double ns = double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-        if (i >= o.warmupRuns)
-            samples.push_back(ns);
-    }
-    return medianOf(samples);
+    return costscope::timeGraph(backend, g, o.warmupRuns, o.repeats, o.cancel);
 }
 
 // Keeps both cores busy with a large sgemm for `seconds` before anything is timed: a CPU that was idle runs the
@@ -70,7 +36,7 @@ Result<double> timeGraph(Backend& backend, const Graph& g, const CpuCalibrationO
 // instead of 160 GFLOP/s at 512^3 when it started cold).
 Result<bool> warmUp(Backend& backend, double seconds, const CpuCalibrationOptions& o)
 {
-    auto plan = ready(backend, matmulGraph(256, 256, 256));
+    auto plan = readyPlan(backend, matmulGraph(256, 256, 256));
     if (!plan)
         return plan.error();
     const auto t0 = Clock::now();
@@ -206,6 +172,10 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     };
     if (auto w = warmUp(backend, o.quick ? 0.5 : 1.0, o); !w)
         return w.error();
+    // The reference times before and after the figures: a run compares its own probe with their mean.
+    auto probeBefore = probeHost(backend, 0, o.cancel);
+    if (!probeBefore)
+        return probeBefore.error();
     for (SgemmPoint p : grid) {
         auto ns = timed(matmulGraph(p.m, p.k, p.n));
         if (!ns)
@@ -286,6 +256,10 @@ Result<CpuCalibration> calibrateCpu(const CpuCalibrationOptions& o)
     if (!viewNs)
         return viewNs.error();
     c.viewCopyBw = 8.0 * double(viewElements) / std::max(1.0, *viewNs);
+    auto probeAfter = probeHost(backend, 0, o.cancel);
+    if (!probeAfter)
+        return probeAfter.error();
+    c.probe = meanProbe(*probeBefore, *probeAfter);
     return c;
 }
 
@@ -308,6 +282,7 @@ DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::stri
     p.memoryBwTable = c.copyBwBySize;
     p.kernelGflops = c.kernelGflops;
     p.kernelGflopsBySize = c.kernelGflopsBySize;
+    p.hostProbe = c.probe;
     p.convPerSample = true;
     p.gemmPacksB = true;
     const ConvFit conv = fitConv(c.conv, GemmRate(p));

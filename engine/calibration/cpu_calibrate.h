@@ -37,6 +37,7 @@ struct CpuCalibration {
     };
     std::vector<ConvPoint> conv;                // Conv layers typical of CNNs, one sample
     double viewCopyBw = 0;                      // bytes/ns (read + written), a Reshape (the backend copies)
+    HostProbe probe;                            // reference times, the mean of before and after the figures
 };
 
 struct CpuCalibrationOptions {

@@ -31,6 +31,18 @@ struct KernelRatePoint {
     bool operator==(const KernelRatePoint&) const = default;
 };
 
+// Times (ns) of four reference micro-graphs on the device, taken with its calibration and again before a run: how
+// far the host has drifted since it was calibrated, by kind of work. A shared host's other tenants moved these on
+// the development VM by 0.5x to 1.2x within minutes, and not alike (a libm kernel halved while the sgemm lost 12 %).
+struct HostProbe {
+    double gemmNs = 0;     // a 256^3 MatMul: compute-bound, all cores
+    double kernelNs = 0;   // Erf over 2^14 elements: scalar libm code on one thread
+    double memoryNs = 0;   // Add over 2^21 elements: streaming from DRAM
+    double dispatchNs = 0; // a chain of 64 Adds of 16 elements: per-node overhead
+    bool valid() const { return gemmNs > 0 && kernelNs > 0 && memoryNs > 0 && dispatchNs > 0; }
+    bool operator==(const HostProbe&) const = default;
+};
+
 // What a cost model needs to know of one device (cost-model.md §3, §4), plus the Costscope model's extras.
 // Units: ns, bytes/ns (= GB/s), GFLOP/s.
 struct DeviceProfile {
@@ -73,6 +85,8 @@ struct DeviceProfile {
     // The same kernels measured at several sizes, by the same keys: where a key has points, they price it
     // (piecewise-linear in log FLOPs, clamped at the ends) instead of kernelGflops.
     std::map<std::string, std::vector<KernelRatePoint>> kernelGflopsBySize;
+    // The reference times taken with the calibration (invalid on profiles that were not calibrated here).
+    HostProbe hostProbe;
     // Conv runs as one im2col + GEMM per sample and group: N·groups GEMMs of (Cout/groups) × (output spatial) ×
     // (Cin/groups·Πkernel), and 1×1 stride-1 unpadded convolutions use the input as the column matrix.
     bool convPerSample = false;

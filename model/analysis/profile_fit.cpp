@@ -11,7 +11,7 @@ ProfileFit fitProfileCorrections(const DeviceProfile& profile, const std::vector
     const auto model = makeCostModel("costscope");
     std::vector<FitRun> samples;
     for (const MeasuredRun& r : runs) {
-        const GraphCost cost = model->estimate(*r.graph, fit.profile, r.bindings);
+        const GraphCost cost = model->estimate(*r.graph, hostAdjusted(fit.profile, r.host), r.bindings);
         samples.push_back(fitRunFrom(*r.graph, cost, r.nodes, r.wholeNs));
     }
     fit.report = fitCorrections(samples, options);

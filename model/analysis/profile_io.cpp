@@ -149,6 +149,25 @@ void readKernelRateTables(Reader& r, DeviceProfile& p)
     }
 }
 
+// "host_probe": {"gemm_ns", "kernel_ns", "memory_ns", "dispatch_ns"}, all positive.
+void readHostProbe(Reader& r, DeviceProfile& p)
+{
+    const Json* o = r.get("host_probe");
+    if (!o)
+        return;
+    const char* expected = "expected an object {gemm_ns, kernel_ns, memory_ns, dispatch_ns} of positive numbers";
+    if (!o->is_object())
+        return r.fail("host_probe", expected);
+    for (auto [name, dst] : {std::pair{"gemm_ns", &p.hostProbe.gemmNs}, std::pair{"kernel_ns", &p.hostProbe.kernelNs},
+                             std::pair{"memory_ns", &p.hostProbe.memoryNs},
+                             std::pair{"dispatch_ns", &p.hostProbe.dispatchNs}}) {
+        const auto it = o->find(name);
+        if (it == o->end() || !it->is_number() || it->get<double>() <= 0)
+            return r.fail(std::string("host_probe.") + name, expected);
+        *dst = it->get<double>();
+    }
+}
+
 // An object of positive numbers by name (kernel_gflops, corrections) into `out`.
 void readPositiveMap(Reader& r, const char* key, const char* expected, std::map<std::string, double>& out)
 {
@@ -192,7 +211,7 @@ const std::set<std::string>& knownKeys()
     static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
-        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "conv_per_sample", "conv_call_ns",
+        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "host_probe", "conv_per_sample", "conv_call_ns",
         "gemm_packs_b", "view_copy_bw_gbps", "corrections", "rlx_fallback"};
     return k;
 }
@@ -246,6 +265,9 @@ std::string profileToJsonText(const DeviceProfile& p)
             j["kernel_gflops_by_size"][kind] = a;
         }
     }
+    if (p.hostProbe.valid())
+        j["host_probe"] = {{"gemm_ns", p.hostProbe.gemmNs}, {"kernel_ns", p.hostProbe.kernelNs},
+                           {"memory_ns", p.hostProbe.memoryNs}, {"dispatch_ns", p.hostProbe.dispatchNs}};
     if (p.convPerSample)
         j["conv_per_sample"] = true;
     if (p.convCallNs > 0)
@@ -309,6 +331,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     readBandwidthTable(r, p);
     readPositiveMap(r, "kernel_gflops", "expected an object {op kind: GFLOP/s}", p.kernelGflops);
     readKernelRateTables(r, p);
+    readHostProbe(r, p);
     r.boolean("conv_per_sample", p.convPerSample);
     r.number("conv_call_ns", p.convCallNs);
     r.boolean("gemm_packs_b", p.gemmPacksB);

@@ -24,6 +24,7 @@ namespace costscope {
 //   "memory_bw_table": [{"bytes":..,"gbps":..}],   CPU: copy bandwidth by bytes moved (saved only when set)
 //   "kernel_gflops": {"Pool": 0.4},        CPU: FLOP rate of the backend's kernel by op kind (saved only when set)
 //   "kernel_gflops_by_size": {"Activation.Gelu": [{"flops":..,"gflops":..}]},   CPU: the same by node FLOPs
+//   "host_probe": {"gemm_ns":..,"kernel_ns":..,"memory_ns":..,"dispatch_ns":..},  CPU: reference times at calibration
 //   "conv_per_sample": true,               CPU: Conv is im2col + GEMM per sample and group (saved only when true)
 //   "conv_call_ns": 9000,                  CPU: fixed cost of each of those calls (saved only when set)
 //   "gemm_packs_b": true,                  CPU: the sgemm writes a packed copy of B (saved only when true)

@@ -34,4 +34,12 @@ Result<RunPredictions> predictRun(const Graph& g, const Bindings& b, const std::
     return p;
 }
 
+void adjustForHost(RunPredictions& p, const Graph& g, const Bindings& b, const HostProbe& now)
+{
+    if (!p.costscopeProfile.hostProbe.valid() || !now.valid())
+        return;
+    p.hostSpeed = hostSpeed(p.costscopeProfile.hostProbe, now);
+    p.costscopeHost = makeCostModel("costscope")->estimate(g, hostAdjusted(p.costscopeProfile, *p.hostSpeed), b);
+}
+
 } // namespace costscope

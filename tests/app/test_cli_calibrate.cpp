@@ -35,6 +35,8 @@ private slots:
         QVERIFY(j["sgemm_table"].toArray().size() >= 4);
         QVERIFY(j["memory_bw_gbps"].toDouble() > 0.1);
         QVERIFY(j["source"].toString().contains("by costscope-cli calibrate"));
+        QVERIFY(j["host_probe"].toObject()["gemm_ns"].toDouble() > 0);
+        QVERIFY(j["kernel_gflops_by_size"].toObject().contains("Activation.Gelu"));
         QVERIFY(QFile::exists(m_home.filePath("costscope/profiles/calibrated-cpu.json")));
         QByteArray listed;
         QCOMPARE(runCli({"profiles", "show", "calibrated-cpu"}, &listed), 0);
@@ -95,6 +97,17 @@ private slots:
         QVERIFY(predicted["rlx"].toObject()["total_ns"].toDouble() > 0);
         QCOMPARE(predicted["costscope"].toObject()["profile"].toString(), QString("calibrated-cpu"));
         QVERIFY(j["per_node"].toArray()[0].toObject()["predicted_ns"].toObject().contains("costscope"));
+        // The calibrated profile holds a host probe: the run re-times it and adds the host-adjusted prediction.
+        const QJsonObject host = j["host_speed"].toObject();
+        for (const char* k : {"gemm", "kernel", "memory", "dispatch"})
+            QVERIFY2(host[k].toDouble() > 0.05 && host[k].toDouble() < 20, k);
+        QCOMPARE(predicted["costscope_host_adjusted"].toObject()["profile"].toString(), QString("calibrated-cpu"));
+        QVERIFY(j["per_node"].toArray()[0].toObject()["predicted_ns"].toObject()["costscope_host_adjusted"].toDouble() > 0);
+        QByteArray plain;
+        QCOMPARE(runCli({"run", sharedPath("data/rlx/mnist.hir.json"), "--runs", "1", "--no-host-probe", "--json"},
+                        &plain, &err),
+                 0);
+        QVERIFY(!QJsonDocument::fromJson(plain).object().contains("host_speed"));
         QFile f(runFile);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(out);

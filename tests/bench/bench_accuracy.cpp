@@ -14,7 +14,9 @@
 #include "analysis/profile_io.h"
 #include "analysis/rlx_profiles.h"
 #include "backend.h"
+#include "analysis/host_speed.h"
 #include "calibration/cpu_calibrate.h"
+#include "calibration/host_probe.h"
 #include "calibration/micro_graphs.h"
 #include "formats/graph_file.h"
 #include "ir/rebatch.h"
@@ -49,27 +51,9 @@ struct Case {
     bool fitSet = false;
     double measuredNs = 0;
     FitRun rlx, costscope; // same measurements, predictions of each model
-    double speed = 1;      // reference time at calibration / reference time before this graph
+    FitRun costscopeHost;  // the Costscope model with the profile scaled to the host's speed around this graph
+    HostSpeed host;        // host probe now against the calibration's (1: as fast as when calibrated)
 };
-
-// The runs with every prediction divided by the machine's speed at the time (see referenceNs): what the model
-// would have predicted had it been calibrated just before each graph. A diagnostic that separates the model's
-// error from the host's drift; the headline rows are the plain ones.
-std::vector<FitRun> driftAdjusted(const std::vector<Case>& cases, bool evalOnly)
-{
-    std::vector<FitRun> runs;
-    for (const Case& c : cases) {
-        if (evalOnly && c.fitSet)
-            continue;
-        FitRun r = c.costscope;
-        const double k = c.speed > 0 ? 1.0 / c.speed : 1.0;
-        r.predictedNs *= k;
-        for (FitSample& n : r.nodes)
-            n.predictedNs *= k;
-        runs.push_back(std::move(r));
-    }
-    return runs;
-}
 
 std::vector<fs::path> graphFiles(const fs::path& data)
 {
@@ -91,27 +75,6 @@ std::vector<fs::path> graphFiles(const fs::path& data)
 double seconds(std::chrono::steady_clock::time_point t0)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// The machine's speed now: the median time of a 256³ MatMul through the backend. Printed beside each graph as a
-// ratio to its value right after calibration, so that a run whose errors come from the machine slowing down or
-// speeding up after calibration (other tenants of a shared host) says so.
-double referenceNs(Backend& backend)
-{
-    static const Graph g = matmulGraph(256, 256, 256);
-    auto plan = backend.compile(g, {}, 0);
-    if (!plan || !(*plan)->uploadParameters())
-        return 0;
-    std::vector<HostTensor> inputs;
-    for (const PlanInput& in : (*plan)->inputs())
-        inputs.push_back(arangeInput(in.dims, in.dtype));
-    if (!(*plan)->setInputs(inputs))
-        return 0;
-    MeasureOptions o;
-    o.warmupRuns = 2;
-    o.timedRuns = 9;
-    auto r = measure(**plan, o);
-    return r ? double(r->whole.medianNs) : 0.0;
 }
 
 // One graph at one batch: measured whole-graph median and per-node times.
@@ -151,7 +114,7 @@ double timingOverheadNs(const std::vector<NodeTiming>& perNode, double wholeNs)
 
 // One run for --dump: the graph-level figures and each costed node's terms beside its measured time.
 nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const std::vector<NodeTiming>& perNode,
-                       double spread, double speed)
+                       double spread)
 {
     const GraphWork work = CostscopeCostModel().work(g, {});
     std::map<NodeId, std::int64_t> measured;
@@ -180,7 +143,10 @@ nlohmann::json dumpRun(const Case& c, const Graph& g, const GraphCost& cs, const
                              {"stride", a.intsOr("stride", {})}});
     }
     return {{"graph", c.graph}, {"batch", c.batch}, {"fit", c.fitSet}, {"measured_ns", c.measuredNs}, {"spread", spread},
-            {"rlx_ns", c.rlx.predictedNs}, {"costscope_ns", c.costscope.predictedNs}, {"speed", speed},
+            {"rlx_ns", c.rlx.predictedNs}, {"costscope_ns", c.costscope.predictedNs},
+            {"costscope_host_ns", c.costscopeHost.predictedNs}, {"speed", c.host.gemm},
+            {"host", {{"gemm", c.host.gemm}, {"kernel", c.host.kernel}, {"memory", c.host.memory},
+                      {"dispatch", c.host.dispatch}}},
             {"nodes", nodes}};
 }
 
@@ -295,10 +261,14 @@ int main(int argc, char** argv)
 
     std::vector<Case> cases;
     nlohmann::json dumped = nlohmann::json::array();
-    const double referenceAtCalibration = referenceNs(*backend);
-    std::printf("reference 256^3 MatMul after calibration: %.1f us; \"speed\" below is that time / the time before "
-                "each graph (1.00: as fast as when calibrated)\n",
-                referenceAtCalibration / 1e3);
+    // The host's speed around each graph against the calibration (CPU: the profile holds the probe's times).
+    const bool probing = calibrated.hostProbe.valid();
+    if (probing)
+        std::printf("host probe at calibration: 256^3 MatMul %.1f us, Erf 2^14 %.1f us, Add 2^21 %.1f us, 64 tiny Adds "
+                    "%.1f us; \"host\" below: gemm/kernel/memory/dispatch speed around each graph against these "
+                    "(1.00: as fast as when calibrated)\n",
+                    calibrated.hostProbe.gemmNs / 1e3, calibrated.hostProbe.kernelNs / 1e3,
+                    calibrated.hostProbe.memoryNs / 1e3, calibrated.hostProbe.dispatchNs / 1e3);
     const auto files = graphFiles(data);
     std::printf("\nsplit: graphs sorted by file name; even positions fit the corrections, odd ones evaluate them\n");
     for (std::size_t gi = 0; gi < files.size(); ++gi) {
@@ -337,26 +307,34 @@ int main(int argc, char** argv)
                             flops / 1e9);
                 continue;
             }
-            const double reference = referenceNs(*backend);
-            const double speed = reference > 0 ? referenceAtCalibration / reference : 0.0;
+            auto before = probing ? probeHost(*backend) : Result<HostProbe>(HostProbe{});
             auto r = measureOn(*backend, *g);
             if (!r) {
                 std::printf("%-32s b%-3lld does not run: %s\n", name.c_str(), (long long)batch,
                             r.error().message.c_str());
                 continue;
             }
-            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}, speed > 0 ? speed : 1.0};
+            auto after = probing ? probeHost(*backend) : Result<HostProbe>(HostProbe{});
+            Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}, {}, {}};
+            if (before && after)
+                c.host = hostSpeed(calibrated.hostProbe, meanProbe(*before, *after));
             const double overhead = device != Device::Cpu ? timingOverheadNs(r->perNode, c.measuredNs) : 0.0;
             std::vector<std::pair<NodeId, double>> measured;
             for (const NodeTiming& t : r->perNode)
                 measured.emplace_back(t.node, std::max(double(t.ns) - overhead, 0.1 * double(t.ns)));
             c.rlx = fitRunFrom(*g, rlx, measured, c.measuredNs);
             c.costscope = fitRunFrom(*g, cs, measured, c.measuredNs);
+            c.costscopeHost = fitRunFrom(*g, csModel->estimate(*g, hostAdjusted(calibrated, c.host), {}), measured,
+                                         c.measuredNs);
             std::printf("%-32s b%-3lld %s measured %10.3f ms (spread %3.0f%%)  rlx %10.3f  costscope %10.3f (%+4.0f%%)  "
-                        "speed %.2f  (node timing overhead %.2f us)\n",
+                        "host-adj. %10.3f (%+4.0f%%)  host %.2f/%.2f/%.2f/%.2f\n",
                         name.c_str(), (long long)batch, c.fitSet ? "fit " : "eval", c.measuredNs / 1e6,
                         100 * r->whole.spread, c.rlx.predictedNs / 1e6, c.costscope.predictedNs / 1e6,
-                        100 * (c.costscope.predictedNs / c.measuredNs - 1), speed, overhead / 1e3);
+                        100 * (c.costscope.predictedNs / c.measuredNs - 1), c.costscopeHost.predictedNs / 1e6,
+                        100 * (c.costscopeHost.predictedNs / c.measuredNs - 1), c.host.gemm, c.host.kernel,
+                        c.host.memory, c.host.dispatch);
+            if (overhead > 0)
+                std::printf("    node timing overhead %.2f us a node\n", overhead / 1e3);
             // Where the time goes in the slower runs: the three slowest nodes of the instrumented run.
             if (c.measuredNs > 5e6) {
                 std::vector<NodeTiming> slowest = r->perNode;
@@ -370,41 +348,44 @@ int main(int argc, char** argv)
             }
             std::fflush(stdout);
             if (!dumpPath.empty())
-                dumped.push_back(dumpRun(c, *g, cs, r->perNode, r->whole.spread, speed));
+                dumped.push_back(dumpRun(c, *g, cs, r->perNode, r->whole.spread));
             cases.push_back(std::move(c));
         }
     }
-    std::vector<FitRun> fitRuns, evalCs, evalRlx, allCs, allRlx;
+    std::vector<FitRun> fitRuns, evalCs, evalRlx, allCs, allRlx, fitHost, evalHost, allHost;
     for (const Case& c : cases) {
         (c.fitSet ? fitRuns : evalCs).push_back(c.costscope);
+        (c.fitSet ? fitHost : evalHost).push_back(c.costscopeHost);
         if (!c.fitSet)
             evalRlx.push_back(c.rlx);
         allCs.push_back(c.costscope);
         allRlx.push_back(c.rlx);
+        allHost.push_back(c.costscopeHost);
     }
     const FitReport fit = fitCorrections(fitRuns);
     FitOptions weighted;
     weighted.weightByTime = true;
     const FitReport fitW = fitCorrections(fitRuns, weighted);
-    for (const FitReport* f : {&fit, &fitW}) {
-        std::printf("\ncorrections fitted on the fit half (%s):", f == &fit ? "uniform" : "time-weighted");
+    // Corrections fitted on the host-adjusted predictions: what the model gets wrong once the host's drift is out.
+    const FitReport fitH = fitCorrections(fitHost);
+    for (const FitReport* f : {&fit, &fitW, &fitH}) {
+        std::printf("\ncorrections fitted on the fit half (%s):",
+                    f == &fit ? "uniform" : f == &fitW ? "time-weighted" : "host-adjusted, uniform");
         for (const auto& [cls, factor] : f->corrections)
             std::printf(" %s x%.2f (%d)", cls.c_str(), factor, f->samples.at(cls));
     }
     std::printf("\n\n| model                  | set   | graphs | MAPE %% | ±10%% | ±25%% | nodes | MAPE %% | ±10%% | ±25%% |\n");
-    printStats("rlx parity", "eval", evalRlx, {});
-    printStats("costscope uncorrected", "eval", evalCs, {});
-    printStats("costscope calibrated", "eval", evalCs, fit.corrections);
-    printStats("costscope calibrated-w", "eval", evalCs, fitW.corrections);
-    printStats("rlx parity", "all", allRlx, {});
-    printStats("costscope uncorrected", "all", allCs, {});
-    printStats("costscope calibrated", "all", allCs, fit.corrections);
-    printStats("costscope calibrated-w", "all", allCs, fitW.corrections);
-    std::printf("\ndiagnostic, predictions divided by the machine's speed before each graph (not the headline):\n");
-    const std::vector<FitRun> evalDriftAdjusted = driftAdjusted(cases, true);
-    printStats("uncorrected, drift-adj.", "eval", evalDriftAdjusted, {});
-    printStats("calibrated, drift-adj.", "eval", evalDriftAdjusted, fit.corrections);
-    printStats("uncorrected, drift-adj.", "all", driftAdjusted(cases, false), {});
+    for (const char* set : {"eval", "all"}) {
+        const bool eval = std::string(set) == "eval";
+        printStats("rlx parity", set, eval ? evalRlx : allRlx, {});
+        printStats("costscope uncorrected", set, eval ? evalCs : allCs, {});
+        printStats("costscope calibrated", set, eval ? evalCs : allCs, fit.corrections);
+        printStats("costscope calibrated-w", set, eval ? evalCs : allCs, fitW.corrections);
+        if (probing) {
+            printStats("host-adj. uncorrected", set, eval ? evalHost : allHost, {});
+            printStats("host-adj. calibrated", set, eval ? evalHost : allHost, fitH.corrections);
+        }
+    }
     if (!dumpPath.empty()) {
         std::ofstream out(dumpPath);
         out << nlohmann::json{{"profile", nlohmann::json::parse(profileToJsonText(calibrated))}, {"runs", dumped}}.dump(1);

@@ -65,6 +65,8 @@ private slots:
         QVERIFY(std::abs(back->dispatchNs - p.dispatchNs) < 1e-3 + 1e-6 * p.dispatchNs);
         QCOMPARE(back->source, p.source);
         QCOMPARE(back->kernelGflopsBySize.size(), p.kernelGflopsBySize.size());
+        QVERIFY(c->probe.valid());
+        QVERIFY(back->hostProbe == p.hostProbe && p.hostProbe == c->probe);
         QVERIFY(ProfileLibrary::load({"", dir.path().toStdString(), ""}).find("calibrated-test"));
     }
     void gridCoversSkinnyShapes()

@@ -149,7 +149,7 @@ private slots:
         // Measured: exactly 3 × what the model predicts without corrections, at two batches.
         std::vector<MeasuredRun> runs;
         for (std::int64_t batch : {8, 64}) {
-            MeasuredRun r{matmulChain(4), {{"batch", batch}}, {}, 0};
+            MeasuredRun r{matmulChain(4), {{"batch", batch}}, {}, 0, {}};
             const GraphCost cost = makeCostModel("costscope")->estimate(*r.graph, uncorrected, r.bindings);
             for (const NodeCost& c : cost.nodes)
                 if (r.graph->find(c.id)->op.kind == OpKind::MatMul)
@@ -165,6 +165,14 @@ private slots:
         QCOMPARE(fit.report.samples.at("matmul"), 8);
         QVERIFY(fit.report.nodesAfter.mape < 1e-6);
         QVERIFY(fit.report.nodesBefore.mape > 60);
+
+        // The same runs made while the host ran everything at a third of its calibrated speed: priced at that speed,
+        // the model has nothing left to correct.
+        for (MeasuredRun& r : runs)
+            r.host = {1.0 / 3, 1.0 / 3, 1.0 / 3, 1.0 / 3};
+        const ProfileFit slow = fitProfileCorrections(p, runs, FitOptions{.priorRuns = 0});
+        QVERIFY(std::abs(slow.profile.corrections.at("matmul") - 1.0) < 1e-9);
+        QVERIFY(slow.report.nodesBefore.mape < 1e-6);
     }
     void errorStatsShares()
     {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/costscope_cost_model.h"
+#include "analysis/host_speed.h"
 #include "analysis/gemm_rate.h"
 
 #include <QtTest>
@@ -257,6 +258,41 @@ private slots:
         QCOMPARE(c.nodes[2].computeNs, c.nodes[2].flops / 4.0); // above the largest
         QVERIFY(std::abs(c.nodes[3].computeNs - c.nodes[3].flops / 2.5) < 1e-9 * c.nodes[3].computeNs); // halfway
         QCOMPARE(c.nodes[4].computeNs, c.nodes[4].flops / 0.5);
+    }
+
+    void hostAdjustedScalesEachKindOfWork()
+    {
+        // The host runs GEMMs at twice, libm kernels at half, memory at the same and dispatch at a quarter of the
+        // speed of its calibration: each term of the prediction follows its own figure; corrections stay.
+        const HostSpeed s = hostSpeed({100, 100, 100, 100}, {50, 200, 100, 400});
+        QCOMPARE(s.gemm, 2.0);
+        QCOMPARE(s.kernel, 0.5);
+        QCOMPARE(s.memory, 1.0);
+        QCOMPARE(s.dispatch, 0.25);
+        QCOMPARE(hostSpeed({}, {50, 200, 100, 400}).gemm, 1.0); // no probe at calibration: unchanged
+        Graph g = matmulGraph();
+        Attrs tanh;
+        tanh.set("op", std::string("Tanh"));
+        g.add(node(3, Op::make(OpKind::Activation, tanh), {2}, Shape::of({64, 64})));
+        g.outputs = {3};
+        DeviceProfile p = flatProfile();
+        p.sgemmTable = {{64, 64, 64, 100}};
+        p.kernelGflops["Activation.Tanh"] = 0.5;
+        p.kernelGflopsBySize["Activation.Tanh"] = {{10, 0.25}, {1e9, 0.5}};
+        p.memoryBwTable = {{1000, 20}};
+        p.corrections["matmul"] = 1.5;
+        const DeviceProfile a = hostAdjusted(p, s);
+        QCOMPARE(a.sgemmTable[0].gflops, 200.0);
+        QCOMPARE(a.kernelGflops.at("Activation.Tanh"), 0.25);
+        QCOMPARE(a.kernelGflopsBySize.at("Activation.Tanh")[1].gflops, 0.25);
+        QCOMPARE(a.memoryBwTable[0].gbps, 20.0);
+        QCOMPARE(a.dispatchNs, 4 * p.dispatchNs);
+        QCOMPARE(a.corrections, p.corrections);
+        QVERIFY(a.description.find("host-adjusted") != std::string::npos);
+        const GraphCost before = CostscopeCostModel().estimate(g, p), after = CostscopeCostModel().estimate(g, a);
+        QCOMPARE(after.nodes[2].computeNs, before.nodes[2].computeNs / 2);
+        QCOMPARE(after.nodes[3].computeNs, before.nodes[3].computeNs * 2);
+        QCOMPARE(after.nodes[3].dispatchNs, before.nodes[3].dispatchNs * 4);
     }
 
     void correctionsScaleTheirClass()

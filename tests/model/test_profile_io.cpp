@@ -39,6 +39,7 @@ DeviceProfile sample()
     p.memoryBwTable = {{65536, 40.5}, {1e8, 12}};
     p.kernelGflops = {{"Pool", 0.25}, {"Lrn", 1.5}};
     p.kernelGflopsBySize = {{"Activation.Gelu", {{4096, 0.5}, {262144, 1.75}}}};
+    p.hostProbe = {250000, 40000.5, 1500000, 60000};
     p.convPerSample = true;
     p.gemmPacksB = true;
     p.viewCopyBw = 30;
@@ -84,6 +85,7 @@ private slots:
         QCOMPARE(back->memoryBwTable[1].gbps, 12.0);
         QCOMPARE(back->kernelGflops, p.kernelGflops);
         QVERIFY(back->kernelGflopsBySize == p.kernelGflopsBySize);
+        QVERIFY(back->hostProbe == p.hostProbe);
         QVERIFY(back->convPerSample && back->gemmPacksB);
         QCOMPARE(back->viewCopyBw, 30.0);
         QCOMPARE(back->corrections, p.corrections);
@@ -113,6 +115,10 @@ private slots:
                                      << "key 'matmul_waves.tile_m': expected a non-negative number";
         QTest::newRow("correction") << R"({"name":"a","device":"Cpu","corrections":{"matmul":"x"}})"
                                     << "key 'corrections.matmul': expected a positive number";
+        QTest::newRow("kernel by size") << R"({"name":"a","device":"Cpu","kernel_gflops_by_size":{"Pool":[{"flops":0,"gflops":1}]}})"
+                                        << "key 'kernel_gflops_by_size.Pool[0]': expected an object {flops, gflops}";
+        QTest::newRow("host probe") << R"({"name":"a","device":"Cpu","host_probe":{"gemm_ns":1,"kernel_ns":1,"memory_ns":1}})"
+                                    << "key 'host_probe.dispatch_ns': expected an object";
     }
     void badFilesNameFileAndKey()
     {

@@ -383,6 +383,15 @@ private slots:
             w.batchSpin()->setValue(batch);
             QVERIFY(runAndWait(panel, 2));
             QCOMPARE(panel->lastRun()->costscopeProfile, std::string("calibrated-cpu"));
+            // The calibration holds a host probe: the run re-times it and shows the host-adjusted model too.
+            const auto run = panel->lastRun();
+            QVERIFY(run->hostSpeed && run->hostSpeed->gemm > 0 && run->costscopeHostTotalNs > 0);
+            QTableWidget* whole = panel->errorTable()->wholeTable();
+            QCOMPARE(whole->rowCount(), 3);
+            QVERIFY(near(cellValue(whole, RunErrorTable::CostscopeHostRow, RunErrorTable::WholeError),
+                         errorPercent(run->costscopeHostTotalNs, double(run->whole.medianNs))));
+            QVERIFY(panel->status()->text().contains(QStringLiteral("host-adjusted")));
+            QCOMPARE(run->measuredRun().host.gemm, run->hostSpeed->gemm);
         }
         QSignalSpy fitted(tools, &ProfileTools::fitted);
         tools->fitButton()->click();

@@ -15,7 +15,7 @@ std::vector<std::optional<double>> RunComparison::measuredByNode() const
 
 MeasuredRun RunComparison::measuredRun() const
 {
-    MeasuredRun run{graph, bindings, {}, static_cast<double>(whole.medianNs)};
+    MeasuredRun run{graph, bindings, {}, static_cast<double>(whole.medianNs), hostSpeed.value_or(HostSpeed{})};
     for (const NodeComparison& n : nodes)
         run.nodes.emplace_back(n.id, n.measuredNs);
     return run;
@@ -27,11 +27,13 @@ double errorPercent(double predictedNs, double measuredNs)
 }
 
 Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings,
-                                 const DeviceInfo& device, const RunResult& result)
+                                 const DeviceInfo& device, const RunResult& result, const std::optional<HostProbe>& probe)
 {
     auto predicted = predictRun(*graph, bindings, device.backend, {});
     if (!predicted)
         return predicted.error();
+    if (probe)
+        adjustForHost(*predicted, *graph, bindings, *probe);
     RunComparison c;
     c.bindings = bindings;
     c.backend = device.backend;
@@ -42,6 +44,8 @@ Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindi
     c.costscopeProfile = predicted->costscope.profile;
     c.rlxTotalNs = predicted->rlx.totalNs;
     c.costscopeTotalNs = predicted->costscope.totalNs;
+    c.hostSpeed = predicted->hostSpeed;
+    c.costscopeHostTotalNs = predicted->hostSpeed ? predicted->costscopeHost.totalNs : 0.0;
     // A local index: Graph's own lookup table is built lazily and the GUI thread may be using it.
     std::unordered_map<NodeId, std::size_t> indexOf;
     for (std::size_t i = 0; i < graph->nodes.size(); ++i)
@@ -52,7 +56,8 @@ Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindi
             continue;
         const std::size_t i = it->second;
         c.nodes.push_back({i, t.node, t.label, graph->nodes[i].op.info().opClass, static_cast<double>(t.ns),
-                           predicted->rlx.nodes[i].totalNs, predicted->costscope.nodes[i].totalNs});
+                           predicted->rlx.nodes[i].totalNs, predicted->costscope.nodes[i].totalNs,
+                           predicted->hostSpeed ? predicted->costscopeHost.nodes[i].totalNs : 0.0});
     }
     c.graph = std::move(graph);
     return c;

@@ -19,6 +19,7 @@ struct NodeComparison {
     double measuredNs = 0;
     double rlxNs = 0;
     double costscopeNs = 0;
+    double costscopeHostNs = 0; // host-adjusted (RunComparison::hostSpeed); 0 without a probe
 };
 
 // A finished run of one graph set against the RLX parity and Costscope predictions. Built on the worker thread,
@@ -34,6 +35,10 @@ struct RunComparison {
     std::string costscopeProfile; // e.g. "calibrated-cpu"
     double rlxTotalNs = 0;
     double costscopeTotalNs = 0;
+    // With a host probe around the run and a profile that holds one: the host's speed against the calibration and
+    // the Costscope prediction at that speed (adjustForHost).
+    std::optional<HostSpeed> hostSpeed;
+    double costscopeHostTotalNs = 0;
     std::vector<NodeComparison> nodes; // execution order
 
     // Measured ns per node index of `graph`; nullopt for nodes the run did not time (leaves).
@@ -46,8 +51,10 @@ struct RunComparison {
 double errorPercent(double predictedNs, double measuredNs);
 
 // Sets a run of `graph` on `device` against both models: the RLX parity model under the rlx-linux profile of the
-// device's backend, the Costscope model under the user's calibrated-<backend> profile (predictRun's choice).
+// device's backend, the Costscope model under the user's calibrated-<backend> profile (predictRun's choice), and
+// with `probe` (the host probe taken around the run) the host-adjusted Costscope model.
 Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings,
-                                 const DeviceInfo& device, const RunResult& result);
+                                 const DeviceInfo& device, const RunResult& result,
+                                 const std::optional<HostProbe>& probe = std::nullopt);
 
 } // namespace costscope

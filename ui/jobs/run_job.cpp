@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/run_job.h"
+#include "calibration/host_probe.h"
 #include "measure.h"
 #include "synthetic.h"
 
@@ -44,10 +45,21 @@ Result<RunComparison> runAndCompare(const RunRequest& request, const std::atomic
     options.perNode = true;
     options.cancel = cancel;
     options.progress = progress;
+    // The CPU's reference kernels before and after the timed runs (about 50 ms each), for the host-adjusted
+    // prediction; a failed probe only leaves that prediction out.
+    const bool probe = request.backend == "cpu";
+    auto before = probe ? probeHost(*backend, request.device, cancel) : Result<HostProbe>(HostProbe{});
     auto measured = measure(**plan, options);
     if (!measured)
         return measured.error();
-    return compareRun(request.graph, request.bindings, devices[static_cast<std::size_t>(request.device)], *measured);
+    auto after = probe ? probeHost(*backend, request.device, cancel) : Result<HostProbe>(HostProbe{});
+    if (auto r = cancelled(cancel); !r)
+        return r.error();
+    std::optional<HostProbe> host;
+    if (probe && before && after)
+        host = meanProbe(*before, *after);
+    return compareRun(request.graph, request.bindings, devices[static_cast<std::size_t>(request.device)], *measured,
+                      host);
 }
 
 } // namespace costscope

@@ -54,7 +54,7 @@ RunErrorTable::RunErrorTable(QWidget* parent)
     m_whole->setObjectName(QStringLiteral("wholeGraphErrors"));
     m_nodes->setObjectName(QStringLiteral("nodeErrors"));
     m_whole->setSelectionMode(QAbstractItemView::NoSelection);
-    m_whole->setMaximumHeight(m_whole->horizontalHeader()->sizeHint().height() * 4);
+    m_whole->setMaximumHeight(m_whole->horizontalHeader()->sizeHint().height() * 5);
     m_nodes->setSortingEnabled(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -70,10 +70,11 @@ void RunErrorTable::showComparison(const RunComparison* run)
     if (!run)
         return;
     const double measured = static_cast<double>(run->whole.medianNs);
-    std::vector<std::pair<double, double>> rlxPairs, costscopePairs;
+    std::vector<std::pair<double, double>> rlxPairs, costscopePairs, hostPairs;
     for (const NodeComparison& n : run->nodes) {
         rlxPairs.emplace_back(n.rlxNs, n.measuredNs);
         costscopePairs.emplace_back(n.costscopeNs, n.measuredNs);
+        hostPairs.emplace_back(n.costscopeHostNs, n.measuredNs);
     }
     auto wholeRow = [&](WholeRow r, const QString& model, const std::string& profile, double predicted,
                         const ErrorStats& nodes) {
@@ -86,9 +87,12 @@ void RunErrorTable::showComparison(const RunComparison* run)
         const double within25 = 100 * nodes.within25;
         m_whole->setItem(r, NodesWithin25, new ValueItem(QStringLiteral("%1 %").arg(within25, 0, 'f', 0), within25));
     };
-    m_whole->setRowCount(2);
+    m_whole->setRowCount(run->hostSpeed ? 3 : 2);
     wholeRow(RlxRow, tr("RLX parity"), run->rlxProfile, run->rlxTotalNs, errorStats(rlxPairs));
     wholeRow(CostscopeRow, tr("Costscope"), run->costscopeProfile, run->costscopeTotalNs, errorStats(costscopePairs));
+    if (run->hostSpeed)
+        wholeRow(CostscopeHostRow, tr("Costscope, host-adjusted"), run->costscopeProfile, run->costscopeHostTotalNs,
+                 errorStats(hostPairs));
     m_nodes->setRowCount(static_cast<int>(run->nodes.size()));
     for (int r = 0; r < m_nodes->rowCount(); ++r) {
         const NodeComparison& n = run->nodes[static_cast<std::size_t>(r)];

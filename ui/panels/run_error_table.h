@@ -16,7 +16,7 @@ public:
     enum WholeColumn {
         Model, Profile, Predicted, WholeMeasured, WholeError, NodeMape, NodesWithin25, WholeColumnCount
     };
-    enum WholeRow { RlxRow, CostscopeRow };
+    enum WholeRow { RlxRow, CostscopeRow, CostscopeHostRow };
     enum NodeColumn { Id, Name, OpLabel, Measured, Rlx, RlxError, Costscope, CostscopeError, NodeColumnCount };
     static constexpr int kValueRole = Qt::UserRole + 1;
 

@@ -173,6 +173,14 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
                           .arg(errorPercent(m_last->rlxTotalNs, double(m_last->whole.medianNs)), 0, 'f', 1)
                           .arg(formatNs(m_last->costscopeTotalNs))
                           .arg(errorPercent(m_last->costscopeTotalNs, double(m_last->whole.medianNs)), 0, 'f', 1));
+    if (const auto& h = m_last->hostSpeed)
+        m_status->setText(m_status->text()
+                          + tr("; host-adjusted %1 (%2 %): host now vs calibration gemm %3x, kernels %4x, memory %5x, "
+                               "dispatch %6x")
+                                .arg(formatNs(m_last->costscopeHostTotalNs))
+                                .arg(errorPercent(m_last->costscopeHostTotalNs, double(m_last->whole.medianNs)), 0, 'f', 1)
+                                .arg(h->gemm, 0, 'f', 2).arg(h->kernel, 0, 'f', 2).arg(h->memory, 0, 'f', 2)
+                                .arg(h->dispatch, 0, 'f', 2));
     emit finished(true);
 }
 
