@@ -110,7 +110,7 @@ private slots:
         preset->trigger();
         QCOMPARE(w.batchSpin()->value(), 4096);
         QCOMPARE(w.bindingsEditor()->bindings().at("batch"), 4096);
-        QVERIFY(costs.wait(30000));
+        QVERIFY(costs.wait(60000));
         const GraphCost want = expected(g, QStringLiteral("rlx"), QStringLiteral("Cpu"), {{"batch", 4096}});
         QCOMPARE(w.overlay().cost()->totalNs, want.totalNs);
         int recoloured = 0;
@@ -146,8 +146,11 @@ private slots:
         QCOMPARE(w.bindingsEditor()->spinFor("batch")->value(), 8);
         const Bindings b = {{"batch", 8}, {"seq", 64}};
         QVERIFY(waitForDeviceCosts(w, "rlx", b));
-        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() == w.deviceCosts()->find("Cpu").get(); }, 30000));
-        QCOMPARE(w.overlay().cost()->totalNs, expected(*w.graph(), QStringLiteral("rlx"), QStringLiteral("Cpu"), b).totalNs);
+        // The canvas may be coloured by the single-device answer or by the all-devices one, whichever came first:
+        // both are for these bindings, so the totals agree (the object need not be the same).
+        const double want = expected(*w.graph(), QStringLiteral("rlx"), QStringLiteral("Cpu"), b).totalNs;
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() && w.overlay().cost()->totalNs == want; }, 60000));
+        QCOMPARE(w.deviceCosts()->find("Cpu")->totalNs, want);
         QVERIFY(w.overlay().cost()->skipped.empty());
     }
 
