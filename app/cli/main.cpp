@@ -3,6 +3,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -32,9 +33,17 @@ int main(int argc, char** argv)
         return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
+    const bool help = std::find_if(args.begin(), args.end(), [](const std::string& a) {
+                          return a == "--help" || a == "-h";
+                      }) != args.end();
     for (const auto& c : costscope::cli::commands())
-        if (cmd == c.name)
+        if (cmd == c.name) {
+            if (help) { // `costscope-cli run --help`: that command's line, not "unknown option"
+                std::cout << "usage: costscope-cli " << c.usage << '\n';
+                return 0;
+            }
             return c.run(args);
+        }
     std::cerr << "costscope-cli: unknown command '" << cmd << "'\n";
     printUsage(std::cerr);
     return costscope::cli::kUsage;

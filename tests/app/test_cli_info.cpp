@@ -106,6 +106,21 @@ private slots:
         }
     }
 
+    void commandHelpPrintsItsUsage()
+    {
+        for (const char* cmd : {"info", "analyze", "run", "calibrate", "fit", "report"})
+            for (const char* flag : {"--help", "-h"}) {
+                QByteArray out, err;
+                QCOMPARE(runCli({cmd, flag}, &out, &err), 0);
+                QVERIFY2(out.startsWith(QByteArray("usage: costscope-cli ") + cmd + ' '), out.constData());
+                QVERIFY2(err.isEmpty(), err.constData());
+            }
+        QByteArray out, err;
+        QCOMPARE(runCli({"run", "--help"}, &out, &err), 0);
+        for (const char* option : {"--device", "--input", "--rtol", "--atol", "--save-output", "--no-host-probe"})
+            QVERIFY2(out.contains(option), option);
+    }
+
     void guiVersionIsTheProjectVersion()
     {
         const QString gui = qEnvironmentVariable("COSTSCOPE_GUI");
