@@ -4,9 +4,10 @@
 // - element-wise Add on 64 MiB tensors against the copy bandwidth of memcpy spread over the same threads
 //   (target: >= 70%). Bandwidth counts the bytes each side must move: Add reads two tensors and writes one,
 //   memcpy reads one and writes one.
+#include "calibration/micro_graphs.h"
+#include "calibration/time_graph.h"
 #include "cpu/cpu_backend.h"
 #include "cpu/thread_pool.h"
-#include "synthetic.h"
 
 #ifdef COSTSCOPE_HAVE_OPENBLAS
 #include <cblas.h>
@@ -68,45 +69,12 @@ Paired timePaired(int blocks, int perBlock, const std::function<void()>& ours, c
     return {median(o), median(r), median(ratio), ratio.front(), ratio.back()};
 }
 
-Graph binaryGraph(OpKind kind, const char* sub, std::vector<std::int64_t> a, std::vector<std::int64_t> b)
+// A compiled plan of g on the CPU backend with inputs set, ready to run; null (and a message) on failure.
+std::unique_ptr<ExecutablePlan> planFor(CpuBackend& backend, const Graph& g)
 {
-    Graph g;
-    for (int i = 0; i < 2; ++i) {
-        Node n;
-        n.id = i;
-        Attrs attrs;
-        attrs.set("name", std::string(i ? "b" : "a"));
-        n.op = Op::make(OpKind::Input, attrs);
-        n.shape = Shape::of(i ? b : a);
-        g.add(n);
-    }
-    Node op;
-    op.id = 2;
-    Attrs attrs;
-    if (sub)
-        attrs.set("op", std::string(sub));
-    op.op = Op::make(kind, attrs);
-    op.inputs = {0, 1};
-    g.add(op);
-    g.outputs = {2};
-    return g;
-}
-
-// A compiled plan of g on the CPU backend with synthetic inputs, ready to run; null (and a message) on failure.
-std::unique_ptr<ExecutablePlan> readyPlan(CpuBackend& backend, const Graph& g)
-{
-    auto plan = backend.compile(g, {}, 0);
-    if (!plan || !(*plan)->uploadParameters()) {
-        std::fprintf(stderr, "could not compile the benchmark graph\n");
-        return nullptr;
-    }
-    std::vector<HostTensor> inputs;
-    for (const PlanInput& in : (*plan)->inputs()) {
-        inputs.emplace_back(in.dims, in.dtype);
-        fillSynthetic(inputs.back(), in.node);
-    }
-    if (!(*plan)->setInputs(inputs)) {
-        std::fprintf(stderr, "could not set the benchmark graph's inputs\n");
+    auto plan = readyPlan(backend, g);
+    if (!plan) {
+        std::fprintf(stderr, "could not prepare the benchmark graph: %s\n", plan.error().message.c_str());
         return nullptr;
     }
     return std::move(*plan);
@@ -129,7 +97,7 @@ int main()
 
     const std::int64_t n = 1024;
     const double flops = 2.0 * double(n) * double(n) * double(n);
-    auto matmul = readyPlan(backend, binaryGraph(OpKind::MatMul, nullptr, {n, n}, {n, n}));
+    auto matmul = planFor(backend, matmulGraph(n, n, n));
     if (!matmul)
         return 1;
 #ifdef COSTSCOPE_HAVE_OPENBLAS
@@ -150,7 +118,7 @@ int main()
 
     const std::int64_t elems = (64ll << 20) / 4;
     const double bytes = double(elems) * 4;
-    auto add = readyPlan(backend, binaryGraph(OpKind::Binary, "Add", {elems}, {elems}));
+    auto add = planFor(backend, addGraph(elems));
     if (!add)
         return 1;
     cpu::ThreadPool pool;
