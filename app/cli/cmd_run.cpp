@@ -175,15 +175,25 @@ Json predictedJson(const GraphCost& c, double measuredNs)
     return {{"profile", c.profile}, {"total_ns", c.totalNs}, {"error", relError(c.totalNs, double(measuredNs))}};
 }
 
+// Each node's three predictions by id (host-adjusted: 0 without a host probe).
+struct NodePredictions {
+    double rlx = 0, costscope = 0, host = 0;
+};
+
+std::unordered_map<NodeId, NodePredictions> predictionsById(const RunPredictions& p)
+{
+    std::unordered_map<NodeId, NodePredictions> out;
+    for (std::size_t i = 0; i < p.rlx.nodes.size() && i < p.costscope.nodes.size(); ++i)
+        out[p.rlx.nodes[i].id] = {p.rlx.nodes[i].totalNs, p.costscope.nodes[i].totalNs, 0.0};
+    for (const NodeCost& c : p.costscopeHost.nodes)
+        out[c.id].host = c.totalNs;
+    return out;
+}
+
 Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, const RunResult& r,
                 const RunPredictions& p)
 {
-    std::unordered_map<NodeId, std::pair<double, double>> predicted;
-    for (std::size_t i = 0; i < p.rlx.nodes.size() && i < p.costscope.nodes.size(); ++i)
-        predicted[p.rlx.nodes[i].id] = {p.rlx.nodes[i].totalNs, p.costscope.nodes[i].totalNs};
-    std::unordered_map<NodeId, double> host;
-    for (const NodeCost& c : p.costscopeHost.nodes)
-        host[c.id] = c.totalNs;
+    auto predicted = predictionsById(p);
     Json j;
     j["graph"] = g.name;
     j["file"] = s.file;
@@ -197,13 +207,13 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     auto nodes = Json::array();
     for (const NodeTiming& t : r.perNode) {
         const Node* n = g.find(t.node);
-        const auto [rlx, cs] = predicted[t.node];
+        const auto [rlx, cs, host] = predicted[t.node];
         Json node = {{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
                      {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
                      {"error", {{"rlx", relError(rlx, double(t.ns))}, {"costscope", relError(cs, double(t.ns))}}}};
         if (p.hostSpeed) {
-            node["predicted_ns"]["costscope_host_adjusted"] = host[t.node];
-            node["error"]["costscope_host_adjusted"] = relError(host[t.node], double(t.ns));
+            node["predicted_ns"]["costscope_host_adjusted"] = host;
+            node["error"]["costscope_host_adjusted"] = relError(host, double(t.ns));
         }
         nodes.push_back(std::move(node));
     }
@@ -224,9 +234,7 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
 
 void printText(const Graph& g, const DeviceInfo& device, const RunResult& r, const RunPredictions& p)
 {
-    std::unordered_map<NodeId, std::pair<double, double>> predicted;
-    for (std::size_t i = 0; i < p.rlx.nodes.size() && i < p.costscope.nodes.size(); ++i)
-        predicted[p.rlx.nodes[i].id] = {p.rlx.nodes[i].totalNs, p.costscope.nodes[i].totalNs};
+    auto predicted = predictionsById(p);
     std::cout << "graph:   " << g.name << "\ndevice:  " << device.backend << ':' << device.index << " (" << device.name
               << ")\nruns:    " << r.whole.runs << "\nmedian:  " << double(r.whole.medianNs) / 1e6
               << " ms\nmin:     " << double(r.whole.minNs) / 1e6 << " ms\nmax:     " << double(r.whole.maxNs) / 1e6
@@ -242,18 +250,15 @@ void printText(const Graph& g, const DeviceInfo& device, const RunResult& r, con
                   << "): " << p.costscopeHost.totalNs / 1e6 << " ms, error "
                   << std::round(relError(p.costscopeHost.totalNs, measured) * 1000) / 10 << " %\n";
     }
-    std::unordered_map<NodeId, double> host;
-    for (const NodeCost& c : p.costscopeHost.nodes)
-        host[c.id] = c.totalNs;
     if (!r.perNode.empty())
         std::cout << "per node (ns): id op measured rlx costscope" << (p.hostSpeed ? " costscope-host-adjusted" : "")
                   << '\n';
     for (const NodeTiming& t : r.perNode) {
-        const auto [rlx, cs] = predicted[t.node];
+        const auto [rlx, cs, host] = predicted[t.node];
         std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << ' ' << std::llround(rlx) << ' '
                   << std::llround(cs);
         if (p.hostSpeed)
-            std::cout << ' ' << std::llround(host[t.node]);
+            std::cout << ' ' << std::llround(host);
         std::cout << '\n';
     }
 }

@@ -34,18 +34,24 @@ Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindi
         return predicted.error();
     if (probe)
         adjustForHost(*predicted, *graph, bindings, *probe);
+    return compareRun(std::move(graph), bindings, device, result, *predicted);
+}
+
+RunComparison compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings, const DeviceInfo& device,
+                         const RunResult& result, const RunPredictions& predicted)
+{
     RunComparison c;
     c.bindings = bindings;
     c.backend = device.backend;
     c.device = device.index;
     c.deviceName = device.name;
     c.whole = result.whole;
-    c.rlxProfile = predicted->rlx.profile;
-    c.costscopeProfile = predicted->costscope.profile;
-    c.rlxTotalNs = predicted->rlx.totalNs;
-    c.costscopeTotalNs = predicted->costscope.totalNs;
-    c.hostSpeed = predicted->hostSpeed;
-    c.costscopeHostTotalNs = predicted->hostSpeed ? predicted->costscopeHost.totalNs : 0.0;
+    c.rlxProfile = predicted.rlx.profile;
+    c.costscopeProfile = predicted.costscope.profile;
+    c.rlxTotalNs = predicted.rlx.totalNs;
+    c.costscopeTotalNs = predicted.costscope.totalNs;
+    c.hostSpeed = predicted.hostSpeed;
+    c.costscopeHostTotalNs = predicted.hostSpeed ? predicted.costscopeHost.totalNs : 0.0;
     // A local index: Graph's own lookup table is built lazily and the GUI thread may be using it.
     std::unordered_map<NodeId, std::size_t> indexOf;
     for (std::size_t i = 0; i < graph->nodes.size(); ++i)
@@ -56,8 +62,8 @@ Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindi
             continue;
         const std::size_t i = it->second;
         c.nodes.push_back({i, t.node, t.label, graph->nodes[i].op.info().opClass, static_cast<double>(t.ns),
-                           predicted->rlx.nodes[i].totalNs, predicted->costscope.nodes[i].totalNs,
-                           predicted->hostSpeed ? predicted->costscopeHost.nodes[i].totalNs : 0.0});
+                           predicted.rlx.nodes[i].totalNs, predicted.costscope.nodes[i].totalNs,
+                           predicted.hostSpeed ? predicted.costscopeHost.nodes[i].totalNs : 0.0});
     }
     c.graph = std::move(graph);
     return c;

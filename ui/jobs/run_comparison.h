@@ -56,5 +56,8 @@ double errorPercent(double predictedNs, double measuredNs);
 Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings,
                                  const DeviceInfo& device, const RunResult& result,
                                  const std::optional<HostProbe>& probe = std::nullopt);
+// The same against predictions already made for the run (predictRun, then adjustForHost where it probed the host).
+RunComparison compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings, const DeviceInfo& device,
+                         const RunResult& result, const RunPredictions& predicted);
 
 } // namespace costscope

@@ -45,9 +45,13 @@ Result<RunComparison> runAndCompare(const RunRequest& request, const std::atomic
     options.perNode = true;
     options.cancel = cancel;
     options.progress = progress;
-    // The CPU's reference kernels before and after the timed runs (about 50 ms each), for the host-adjusted
-    // prediction; a failed probe only leaves that prediction out.
-    const bool probe = request.backend == "cpu";
+    // Predicted first: the CPU's reference kernels run before and after the timed runs (about 50 ms each) only when
+    // the Costscope profile holds the calibration's probe to compare them with; a failed probe only leaves the
+    // host-adjusted prediction out.
+    auto predicted = predictRun(*request.graph, request.bindings, request.backend, {});
+    if (!predicted)
+        return predicted.error();
+    const bool probe = request.backend == "cpu" && predicted->costscopeProfile.hostProbe.valid();
     auto before = probe ? probeHost(*backend, request.device, cancel) : Result<HostProbe>(HostProbe{});
     auto measured = measure(**plan, options);
     if (!measured)
@@ -55,11 +59,10 @@ Result<RunComparison> runAndCompare(const RunRequest& request, const std::atomic
     auto after = probe ? probeHost(*backend, request.device, cancel) : Result<HostProbe>(HostProbe{});
     if (auto r = cancelled(cancel); !r)
         return r.error();
-    std::optional<HostProbe> host;
     if (probe && before && after)
-        host = meanProbe(*before, *after);
+        adjustForHost(*predicted, *request.graph, request.bindings, meanProbe(*before, *after));
     return compareRun(request.graph, request.bindings, devices[static_cast<std::size_t>(request.device)], *measured,
-                      host);
+                      *predicted);
 }
 
 } // namespace costscope
