@@ -9,7 +9,7 @@
 #include "bench_graphs.h"
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "formats/graph_file.h"
 #include "main_window.h"
 #include "test_paths.h"

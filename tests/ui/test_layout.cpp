@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The layered layout, headless: geometry on the shared graphs, cycles, cancellation, relayout hints, speed.
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "formats/graph_file.h"
 #include "layout/layered_layout.h"
 #include "layout_checks.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
 #include "layout/layered_layout.h"
 #include <QGraphicsScene>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "panels/node_table_model.h"
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
 
 namespace costscope {

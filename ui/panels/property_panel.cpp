@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "panels/property_panel.h"
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
 #include <QHeaderView>
 #include <QSignalBlocker>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include <algorithm>
 #include <unordered_map>
 
