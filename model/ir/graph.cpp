@@ -26,21 +26,28 @@ bool Node::operator==(const Node& o) const
 
 void Graph::buildIndex() const
 {
-    m_index.clear();
-    m_index.reserve(nodes.size());
+    m_index.positions.clear();
+    m_index.positions.reserve(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i)
-        m_index.emplace(nodes[i].id, i); // first occurrence wins; duplicates are a validation error
+        m_index.positions.emplace(nodes[i].id, i); // first occurrence wins; duplicates are a validation error
+}
+
+void Graph::invalidate()
+{
+    const std::lock_guard lock(m_index.mutex);
+    m_index.positions.clear();
 }
 
 std::optional<std::size_t> Graph::indexOf(NodeId id) const
 {
-    if (m_index.size() != nodes.size())
+    const std::lock_guard lock(m_index.mutex);
+    if (m_index.positions.size() != nodes.size())
         buildIndex();
-    auto it = m_index.find(id);
-    if (it == m_index.end() || it->second >= nodes.size() || nodes[it->second].id != id) {
+    auto it = m_index.positions.find(id);
+    if (it == m_index.positions.end() || it->second >= nodes.size() || nodes[it->second].id != id) {
         buildIndex();
-        it = m_index.find(id);
-        if (it == m_index.end())
+        it = m_index.positions.find(id);
+        if (it == m_index.positions.end())
             return std::nullopt;
     }
     return it->second;
@@ -69,7 +76,7 @@ NodeId Graph::nextId() const
 Node& Graph::add(Node n)
 {
     nodes.push_back(std::move(n));
-    m_index.clear();
+    invalidate();
     return nodes.back();
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -43,11 +44,12 @@ public:
     std::vector<NodeId> outputs;
     Extras extras;
 
-    // Index of the node with this id in `nodes`; rebuilt lazily after edits (call invalidate()).
+    // Index of the node with this id in `nodes`; rebuilt lazily after edits (call invalidate()). Safe to call from
+    // several threads on one const Graph (analysis workers share one); edits need the graph to themselves.
     std::optional<std::size_t> indexOf(NodeId id) const;
     const Node* find(NodeId id) const;
     Node* find(NodeId id);
-    void invalidate() { m_index.clear(); }
+    void invalidate();
     NodeId nextId() const;
     Node& add(Node n); // assigns nothing: the caller picks the id
 
@@ -60,8 +62,22 @@ public:
     bool operator==(const Graph& o) const;
 
 private:
+    // Id -> position, a cache rather than part of the value: a copy of the graph starts without it (and so never
+    // reads another thread's half-built index).
+    struct LazyIndex {
+        LazyIndex() = default;
+        LazyIndex(const LazyIndex&) {}
+        LazyIndex& operator=(const LazyIndex&)
+        {
+            const std::lock_guard lock(mutex);
+            positions.clear();
+            return *this;
+        }
+        std::unordered_map<NodeId, std::size_t> positions;
+        std::mutex mutex;
+    };
     void buildIndex() const;
-    mutable std::unordered_map<NodeId, std::size_t> m_index;
+    mutable LazyIndex m_index;
 };
 
 } // namespace costscope

@@ -5,6 +5,10 @@
 
 #include <QTest>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 using namespace costscope;
 
 namespace {
@@ -152,6 +156,32 @@ private slots:
         QCOMPARE(firstError(huge),
                  std::string("g.json: node 0 (x): shape F32[4611686018427387904,4] has more bytes than 64 bits can count"));
     }
+    // Analysis workers share one const Graph; its lazily built index must stand concurrent first lookups (run under
+    // the thread sanitizer in CI, where a race fails the test).
+    void concurrentLookupsOnOneConstGraph()
+    {
+        Graph g;
+        for (NodeId id = 0; id < 2000; ++id) {
+            Node n;
+            n.id = id * 3;
+            g.add(n);
+        }
+        const Graph& shared = g;
+        std::atomic<int> wrong{0};
+        std::vector<std::thread> workers;
+        for (int t = 0; t < 4; ++t)
+            workers.emplace_back([&shared, &wrong, t] {
+                for (NodeId id = t; id < 2000; id += 4)
+                    if (shared.indexOf(id * 3) != std::size_t(id) || shared.indexOf(id * 3 + 1))
+                        ++wrong;
+            });
+        for (auto& w : workers)
+            w.join();
+        QCOMPARE(wrong.load(), 0);
+        const Graph copy = shared; // a copy starts without the index and builds its own
+        QCOMPARE(copy.indexOf(2997), std::optional<std::size_t>(999));
+    }
+
     void summaryCountsOps()
     {
         Graph g = chain();
