@@ -63,8 +63,22 @@ public:
                                                             DeviceIndex device) = 0;
 };
 
-// The backends built into this binary ("cpu" always; "cuda"/"vulkan" where found).
+// Whether a backend can be used in this process: "cpu" is built in; "cuda" and "vulkan" are plugins loaded on first
+// use, unavailable when not installed or when their libraries (CUDA runtime, Vulkan loader) are missing.
+struct BackendStatus {
+    std::string name;
+    bool available = false;
+    std::string detail; // "built in", "plugin", or why it is unavailable
+};
+std::vector<BackendStatus> backendStatus();
+
+// The backends that can be used in this process ("cpu" always; "cuda"/"vulkan" where their plugin loads).
 std::vector<std::unique_ptr<Backend>> availableBackends();
+// The error says why: an unknown name, or the plugin's reason for being unavailable.
+Result<std::unique_ptr<Backend>> loadBackend(const std::string& name);
+// Whether `name` is a backend Costscope has (available here or not): cpu, cuda, vulkan.
+bool isKnownBackend(const std::string& name);
+// loadBackend without the reason: nullptr when unavailable.
 std::unique_ptr<Backend> makeBackend(const std::string& name);
 
 } // namespace costscope

@@ -3,6 +3,9 @@
 # The GPU checks of the CUDA and Vulkan issues, on the GPU machine of the device tool (no Qt, no ONNX importer, no
 # package registry there). Stages, run in the order given; each writes its log to $OUT (default ./gpu-out):
 #   env       machine, driver, toolkit, Python packages (torch, onnxruntime and its providers)
+#   plugins   build-plugins (CUDA on; no GUI, Vulkan or ONNX): costscope-cli loads the CUDA backend plugin, runs the
+#             bundled examples on the GPU against the CPU backend, calibrates quickly; the same CLI with the CUDA
+#             toolkit hidden runs on the CPU and names why CUDA is unavailable; start-up time of the CLI
 #   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
 #             headers (unpacked under /opt/onnx): costscope-cli and the two CUDA benches in one build; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
@@ -43,6 +46,8 @@ export LD_LIBRARY_PATH="$carry/lib:$onnx_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH
 bin_dir() { # the carried binaries when there are some, else the build folders
     if [ -x "$carry/bins/$2" ]; then echo "$carry/bins"; else echo "$root/$1/tests/bench"; fi
 }
+# Carried binaries load their backend plugins from beside them (binaries inside a build tree find its plugins/).
+[ -d "$carry/bins/plugins" ] && export COSTSCOPE_PLUGIN_PATH="$carry/bins/plugins"
 
 vulkan_loader() {
     if ! ldconfig -p | grep -q libvulkan.so.1 && compgen -G "$gl/*.deb" >/dev/null; then
@@ -93,11 +98,12 @@ stage_build() {
     cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF \
         -DCOSTSCOPE_CUDA_ARCHITECTURES=90 "${onnx_flags[@]}" || return 1
-    cmake --build build-gpu -j16 --target costscope-cli bench_cuda_backend bench_accuracy || return 1
+    cmake --build build-gpu -j16 --target costscope-cli costscope_backend_cuda bench_cuda_backend bench_accuracy || return 1
     local staged
     staged="$(mktemp -d)"
     cp build-gpu/tests/bench/bench_cuda_backend "$staged/"
     cp build-gpu/tests/bench/bench_accuracy "$staged/bench_accuracy_cuda"
+    mkdir -p "$staged/plugins" && cp build-gpu/plugins/*.so "$staged/plugins/"
     strip "$staged"/* 2>/dev/null
     tar -C "$staged" -czf "$out/bins.tar.gz" .
     ls -la "$staged"
@@ -112,7 +118,33 @@ stage_build_vk() {
         -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
         -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
         -DGLSLC_EXECUTABLE="$carry/bin/glslc" || return 1
-    cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy costscope-cli
+    cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy costscope-cli costscope_backend_vulkan \
+        costscope_backend_cuda
+}
+
+# The backends are plugins: the CLI must load the CUDA one, and start and run on the CPU without the toolkit.
+stage_plugins() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S . -B build-plugins "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+        -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
+    cmake --build build-plugins -j16 --target costscope-cli costscope_backend_cuda bench_startup >/dev/null || return 1
+    local cli=build-plugins/app/costscope-cli g
+    "$cli" devices
+    for g in resources/examples/*.hir.json "$carry"/rlx/*.hir.json; do
+        [ -f "$g" ] || continue
+        printf '%s: ' "$(basename "$g")"
+        timeout 120 "$cli" run "$g" --backend cuda --runs 5 --reference cpu 2>&1 | grep -iE "check|differ|error|measured" \
+            | tr '\n' ' '
+        echo " (exit ${PIPESTATUS[0]})"
+    done
+    HOME="$(mktemp -d)" timeout 180 "$cli" calibrate --backend cuda --quick | tail -n 12
+    local cudart
+    cudart=$(ldd build-plugins/plugins/libcostscope_backend_cuda.so | awk '/libcudart/ {print $3}')
+    echo "the CUDA plugin takes libcudart from $cudart"
+    bash tests/app/check_without_cuda.sh "$cli" "$(dirname "$cudart")" resources/examples/cnn.hir.json
+    build-plugins/tests/bench/bench_startup "$cli"
 }
 
 # Each graph of the carried data (RLX HIR JSON) at batch 1 and 8 on the Vulkan device, its first output checked

@@ -33,13 +33,12 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";
         return kUsage;
     }
-    auto backend = makeBackend(backendName);
+    auto backend = loadBackend(backendName);
     if (!backend) {
-        std::cerr << "costscope-cli calibrate: unknown backend '" << backendName
-                  << "' (cpu; cuda and vulkan where built: see costscope-cli devices)\n";
-        return kUsage;
+        std::cerr << "costscope-cli calibrate: " << backend.error().message << " (see costscope-cli devices)\n";
+        return isKnownBackend(backendName) ? kBadInput : kUsage;
     }
-    if (static_cast<std::size_t>(device) >= backend->devices().size()) {
+    if (static_cast<std::size_t>(device) >= (*backend)->devices().size()) {
         std::cerr << "costscope-cli calibrate: backend " << backendName << " has no device " << device
                   << " (see costscope-cli devices)\n";
         return kBadInput;

@@ -18,10 +18,21 @@ int cmdDevices(const std::vector<std::string>& argv)
         std::cerr << "usage: costscope-cli devices [--json]" << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
+    const bool json = args->flag("json");
     auto list = nlohmann::ordered_json::array();
-    for (const auto& backend : availableBackends())
-        for (const DeviceInfo& d : backend->devices()) {
-            if (!args->flag("json")) {
+    auto backends = nlohmann::ordered_json::array();
+    for (const BackendStatus& status : backendStatus()) {
+        backends.push_back({{"name", status.name}, {"available", status.available}, {"detail", status.detail}});
+        if (!status.available) {
+            if (!json)
+                std::cout << status.name << ": unavailable: " << status.detail << '\n';
+            continue;
+        }
+        const auto devices = makeBackend(status.name)->devices();
+        if (devices.empty() && !json)
+            std::cout << status.name << ": no devices (its plugin loaded, but it found no device or driver)\n";
+        for (const DeviceInfo& d : devices) {
+            if (!json) {
                 std::cout << d.backend << ':' << d.index << "  " << d.name << "  " << d.computeUnits
                           << " compute units  " << d.memoryBytes / (1024 * 1024) << " MiB\n";
                 continue;
@@ -29,8 +40,12 @@ int cmdDevices(const std::vector<std::string>& argv)
             list.push_back({{"backend", d.backend}, {"index", d.index}, {"name", d.name},
                             {"memory_bytes", d.memoryBytes}, {"compute_units", d.computeUnits}});
         }
-    if (args->flag("json"))
-        std::cout << nlohmann::ordered_json{{"devices", list}, {"cpu_features", cpuBackendFeatures()}}.dump(2) << '\n';
+    }
+    if (json)
+        std::cout << nlohmann::ordered_json{{"devices", list}, {"backends", backends},
+                                            {"cpu_features", cpuBackendFeatures()}}
+                         .dump(2)
+                  << '\n';
     else
         std::cout << "cpu backend: " << cpuBackendFeatures() << '\n';
     return kOk;

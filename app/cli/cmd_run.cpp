@@ -273,11 +273,12 @@ int cmdRun(const std::vector<std::string>& argv)
         return kUsage;
     }
     const Settings& s = *settings;
-    auto backend = makeBackend(s.backend);
-    if (!backend) {
-        std::cerr << "costscope-cli run: unknown backend '" << s.backend << "'\n";
-        return kUsage;
+    auto loadedBackend = loadBackend(s.backend);
+    if (!loadedBackend) {
+        std::cerr << "costscope-cli run: " << loadedBackend.error().message << '\n';
+        return isKnownBackend(s.backend) ? kBadInput : kUsage;
     }
+    const std::unique_ptr<Backend>& backend = *loadedBackend;
     const auto devices = backend->devices();
     if (s.device >= static_cast<DeviceIndex>(devices.size())) {
         std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device << '\n';

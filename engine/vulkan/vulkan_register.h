@@ -7,7 +7,8 @@
 
 namespace costscope {
 
-// The Vulkan backend (only built when COSTSCOPE_HAVE_VULKAN); the backend factory lists it as "vulkan".
+// The Vulkan backend for tests and benchmarks that link it directly; the binaries load it as a plugin
+// (vulkan_plugin.cpp).
 std::unique_ptr<Backend> makeVulkanBackend();
 
 // Validation-layer errors reported so far in this process (layers are on when COSTSCOPE_VULKAN_VALIDATION=1 and

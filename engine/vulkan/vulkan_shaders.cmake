@@ -22,7 +22,15 @@ add_custom_command(OUTPUT ${vk_embedded}
   DEPENDS ${vk_spvs} ${vk_dir}/embed_spirv.cmake
   COMMENT "Embedding SPIR-V" VERBATIM)
 
+# The backend's code, linked directly by tests and benchmarks, and the plugin libcostscope_backend_vulkan.so that the
+# binaries load: only the plugin links the Vulkan loader.
 file(GLOB vk_sources CONFIGURE_DEPENDS ${vk_dir}/*.cpp)
-target_sources(costscope_engine PRIVATE ${vk_sources} ${vk_embedded})
-target_link_libraries(costscope_engine PUBLIC Vulkan::Vulkan)
-target_compile_definitions(costscope_engine PUBLIC COSTSCOPE_HAVE_VULKAN)
+list(FILTER vk_sources EXCLUDE REGEX "/vulkan_plugin\\.cpp$")
+add_library(vulkan_backend_core STATIC ${vk_sources} ${vk_embedded})
+set_target_properties(vulkan_backend_core PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_link_libraries(vulkan_backend_core PUBLIC costscope_engine Vulkan::Vulkan)
+target_compile_definitions(vulkan_backend_core PUBLIC COSTSCOPE_HAVE_VULKAN)
+costscope_warnings(vulkan_backend_core)
+target_link_libraries(costscope_engine_backends INTERFACE vulkan_backend_core)
+costscope_add_plugin(costscope_backend_vulkan COMPONENT main
+  SOURCES ${vk_dir}/vulkan_plugin.cpp LIBRARIES vulkan_backend_core)

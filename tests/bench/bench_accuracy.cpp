@@ -24,11 +24,11 @@
 #include "synthetic.h"
 
 #ifdef COSTSCOPE_HAVE_CUDA
-#include "calibration/cuda_profile.h"
+#include "cuda/cuda_profile.h"
 #include "cuda/cuda_calibrate.h"
 #endif
 #ifdef COSTSCOPE_HAVE_VULKAN
-#include "calibration/vulkan_profile.h"
+#include "vulkan/vulkan_profile.h"
 #endif
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#ifdef COSTSCOPE_HAVE_CUDA
 #include "analysis/device_profile.h"
 #include "cuda/cuda_calibrate.h"
 
@@ -17,4 +16,3 @@ DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::st
     const std::string& tool = "costscope-cli calibrate");
 
 } // namespace costscope
-#endif

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-#ifdef COSTSCOPE_HAVE_VULKAN
-#include "calibration/vulkan_profile.h"
+#include "vulkan/vulkan_profile.h"
 
 #include "analysis/gemm_rate.h"
 #include "calibration/sgemm_table.h"
@@ -41,4 +40,3 @@ DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std
 }
 
 } // namespace costscope
-#endif

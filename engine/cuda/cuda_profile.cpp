@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-#ifdef COSTSCOPE_HAVE_CUDA
-#include "calibration/cuda_profile.h"
+#include "cuda/cuda_profile.h"
 
 #include "analysis/gemm_rate.h"
 #include "calibration/sgemm_table.h"
@@ -34,4 +33,3 @@ DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::st
 }
 
 } // namespace costscope
-#endif

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#ifdef COSTSCOPE_HAVE_VULKAN
 #include "analysis/device_profile.h"
 #include "vulkan/vulkan_calibrate.h"
 
@@ -19,4 +18,3 @@ DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std
     const std::string& tool = "costscope-cli calibrate");
 
 } // namespace costscope
-#endif
