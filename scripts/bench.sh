@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 preset=${COSTSCOPE_PRESET:-release}
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then
-  benches=(bench_load bench_analysis bench_cpu_backend bench_accuracy)
+  benches=(bench_startup bench_load bench_analysis bench_cpu_backend bench_accuracy)
 fi
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "${COSTSCOPE_JOBS:-$(nproc)}" --target "${benches[@]}"

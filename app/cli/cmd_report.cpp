@@ -2,6 +2,7 @@
 #include "cli/analysis_setup.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/renderer.h"
 #include "cli/report_output.h"
 
 #include "interop/trace_import.h"
@@ -66,10 +67,11 @@ int cmdReport(const std::vector<std::string>& argvIn)
         std::cerr << "unknown --format '" << format << "' (html, pdf, csv, json, node-data, svg or png)\n";
         return kUsage;
     }
-    if ((format == "pdf" || format == "png") && !renderingAvailable()) {
-        std::cerr << "this build has no PNG/PDF rendering (Qt not found)\n";
-        return kUsage;
-    }
+    if (format == "pdf" || format == "png")
+        if (auto renderer = loadRenderer(); !renderer) {
+            std::cerr << "costscope-cli report: " << renderer.error().message << '\n';
+            return kBadInput;
+        }
     std::size_t topN = 10;
     if (auto t = args->option("top")) {
         try {

@@ -5,23 +5,11 @@
 #include "formats/graph_file.h"
 #include "report/report_svg.h"
 #include "report/report_writers.h"
-
-#ifdef COSTSCOPE_HAVE_RENDER
-#include "render/render.h"
-#endif
+#include "cli/renderer.h"
 
 #include <iostream>
 
 namespace costscope::cli {
-
-bool renderingAvailable()
-{
-#ifdef COSTSCOPE_HAVE_RENDER
-    return true;
-#else
-    return false;
-#endif
-}
 
 int writeReportOutput(const Report& r, const std::string& format, const std::string& path)
 {
@@ -36,22 +24,20 @@ int writeReportOutput(const Report& r, const std::string& format, const std::str
         bytes = reportNodeData(r, r.pick);
     else if (format == "svg")
         bytes = diagramSvg(r, r.pick);
-#ifdef COSTSCOPE_HAVE_RENDER
-    std::string err;
-    if (format == "png" && !render::svgToPng(diagramSvg(r, r.pick), path, &err)) {
-        std::cerr << path << ": " << err << '\n';
-        return kBadInput;
-    }
-    if (format == "pdf" && !render::htmlToPdf(reportHtml(r), path, &err)) {
-        std::cerr << path << ": " << err << '\n';
-        return kBadInput;
-    }
-    if (format == "png" || format == "pdf")
+    if (format == "png" || format == "pdf") {
+        auto renderer = loadRenderer();
+        if (!renderer) {
+            std::cerr << renderer.error().message << '\n';
+            return kBadInput;
+        }
+        std::string err;
+        const bool written = format == "png" ? (*renderer)->svgToPng(diagramSvg(r, r.pick), path, &err)
+                                             : (*renderer)->htmlToPdf(reportHtml(r), path, &err);
+        if (!written) {
+            std::cerr << path << ": " << err << '\n';
+            return kBadInput;
+        }
         return kOk;
-#endif
-    if (bytes.empty()) {
-        std::cerr << "this build has no PNG/PDF rendering (Qt not found)\n";
-        return kUsage;
     }
     if (auto w = writeFileAtomic(path, bytes); !w) {
         std::cerr << path << ": " << w.error().message << '\n';

@@ -7,8 +7,6 @@
 
 namespace costscope::cli {
 
-// Whether this build links costscope_render (PNG of the diagram, PDF of the report).
-bool renderingAvailable();
 // Writes the report in one of the report command's formats; prints errors to stderr and returns an exit code.
 int writeReportOutput(const Report& r, const std::string& format, const std::string& path);
 
