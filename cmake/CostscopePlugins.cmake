@@ -16,7 +16,7 @@ function(costscope_add_plugin target)
     LIBRARY_OUTPUT_DIRECTORY ${COSTSCOPE_BUILD_PLUGIN_DIR}
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
-  target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
+  target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined -Wl,--as-needed)
   costscope_warnings(${target})
   install(TARGETS ${target} LIBRARY DESTINATION ${COSTSCOPE_INSTALL_PLUGINDIR} COMPONENT ${arg_COMPONENT})
 endfunction()
