@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // costscope-cli run: runs a graph on a backend, times it and optionally checks its first output.
 // Every run is compared with the RLX parity model and the Costscope model (see analysis/run_predictions.h).
+#include "analysis/calibration_fit.h"
 #include "analysis/run_predictions.h"
 #include "backend.h"
 #include "calibration/host_probe.h"
@@ -205,10 +206,18 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     j["whole"] = {{"runs", r.whole.runs}, {"warmup", s.measure.warmupRuns}, {"median_ns", r.whole.medianNs},
                   {"min_ns", r.whole.minNs}, {"max_ns", r.whole.maxNs}, {"spread", r.whole.spread}};
     auto nodes = Json::array();
+    std::vector<std::pair<NodeId, double>> timed;
+    for (const NodeTiming& t : r.perNode)
+        timed.emplace_back(t.node, double(t.ns));
+    // What `fit` takes off every node before fitting (calibration_fit.h): shown so that a user can see it.
+    const double overhead = instrumentationOverheadNs(timed, double(r.whole.medianNs));
+    if (!r.perNode.empty())
+        j["instrumentation_overhead_ns"] = overhead;
     for (const NodeTiming& t : r.perNode) {
         const Node* n = g.find(t.node);
         const auto [rlx, cs, host] = predicted[t.node];
         Json node = {{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
+                     {"net_ns", withoutOverheadNs(double(t.ns), overhead)},
                      {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
                      {"error", {{"rlx", relError(rlx, double(t.ns))}, {"costscope", relError(cs, double(t.ns))}}}};
         if (p.hostSpeed) {

@@ -109,14 +109,31 @@ FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::
     FitRun run;
     run.predictedNs = cost.totalNs;
     run.measuredNs = wholeMeasuredNs;
+    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs);
     for (auto [id, ns] : measured) {
         auto it = byId.find(id);
         const Node* n = g.find(id);
         if (it == byId.end() || !n || it->second->skipped || it->second->totalNs <= 0)
             continue;
-        run.nodes.push_back({std::string(opClassName(n->op.info().opClass)), it->second->totalNs, ns});
+        run.nodes.push_back(
+            {std::string(opClassName(n->op.info().opClass)), it->second->totalNs, withoutOverheadNs(ns, overhead)});
     }
     return run;
+}
+
+double withoutOverheadNs(double measuredNs, double overheadNs)
+{
+    return std::max(measuredNs - overheadNs, 0.1 * measuredNs);
+}
+
+double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs)
+{
+    if (measured.empty() || wholeMeasuredNs <= 0)
+        return 0;
+    double sum = 0;
+    for (const auto& [id, ns] : measured)
+        sum += ns;
+    return std::max(0.0, (sum - wholeMeasuredNs) / double(measured.size()));
 }
 
 } // namespace costscope

@@ -71,9 +71,18 @@ ErrorStats graphErrors(const std::vector<FitRun>& runs, const std::map<std::stri
 ErrorStats nodeErrors(const std::vector<FitRun>& runs, const std::map<std::string, double>& corrections);
 
 // A fit sample set from one measured run: `cost` is an estimate (for fitting: the Costscope model under a profile
-// without corrections); `measured` pairs node ids with measured ns. Nodes the model calls free or could not cost
-// are left out.
+// without corrections); `measured` pairs node ids with the instrumented run's ns, and each loses the run's
+// instrumentation overhead (instrumentationOverheadNs) before it is compared. Nodes the model calls free or could
+// not cost are left out.
 FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
                   double wholeMeasuredNs);
+
+// What timing each node on its own added per node, estimated from the same run: the instrumented nodes' sum less
+// the plain whole-graph median, shared equally among the nodes (a GPU synchronises around each timed node, 1-3 µs
+// that the plain run, a CUDA graph, never pays), and 0 where the nodes sum to less than the whole. Every fit and
+// every per-node error removes it: without that, element-wise nodes looked 3x slower than they run.
+double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs);
+// A node's time without that overhead; one timed faster than the overhead keeps a tenth of its time, not none.
+double withoutOverheadNs(double measuredNs, double overheadNs);
 
 } // namespace costscope

@@ -5,8 +5,8 @@
 // with corrections fitted on half the graphs (evaluated on the other half).
 // usage: bench_accuracy [DATA_DIR (default ../shared/data)] [--max-gflop 3000] [--batches 1,8,64]
 //                       [--backend cpu|cuda|vulkan] [--dump FILE]
-// On CUDA and Vulkan each node's measured time loses the per-node timing overhead of that run before the fit (see
-// timingOverheadNs).
+// Each node's measured time loses the per-node timing overhead of that run before the fit and the per-node errors
+// (instrumentationOverheadNs, in fitRunFrom).
 // --dump writes the calibrated profile and every run's per-node predictions (the uncorrected Costscope model's
 // compute, memory and dispatch terms) and measurements as JSON, for studying the model without the machine.
 #include "analysis/calibration_fit.h"
@@ -98,18 +98,6 @@ Result<RunResult> measureOn(Backend& backend, const Graph& g)
     o.timedRuns = std::clamp(static_cast<int>(1.0 / std::max(1e-6, seconds(t0))), 3, 15);
     o.perNode = true;
     return measure(**plan, o);
-}
-
-// CUDA's per-node times come from a CUDA graph with an event recorded after each node, and Vulkan's from
-// timestamps written around each node's dispatches; each adds a few microseconds that the plain run does not pay: the per-node share of (sum of node times - whole-graph time)
-// from the same run. The fit takes it off every node (keeping at least a tenth of the node's time), so that the
-// corrections it fits on nodes carry over to whole graphs.
-double timingOverheadNs(const std::vector<NodeTiming>& perNode, double wholeNs)
-{
-    double sum = 0;
-    for (const NodeTiming& t : perNode)
-        sum += double(t.ns);
-    return perNode.empty() ? 0.0 : std::max(0.0, (sum - wholeNs) / double(perNode.size()));
 }
 
 // One run for --dump: the graph-level figures and each costed node's terms beside its measured time.
@@ -318,10 +306,9 @@ int main(int argc, char** argv)
             Case c{name, batch, gi % 2 == 0, double(r->whole.medianNs), {}, {}, {}, {}};
             if (before && after)
                 c.host = hostSpeed(calibrated.hostProbe, meanProbe(*before, *after));
-            const double overhead = device != Device::Cpu ? timingOverheadNs(r->perNode, c.measuredNs) : 0.0;
-            std::vector<std::pair<NodeId, double>> measured;
+            std::vector<std::pair<NodeId, double>> measured; // fitRunFrom removes the instrumentation overhead
             for (const NodeTiming& t : r->perNode)
-                measured.emplace_back(t.node, std::max(double(t.ns) - overhead, 0.1 * double(t.ns)));
+                measured.emplace_back(t.node, double(t.ns));
             c.rlx = fitRunFrom(*g, rlx, measured, c.measuredNs);
             c.costscope = fitRunFrom(*g, cs, measured, c.measuredNs);
             c.costscopeHost = fitRunFrom(*g, csModel->estimate(*g, hostAdjusted(calibrated, c.host), {}), measured,
@@ -333,7 +320,7 @@ int main(int argc, char** argv)
                         100 * (c.costscope.predictedNs / c.measuredNs - 1), c.costscopeHost.predictedNs / 1e6,
                         100 * (c.costscopeHost.predictedNs / c.measuredNs - 1), c.host.gemm, c.host.kernel,
                         c.host.memory, c.host.dispatch);
-            if (overhead > 0)
+            if (const double overhead = instrumentationOverheadNs(measured, c.measuredNs); overhead > 0)
                 std::printf("    node timing overhead %.2f us a node\n", overhead / 1e3);
             // Where the time goes in the slower runs: the three slowest nodes of the instrumented run.
             if (c.measuredNs > 5e6) {

@@ -174,6 +174,42 @@ private slots:
         QVERIFY(std::abs(slow.profile.corrections.at("matmul") - 1.0) < 1e-9);
         QVERIFY(slow.report.nodesBefore.mape < 1e-6);
     }
+    // A GPU-like run: each node is timed with a fixed instrumentation cost (3 µs) that the plain whole-graph run does
+    // not pay. The fit must take it off and find the nodes' real factor (2x), not 2x plus the overhead.
+    void fitRemovesTheInstrumentationOverhead()
+    {
+        DeviceProfile p;
+        p.name = "calibrated-test";
+        p.device = Device::Cpu;
+        p.sgemmGflops = 50;
+        p.memoryBw = 10;
+        p.dispatchNs = 100;
+        p.roundtripNs = 1000;
+        p.unifiedMemory = true;
+        constexpr double overheadNs = 3000;
+        std::vector<MeasuredRun> runs;
+        for (std::int64_t batch : {8, 64}) {
+            MeasuredRun r{matmulChain(6), {{"batch", batch}}, {}, 0, {}};
+            const GraphCost cost = makeCostModel("costscope")->estimate(*r.graph, p, r.bindings);
+            double trueSum = 0;
+            for (const NodeCost& c : cost.nodes)
+                if (r.graph->find(c.id)->op.kind == OpKind::MatMul) {
+                    r.nodes.emplace_back(c.id, 2.0 * c.totalNs + overheadNs);
+                    trueSum += 2.0 * c.totalNs;
+                }
+            r.wholeNs = trueSum;
+            QVERIFY(std::abs(instrumentationOverheadNs(r.nodes, r.wholeNs) - overheadNs) < 1e-6);
+            runs.push_back(std::move(r));
+        }
+        const ProfileFit fit = fitProfileCorrections(p, runs, FitOptions{.priorRuns = 0});
+        QVERIFY2(std::abs(fit.profile.corrections.at("matmul") - 2.0) < 1e-6,
+                 qPrintable(QString::number(fit.profile.corrections.at("matmul"))));
+        QVERIFY(fit.report.nodesAfter.mape < 1e-4);
+        // A node timed faster than the overhead keeps a tenth of its time; no overhead where nodes sum under the whole.
+        QCOMPARE(withoutOverheadNs(1000, overheadNs), 100.0);
+        QCOMPARE(instrumentationOverheadNs({{1, 10.0}, {2, 20.0}}, 100), 0.0);
+    }
+
     void errorStatsShares()
     {
         const ErrorStats e = errorStats({{105, 100}, {80, 100}, {200, 100}, {100, 100}});
