@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,12 @@ def commands(body):
     if pending:
         raise Failure(f"README.md:{first}: a line continuation runs past the end of its block")
     return result
+
+
+def expectation(command):
+    """(exit status, text its output must hold or None) that a command documents; exit 0 unless it says."""
+    expect = EXPECT.search(command)
+    return (int(expect.group("code")), expect.group("text").strip().strip('"')) if expect else (0, None)
 
 
 def check_skipped(source_root, block_start, reason, cmds):
@@ -187,10 +194,7 @@ def main():
             if reason:
                 check_skipped(clone, start, reason, cmds)
                 continue
-            for number, command in cmds:
-                expect = EXPECT.search(command)
-                steps.append((number, command, (int(expect.group("code")), expect.group("text").strip().strip('"'))
-                              if expect else (0, None)))
+            steps += [(number, command, expectation(command)) for number, command in cmds]
         if not steps:
             raise Failure("README.md has no sh block to run")
         # The setup's second half as the clone sees it: the copied models are complete, nothing is fetched.
@@ -198,19 +202,8 @@ def main():
         if fetch.returncode != 0 or "already" not in fetch.stdout:
             raise Failure(f"scripts/fetch_examples.sh in the clone did not find the models in place:\n"
                           f"{fetch.stdout}{fetch.stderr}")
-        log_dir, status = os.path.join(work, "logs"), os.path.join(work, "status")
-        os.makedirs(log_dir)
-        with open(os.path.join(work, "readme.sh"), "w") as f:
-            f.write(script_for(steps, status, log_dir))
         print(f"  running {len(steps)} commands in {clone} with HOME={env['HOME']}", flush=True)
-        began = time.time()
-        timed_out = False
-        try:
-            subprocess.run(["bash", os.path.join(work, "readme.sh")], cwd=clone, env=env, timeout=args.timeout,
-                           stdin=subprocess.DEVNULL, start_new_session=True)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        return report(steps, status, log_dir, timed_out, time.time() - began, args.timeout)
+        return run_steps(steps, clone, env, work, args.timeout)
     except Failure as e:
         print(f"README test FAILED: {e}")
         return 1
@@ -219,6 +212,26 @@ def main():
             print(f"  kept {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def run_steps(steps, cwd, env, work, timeout):
+    """Runs the steps in order in one bash session; prints each verdict; 0 when all exited as documented."""
+    log_dir, status = os.path.join(work, "logs"), os.path.join(work, "status")
+    os.makedirs(log_dir)
+    open(status, "w").close()
+    with open(os.path.join(work, "readme.sh"), "w") as f:
+        f.write(script_for(steps, status, log_dir))
+    began = time.time()
+    timed_out = False
+    session = subprocess.Popen(["bash", os.path.join(work, "readme.sh")], cwd=cwd, env=env,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        session.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(session.pid, signal.SIGKILL)  # the running example too, not only its shell
+        session.wait()
+    return report(steps, status, log_dir, timed_out, time.time() - began, timeout)
 
 
 def report(steps, status_file, log_dir, timed_out, elapsed, limit):
