@@ -17,8 +17,8 @@ command that needs what the machine may lack, e.g. a GPU): it must then exit N a
 A block opts out with an HTML comment on the line before its fence, which the rendered README does not show:
     <!-- readme-test: skip: REASON -->
 Keep opt-outs for commands that build the project or install packages, which the suite itself stands for
-(`.ci/run` runs the second set-up command); the reason is printed with every run. The scripts and CMake presets
-that skipped blocks name are still checked to exist.
+(`.ci/run` runs the second set-up command); the reason is printed with every run. A block that runs costscope or
+costscope-cli cannot opt out, and the scripts and CMake presets that skipped blocks name are still checked to exist.
 
 A missing piece (the clone, the example models, the binaries) fails the test with what to do: it never skips.
 usage: run_readme_examples.py --source DIR --bin-dir DIR [--timeout SECONDS] [--keep]
@@ -97,6 +97,9 @@ def check_skipped(source_root, block_start, reason, cmds):
     presets = json.load(open(os.path.join(source_root, "CMakePresets.json")))
     names = {p["name"] for kind in ("configurePresets", "buildPresets", "testPresets") for p in presets.get(kind, [])}
     for number, command in cmds:
+        if re.search(r"(?:^|[\s;&|(/])costscope(?:-cli)?(?:\s|$)", command):
+            raise Failure(f"README.md:{number}: a block that runs costscope or costscope-cli cannot opt out: "
+                          "those are the examples this test is for")
         for script in re.findall(r"(?:^|[\s;&|(])\./(scripts/[\w.-]+)", command):
             path = os.path.join(source_root, script)
             if not (os.path.isfile(path) and os.access(path, os.X_OK)):

@@ -47,6 +47,21 @@ class Parsing(unittest.TestCase):
             with self.assertRaises(harness.Failure):
                 harness.blocks(f"{marker}\n```sh\ntrue\n```\n")
 
+    def test_skipped_blocks_may_not_hold_examples_and_name_what_exists(self):
+        root = tempfile.mkdtemp(prefix="readme-skip-")
+        self.addCleanup(shutil.rmtree, root)
+        with open(os.path.join(root, "CMakePresets.json"), "w") as f:
+            f.write('{"configurePresets": [{"name": "dev"}]}')
+        os.makedirs(os.path.join(root, "scripts"))
+        with open(os.path.join(root, "scripts", "ok.sh"), "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(os.path.join(root, "scripts", "ok.sh"), 0o755)
+        harness.check_skipped(root, 1, "reason", [(2, "cmake --preset dev && ./scripts/ok.sh")])
+        for command in ("costscope-cli info x.json", "./build/release/app/costscope --screenshot a.png x.json",
+                        "cmake --preset nope", "./scripts/missing.sh"):
+            with self.assertRaises(harness.Failure, msg=command):
+                harness.check_skipped(root, 1, "reason", [(2, command)])
+
     def test_unclosed_block_and_dangling_continuation_fail(self):
         with self.assertRaises(harness.Failure):
             harness.blocks("```sh\ntrue\n")
