@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Renders the bundled and shared example graphs with `costscope --screenshot` for review.
+# Renders the bundled, fetched (scripts/fetch_examples.sh) and shared example graphs with `costscope --screenshot`
+# for review. README's own pictures come from scripts/render_screenshots.sh.
 # Usage: scripts/render_examples.sh [BUILD_DIR] [OUT_DIR]   (defaults: build/dev, build/screenshots)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,7 +15,7 @@ run() {
         QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} "$build/app/costscope" --screenshot "$2" "$1"
     fi
 }
-for f in "$root"/resources/examples/*.json "$root"/../shared/data/rlx/*.json "$root"/../shared/data/onnx/*/*.onnx; do
+for f in "$root"/resources/examples/*.json "$root"/examples/onnx/*.onnx "$root"/../shared/data/rlx/*.json "$root"/../shared/data/onnx/*/*.onnx; do
     [ -f "$f" ] || continue
     name=$(basename "$f")
     if run "$f" "$out/$name.png"; then echo "$out/$name.png"; else echo "failed: $f" >&2; fi

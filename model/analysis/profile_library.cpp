@@ -37,8 +37,8 @@ std::string findPresetDir()
         if (isDir(installed))
             return installed.string();
     }
-    // Running from a build tree: this file's place in the sources.
-    const fs::path source = fs::path(__FILE__).parent_path().parent_path().parent_path() / "resources" / "profiles";
+    // Running from a build tree: the sources it was built from.
+    const fs::path source = COSTSCOPE_SOURCE_PROFILES_DIR;
     return isDir(source) ? source.string() : std::string();
 }
 

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Regenerates README's screenshots from the current source: builds the GUI target (a no-op when it is up to date)
+# and renders each picture with `costscope --screenshot`, offscreen, at the size the GUI uses for it (1600x1000).
+#   docs/screenshot-canvas.png   the bundled CNN on the canvas with its cost heat map
+#   docs/screenshot-sweep.png    the Sweeps panel for the bundled tiny transformer
+# Usage: scripts/render_screenshots.sh [BUILD_DIR [OUT_DIR]]
+#   BUILD_DIR: default build/release (what scripts/run.sh builds; configured with its preset when missing)
+#   OUT_DIR:   default docs/ (review with `git diff --stat docs/`; README's test checks that every picture README
+#              shows is listed here)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/release}
+out=${2:-$root/docs}
+cd "$root"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  [ "$build" = "$root/build/release" ] || { echo "render_screenshots: $build is not a configured build" >&2; exit 2; }
+  cmake --preset release >/dev/null
+fi
+cmake --build "$build" -j "${COSTSCOPE_JOBS:-$(nproc)}" --target costscope
+gui=$build/app/costscope
+[ -x "$gui" ] || { echo "render_screenshots: $gui was not built (Qt 6 missing?)" >&2; exit 1; }
+mkdir -p "$out"
+export QT_QPA_PLATFORM=offscreen
+"$gui" --screenshot "$out/screenshot-canvas.png" --view canvas resources/examples/cnn.hir.json
+"$gui" --screenshot "$out/screenshot-sweep.png" --view sweep resources/examples/tiny_transformer.hir.json
+echo "render_screenshots: $out/screenshot-canvas.png $out/screenshot-sweep.png from $gui ($("$gui" --version))"
