@@ -112,15 +112,28 @@ LowerResult lowerConv(LowerContext& c)
     g.strideC = a.outChannels * outSpatial;
     auto* colBuf = static_cast<float*>(*col);
     const std::int64_t groups = a.groups;
+    // The same products batched over the groups of one sample: strided-batched cuBLAS over whichever of samples and
+    // groups is larger, so that a depthwise layer (groups = channels, 544 in ShuffleNet) is one launch per sample
+    // instead of one per group (0.96 ms a node against a predicted 1.9 us).
+    GemmCall byGroup = g;
+    byGroup.strideA = kg * cg * taps;
+    byGroup.strideB = cg * taps * outSpatial;
+    byGroup.strideC = kg * outSpatial;
+    byGroup.batch = int(groups);
     return Launch([=](cudaStream_t s) {
         for (std::int64_t n0 = 0; n0 < a.batch; n0 += chunk) {
             ConvArgs piece = a;
             piece.batch = std::min(chunk, a.batch - n0);
             piece.x = a.x + n0 * a.inChannels * inSpatial;
             piece.y = a.y + n0 * a.outChannels * outSpatial;
+            launchIm2col(piece, colBuf, s);
+            if (groups > piece.batch) {
+                for (std::int64_t n = 0; n < piece.batch; ++n)
+                    byGroup(s, a.w, colBuf + n * sampleColFloats, piece.y + n * a.outChannels * outSpatial);
+                continue;
+            }
             GemmCall gp = g;
             gp.batch = int(piece.batch);
-            launchIm2col(piece, colBuf, s);
             for (std::int64_t gi = 0; gi < groups; ++gi)
                 gp(s, a.w + gi * kg * cg * taps, colBuf + gi * cg * taps * outSpatial, piece.y + gi * kg * outSpatial);
         }

@@ -319,6 +319,30 @@ inline std::vector<Case> convSpectralCases()
                     }
         out.push_back({"Conv grouped strided", b.finish(cv), {tensor({2, 4, 5, 5}, x)}, want});
     }
+    { // depthwise with a channel multiplier of 2 over a batch of 2: 6 groups of 1 -> 2 channels, pad 1; more groups
+      // than samples, so the backend batches its products over the groups
+        Builder b;
+        const auto x = values(2 * 6 * 25, 35), w = values(12 * 9, 36);
+        auto ix = b.input({2, 6, 5, 5});
+        auto cv = b.op(OpKind::Conv, attrs({{"padding", A{1, 1}}, {"groups", std::int64_t(6)}}),
+                       {ix, b.param({12, 1, 3, 3}, w)}, {2, 12, 5, 5});
+        std::vector<float> want;
+        for (int n = 0; n < 2; ++n)
+            for (int oc = 0; oc < 12; ++oc)
+                for (int i = 0; i < 5; ++i)
+                    for (int j = 0; j < 5; ++j) {
+                        double acc = 0;
+                        for (int ki = 0; ki < 3; ++ki)
+                            for (int kj = 0; kj < 3; ++kj) {
+                                const int yi = i - 1 + ki, xj = j - 1 + kj, ic = oc / 2;
+                                if (yi >= 0 && yi < 5 && xj >= 0 && xj < 5)
+                                    acc += double(x[std::size_t(((n * 6 + ic) * 5 + yi) * 5 + xj)])
+                                        * w[std::size_t((oc * 3 + ki) * 3 + kj)];
+                            }
+                        want.push_back(float(acc));
+                    }
+        out.push_back({"Conv depthwise x2", b.finish(cv), {tensor({2, 6, 5, 5}, x)}, want});
+    }
     { // planar Fft of 2 rows of 8 points, then WelchPeaks k = 3 over the two rows as segments of one item
         const int n = 8;
         Builder b;
