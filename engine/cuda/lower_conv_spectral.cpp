@@ -93,7 +93,11 @@ LowerResult lowerConv(LowerContext& c)
     // many samples (im2col + cuBLAS per chunk). Only a single sample over the limit takes the direct kernel.
     constexpr std::int64_t kMaxColumnBytes = std::int64_t(4) << 30;
     const std::int64_t chunk = std::min(a.batch, kMaxColumnBytes / std::max<std::int64_t>(sampleColFloats * 4, 1));
-    if (chunk < 1 || cg * taps > 0x7fffffff || outSpatial > 0x7fffffff)
+    // Depthwise and near-depthwise layers (a few input channels a group) take the direct kernel: each output is a
+    // handful of taps, and im2col + a product per group moved 9x the input through memory for it.
+    constexpr std::int64_t kDirectMaxChannelsPerGroup = 4;
+    if (chunk < 1 || cg * taps > 0x7fffffff || outSpatial > 0x7fffffff
+        || (a.groups > 1 && cg <= kDirectMaxChannelsPerGroup))
         return Launch([=](cudaStream_t s) { launchConv(a, s); });
     auto col = c.workspace(static_cast<std::size_t>(chunk * sampleColFloats) * 4);
     if (!col)

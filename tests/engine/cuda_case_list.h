@@ -319,8 +319,7 @@ inline std::vector<Case> convSpectralCases()
                     }
         out.push_back({"Conv grouped strided", b.finish(cv), {tensor({2, 4, 5, 5}, x)}, want});
     }
-    { // depthwise with a channel multiplier of 2 over a batch of 2: 6 groups of 1 -> 2 channels, pad 1; more groups
-      // than samples, so the backend batches its products over the groups
+    { // depthwise with a channel multiplier of 2 over a batch of 2: 6 groups of 1 -> 2 channels, pad 1
         Builder b;
         const auto x = values(2 * 6 * 25, 35), w = values(12 * 9, 36);
         auto ix = b.input({2, 6, 5, 5});
@@ -342,6 +341,30 @@ inline std::vector<Case> convSpectralCases()
                         want.push_back(float(acc));
                     }
         out.push_back({"Conv depthwise x2", b.finish(cv), {tensor({2, 6, 5, 5}, x)}, want});
+    }
+    { // groups 2 of 5 input channels over one sample, pad 1: more groups than samples, so the products are batched
+      // over the groups (depthwise layers take the direct kernel instead)
+        Builder b;
+        const auto x = values(10 * 16, 37), w = values(4 * 5 * 9, 38);
+        auto ix = b.input({1, 10, 4, 4});
+        auto cv = b.op(OpKind::Conv, attrs({{"padding", A{1, 1}}, {"groups", std::int64_t(2)}}),
+                       {ix, b.param({4, 5, 3, 3}, w)}, {1, 4, 4, 4});
+        std::vector<float> want;
+        for (int oc = 0; oc < 4; ++oc)
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) {
+                    double acc = 0;
+                    for (int c = 0; c < 5; ++c)
+                        for (int ki = 0; ki < 3; ++ki)
+                            for (int kj = 0; kj < 3; ++kj) {
+                                const int yi = i - 1 + ki, xj = j - 1 + kj, ic = (oc / 2) * 5 + c;
+                                if (yi >= 0 && yi < 4 && xj >= 0 && xj < 4)
+                                    acc += double(x[std::size_t((ic * 4 + yi) * 4 + xj)])
+                                        * w[std::size_t(((oc * 5 + c) * 3 + ki) * 3 + kj)];
+                            }
+                    want.push_back(float(acc));
+                }
+        out.push_back({"Conv grouped, groups > batch", b.finish(cv), {tensor({1, 10, 4, 4}, x)}, want});
     }
     { // planar Fft of 2 rows of 8 points, then WelchPeaks k = 3 over the two rows as segments of one item
         const int n = 8;
