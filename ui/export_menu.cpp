@@ -54,7 +54,7 @@ QString exportReport(const Graph& g, const QString& source, const CostRequest& r
     for (const DeviceProfile& p : profiles)
         costs.push_back(model->estimate(g, p, request.bindings));
     Report r = buildReport(g, costs, {g.name.empty() ? source.toStdString() : g.name, source.toStdString(),
-                                      model->name(), request.bindings, 10});
+                                      model->name(), request.bindings, 10, request.rlxVersion});
     const auto syms = g.symbols();
     if (std::find(syms.begin(), syms.end(), "batch") != syms.end()) {
         SweepRequest sweep;
@@ -62,6 +62,7 @@ QString exportReport(const Graph& g, const QString& source, const CostRequest& r
         sweep.base = request.bindings;
         sweep.base.erase("batch");
         sweep.profiles = profiles;
+        sweep.rlxVersion = request.rlxVersion;
         attachSweep(r, runSweep(g, *model, sweep), "batch");
     }
     std::string err;
@@ -112,6 +113,7 @@ void addExportMenu(MainWindow* window, QMenu* fileMenu)
         request.model = window->modelSelector()->currentText().toStdString();
         request.device = window->deviceSelector()->currentText().toStdString();
         request.bindings["batch"] = window->batchSpin()->value();
+        request.rlxVersion = window->rlxVersion();
         QGuiApplication::setOverrideCursor(Qt::WaitCursor);
         const QString error = exportReport(*graph, window->currentFile(), request, path);
         QGuiApplication::restoreOverrideCursor();

@@ -92,6 +92,9 @@ public:
     QComboBox* deviceSelector() const { return m_device; }
     QComboBox* modelSelector() const { return m_model; }
     QComboBox* overlaySelector() const { return m_overlayMode; }
+    // Whose device-pick rule the pick follows (RLX 0.2.16 or 0.2.14), kept in the settings.
+    QComboBox* rlxVersionSelector() const { return m_rlxVersion; }
+    RlxVersion rlxVersion() const;
     QSpinBox* batchSpin() const { return m_batch; }
     BindingsEditor* bindingsEditor() const { return m_bindings; }
     CostSummaryBar* costSummaryBar() const { return m_costBar; }
@@ -150,6 +153,7 @@ private:
     QWidget* makeBatchPresets(QWidget* parent);
     QWidget* makePropertiesPane();
     void buildAnalysisTools();
+    QComboBox* makeRlxVersionSelector(QWidget* parent);
     void resetAnalysisForGraph();
     void requestCosts();
     void requestDeviceCosts(const std::string& model, const Bindings& bindings);
@@ -176,6 +180,7 @@ private:
     QComboBox* m_model = nullptr;
     QComboBox* m_device = nullptr;
     QComboBox* m_overlayMode = nullptr;
+    QComboBox* m_rlxVersion = nullptr;
     QSpinBox* m_batch = nullptr;
     BindingsEditor* m_bindings = nullptr;
     CostSummaryBar* m_costBar = nullptr;

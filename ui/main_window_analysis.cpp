@@ -15,6 +15,7 @@
 #include <QFutureWatcher>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -38,6 +39,36 @@ QWidget* MainWindow::makeBatchPresets(QWidget* parent)
     }
     button->setMenu(menu);
     return button;
+}
+
+namespace {
+constexpr const char* kRlxVersionKey = "analysis/rlxVersion";
+} // namespace
+
+QComboBox* MainWindow::makeRlxVersionSelector(QWidget* parent)
+{
+    auto* box = new QComboBox(parent);
+    box->setObjectName(QStringLiteral("rlxVersion"));
+    for (RlxVersion v : rlxVersions())
+        box->addItem(tr("RLX %1").arg(QString::fromUtf8(rlxVersionName(v).data())), static_cast<int>(v));
+    box->setToolTip(tr("Whose device pick: RLX 0.2.16 leaves Uncalibrated models (RLX's no-device fallbacks) out of "
+                       "the ranking unless every device is Uncalibrated; RLX 0.2.14 ranks every model. Costs are the "
+                       "same under both."));
+    const auto saved = parseRlxVersion(QSettings().value(kRlxVersionKey).toString().toStdString(), kRlxVersionKey);
+    box->setCurrentIndex(box->findData(static_cast<int>(saved ? *saved : kDefaultRlxVersion)));
+    connect(box, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(kRlxVersionKey, QString::fromUtf8(rlxVersionName(rlxVersion()).data()));
+        m_costBar->setRlxVersion(rlxVersion());
+        m_deviceTable->setRlxVersion(rlxVersion());
+        m_costBar->showCosts(m_deviceCosts.get(), m_device->currentText());
+        m_deviceTable->showNode(m_deviceCosts.get(), m_scene->selectedNode());
+    });
+    return box;
+}
+
+RlxVersion MainWindow::rlxVersion() const
+{
+    return m_rlxVersion ? static_cast<RlxVersion>(m_rlxVersion->currentData().toInt()) : kDefaultRlxVersion;
 }
 
 QWidget* MainWindow::makePropertiesPane()
@@ -90,8 +121,18 @@ void MainWindow::buildAnalysisTools()
     analysis->addSeparator();
     analysis->addAction(bindingsDock->toggleViewAction());
     analysis->addAction(bar->toggleViewAction());
-    if (auto* tools = findChild<QToolBar*>(QStringLiteral("analysisToolBar")))
+    if (auto* tools = findChild<QToolBar*>(QStringLiteral("analysisToolBar"))) {
         tools->addAction(m_jumpCostliest);
+        // Beside the model and device it picks among: the batch spin box follows the device selector.
+        m_rlxVersion = makeRlxVersionSelector(tools);
+        for (QAction* a : tools->actions())
+            if (tools->widgetForAction(a) == m_batch) {
+                tools->insertWidget(a, m_rlxVersion);
+                break;
+            }
+    }
+    m_costBar->setRlxVersion(rlxVersion());
+    m_deviceTable->setRlxVersion(rlxVersion());
 }
 
 void MainWindow::resetAnalysisForGraph()

@@ -59,6 +59,19 @@ std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::
     return std::nullopt;
 }
 
+std::optional<RlxVersion> rlxVersionOption(const Args& a, std::string* error)
+{
+    const auto text = a.option("rlx-version");
+    if (!text)
+        return kDefaultRlxVersion;
+    auto v = parseRlxVersion(*text, "--rlx-version");
+    if (!v) {
+        *error = v.error().message;
+        return std::nullopt;
+    }
+    return *v;
+}
+
 std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
 {
     AnalysisSetup s;
@@ -69,6 +82,13 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
         std::cerr << "unknown cost model '" << modelName << "' (rlx or costscope)\n";
         return std::nullopt;
     }
+    std::string versionError;
+    const auto version = rlxVersionOption(a, &versionError);
+    if (!version) {
+        std::cerr << versionError << '\n';
+        return std::nullopt;
+    }
+    s.rlxVersion = *version;
     for (const std::string& b : a.options("bind"))
         if (!parseBinding(b, s.bindings)) {
             std::cerr << "bad --bind '" << b << "': expected SYMBOL=N with N >= 0\n";

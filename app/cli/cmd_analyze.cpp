@@ -33,8 +33,21 @@ Json costJson(const Graph& g, const GraphCost& c)
                          {"compute_ns", n.computeNs}, {"memory_ns", n.memoryNs}, {"dispatch_ns", n.dispatchNs},
                          {"flops", n.flops}, {"bytes", n.bytes}});
     }
-    return {{"device", std::string(deviceName(c.device))}, {"profile", c.profile}, {"total_ns", c.totalNs},
+    return {{"device", std::string(deviceName(c.device))}, {"profile", c.profile},
+            {"calibration", std::string(calibrationName(c.calibration))}, {"total_ns", c.totalNs},
             {"io", ioJson(c.io)}, {"nodes", nodes}};
+}
+
+// The pick among the costs under the RLX version's rule, and which costs it ranked.
+RuledPick pickAmong(const std::vector<GraphCost>& costs, RlxVersion version)
+{
+    std::vector<double> totals;
+    std::vector<Calibration> tags;
+    for (const GraphCost& c : costs) {
+        totals.push_back(c.totalNs);
+        tags.push_back(c.calibration);
+    }
+    return pickByRule(totals, tags, version);
 }
 
 // The nodes some device's estimate could not cost, in graph order, each with the first device's reason. Skipping
@@ -80,16 +93,24 @@ void printCsv(const Graph& g, const std::vector<GraphCost>& costs)
         }
 }
 
-void printText(const Graph& g, const std::vector<GraphCost>& costs, std::size_t pick)
+void printText(const Graph& g, const std::vector<GraphCost>& costs, const RuledPick& pick, RlxVersion version)
 {
     std::cout << std::fixed << std::setprecision(1);
     for (const GraphCost& c : costs)
-        std::cout << std::left << std::setw(8) << deviceName(c.device) << std::setw(28) << c.profile << std::right
-                  << std::setw(14) << c.totalNs / 1000.0 << " us   launches " << c.io.kernelLaunches << ", syncs "
-                  << c.io.syncPoints << ", host output " << c.io.hostOutputBytes << " B, device traffic "
-                  << c.io.deviceTrafficBytes << " B\n";
-    if (!costs.empty())
-        std::cout << "pick: " << deviceName(costs[pick].device) << " (" << costs[pick].profile << ")\n";
+        std::cout << std::left << std::setw(8) << deviceName(c.device) << std::setw(28) << c.profile
+                  << std::setw(13) << calibrationName(c.calibration) << std::right << std::setw(14)
+                  << c.totalNs / 1000.0 << " us   launches " << c.io.kernelLaunches << ", syncs " << c.io.syncPoints
+                  << ", host output " << c.io.hostOutputBytes << " B, device traffic " << c.io.deviceTrafficBytes
+                  << " B\n";
+    if (pick.pick) {
+        const GraphCost& best = costs[*pick.pick];
+        std::cout << "pick (RLX " << rlxVersionName(version) << " rule): " << deviceName(best.device) << " ("
+                  << best.profile << ")\n";
+    }
+    for (std::size_t i = 0; i < costs.size(); ++i)
+        if (!pick.ranked[i])
+            std::cout << "  " << deviceName(costs[i].device) << " (" << costs[i].profile
+                      << ") " << leftOutReason(costs[i].calibration, version) << '\n';
     const auto skipped = skippedNodes(costs);
     if (!skipped.empty())
         std::cout << "not costed (" << skipped.size() << " node(s); --bind SYM=N binds a symbol):\n";
@@ -110,8 +131,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
         std::cerr << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
-                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--json|--csv]"
-                  << (err.empty() ? "" : "\n" + err) << '\n';
+                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V] [--json|--csv]\n"
+                  << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
     const std::string& path = args->positional()[0];
@@ -140,10 +161,7 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     std::vector<GraphCost> costs;
     for (const DeviceProfile& p : setup->profiles)
         costs.push_back(setup->model->estimate(g, p, setup->bindings));
-    std::size_t pick = 0;
-    for (std::size_t i = 1; i < costs.size(); ++i)
-        if (costs[i].totalNs < costs[pick].totalNs)
-            pick = i;
+    const RuledPick pick = pickAmong(costs, setup->rlxVersion);
     if (const auto skipped = skippedNodes(costs); !skipped.empty())
         std::cerr << path << ": " << skipped.size()
                   << " node(s) not costed: their shapes have unbound symbols (use --bind SYM=N)\n";
@@ -153,7 +171,7 @@ int cmdAnalyze(const std::vector<std::string>& argv)
         return kOk;
     }
     if (!args->flag("json")) {
-        printText(g, costs, pick);
+        printText(g, costs, pick, setup->rlxVersion);
         return kOk;
     }
     Json j;
@@ -161,10 +179,16 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     j["bindings"] = Json::object();
     for (const auto& [sym, v] : setup->bindings)
         j["bindings"][sym] = v;
+    j["rlx_version"] = std::string(rlxVersionName(setup->rlxVersion));
     j["devices"] = Json::array();
-    for (const GraphCost& c : costs)
-        j["devices"].push_back(costJson(g, c));
-    j["pick"] = costs.empty() ? Json() : Json(std::string(deviceName(costs[pick].device)));
+    for (std::size_t i = 0; i < costs.size(); ++i) {
+        Json d = costJson(g, costs[i]);
+        d["ranked"] = bool(pick.ranked[i]);
+        if (!pick.ranked[i])
+            d["left_out"] = leftOutReason(costs[i].calibration, setup->rlxVersion);
+        j["devices"].push_back(std::move(d));
+    }
+    j["pick"] = pick.pick ? Json(std::string(deviceName(costs[*pick.pick].device))) : Json();
     j["skipped"] = skippedJson(g, costs);
     std::cout << j.dump(2) << '\n';
     return kOk;

@@ -53,7 +53,9 @@ Json diffJson(const Graph& a, const Graph& b, const GraphDiff& d, const std::vec
 int cmdDiff(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json"}, kAnalysisOptions, &err);
+    std::set<std::string> options = kAnalysisOptions;
+    options.erase("rlx-version"); // a diff picks no device
+    auto args = Args::parse(argv, {"json"}, options, &err);
     if (!args || args->positional().size() != 2) {
         std::cerr << "usage: costscope-cli diff A B [--device D]... [--model rlx|costscope] [--bind SYM=N]... [--json]"
                   << (err.empty() ? "" : "\n" + err) << '\n';

@@ -19,7 +19,9 @@ namespace costscope::cli {
 namespace {
 constexpr const char* kUsageText =
     "usage: costscope-cli pick FILE [--allow D,..] [--deny D,..] [--prefer D,..] [--policy cost|benchmark:N]\n"
-    "       [--device-hint D] [--bind NAME=VALUE]... [--profiles SET] [--json]\n"
+    "       [--device-hint D] [--bind NAME=VALUE]... [--profiles SET] [--rlx-version 0.2.16|0.2.14] [--json]\n"
+    "--rlx-version: whose cost-model pick (0.2.16, the default, leaves Uncalibrated models out of the ranking unless\n"
+    "               every candidate is Uncalibrated; 0.2.14 ranks them all)\n"
     "environment: RLX_/COSTSCOPE_ DEVICES, DENY_DEVICES, PREFER_DEVICES, BENCHMARK_PICK, DEVICE, DEVICE_CHAIN,\n"
     "             FORCE_DEVICE (COSTSCOPE_ wins when both are set; options win over the environment)";
 
@@ -49,6 +51,14 @@ std::optional<DevicePolicy> policyFor(const Args& a, const Environment& env, std
             }
             *list = *parsed;
         }
+    if (auto version = a.option("rlx-version")) {
+        auto v = parseRlxVersion(*version, "--rlx-version");
+        if (!v) {
+            *error = v.error().message;
+            return std::nullopt;
+        }
+        p.rlxVersion = *v;
+    }
     if (auto spec = a.option("policy")) {
         auto withStrategy = withPickStrategy(p, *spec);
         if (!withStrategy) {
@@ -81,18 +91,23 @@ void printBenchmark(const BenchmarkOutcome& b)
                   << '\n';
 }
 
-void printText(const std::string& setName, const std::vector<DeviceReportEntry>& report,
+void printText(const std::string& setName, RlxVersion version, const std::vector<DeviceReportEntry>& report,
                const Result<DeviceResolution>& r, const BenchmarkOutcome& bench)
 {
-    std::cout << "devices under " << setName << " (RLX cost model):\n";
+    std::cout << "devices under " << setName << " (RLX cost model, RLX " << rlxVersionName(version)
+              << " pick rule):\n";
     for (const DeviceReportEntry& e : report) {
         std::cout << (e.recommended ? "* " : "  ") << std::left << std::setw(8) << deviceName(e.device) << ' '
-                  << std::right << std::setw(16);
+                  << std::setw(13) << (e.calibration ? calibrationName(*e.calibration) : "-") << std::right
+                  << std::setw(16);
         if (e.estimateNs)
             std::cout << std::fixed << std::setprecision(1) << *e.estimateNs << " ns";
         else
             std::cout << "-" << "   ";
-        std::cout << "  " << (e.blocker.empty() ? "viable" : e.blocker) << '\n';
+        std::cout << "  " << (e.blocker.empty() ? "viable" : e.blocker);
+        if (!e.leftOut.empty())
+            std::cout << ", " << e.leftOut;
+        std::cout << '\n';
     }
     printBenchmark(bench);
     if (!r) {
@@ -108,8 +123,8 @@ void printText(const std::string& setName, const std::vector<DeviceReportEntry>&
 int cmdPick(const std::vector<std::string>& argv)
 {
     std::string err, setName;
-    auto a = Args::parse(argv, {"json"}, {"allow", "deny", "prefer", "policy", "device-hint", "bind", "profiles"},
-                         &err);
+    auto a = Args::parse(argv, {"json"},
+                         {"allow", "deny", "prefer", "policy", "device-hint", "bind", "profiles", "rlx-version"}, &err);
     if (!a || a->positional().size() != 1)
         return usage(err);
     const Environment env = processEnvironment();
@@ -130,9 +145,11 @@ int cmdPick(const std::vector<std::string>& argv)
     DeviceContext ctx;
     ctx.available = estimableDevices();
     const Graph& g = loaded->graph;
-    DeviceEstimator estimate = [&](Device d) -> std::optional<double> {
+    DeviceEstimator estimate = [&](Device d) -> std::optional<DeviceEstimate> {
         const DeviceProfile* p = findProfile(*set, d);
-        return p ? std::optional<double>(rlxEstimate(g, *p, *bindings)) : std::nullopt;
+        if (!p)
+            return std::nullopt;
+        return DeviceEstimate(rlxEstimate(g, *p, *bindings), p->calibration);
     };
     // Benchmark pick (--policy benchmark:N or RLX_BENCHMARK_PICK=N): the viable devices this machine can run are
     // timed for real; the cost model decides only when none of them runs.
@@ -154,11 +171,12 @@ int cmdPick(const std::vector<std::string>& argv)
         std::cerr << '\n';
     }
     if (!a->flag("json")) {
-        printText(setName, report, resolution, outcome);
+        printText(setName, policy->rlxVersion, report, resolution, outcome);
         return resolution ? kOk : kCheckFailed;
     }
     nlohmann::ordered_json j;
     j["profiles"] = setName;
+    j["rlx_version"] = rlxVersionName(policy->rlxVersion);
     auto devices = nlohmann::ordered_json::array();
     for (const DeviceReportEntry& e : report)
         devices.push_back({{"device", deviceName(e.device)},
@@ -166,7 +184,10 @@ int cmdPick(const std::vector<std::string>& argv)
                            {"supports_graph", e.supportsGraph},
                            {"recommended", e.recommended},
                            {"estimate_ns", e.estimateNs ? nlohmann::ordered_json(*e.estimateNs) : nullptr},
-                           {"blocker", e.blocker}});
+                           {"calibration", e.calibration ? nlohmann::ordered_json(calibrationName(*e.calibration))
+                                                         : nullptr},
+                           {"blocker", e.blocker},
+                           {"left_out", e.leftOut}});
     j["devices"] = devices;
     j["pick"] = resolution ? nlohmann::ordered_json(deviceName(resolution->device)) : nullptr;
     j["reason"] = resolution ? resolution->reason : resolution.error().message;

@@ -34,8 +34,8 @@ int cmdProfiles(const std::vector<std::string>& argv)
     for (const Diagnostic& d : lib.problems())
         std::cerr << d.message << '\n';
     auto line = [](const DeviceProfile& p, std::string_view origin) {
-        std::cout << std::left << std::setw(36) << p.name << std::setw(9) << deviceName(p.device) << std::setw(11)
-                  << origin << p.source << '\n';
+        std::cout << std::left << std::setw(36) << p.name << std::setw(9) << deviceName(p.device) << std::setw(13)
+                  << calibrationName(p.calibration) << std::setw(11) << origin << p.source << '\n';
     };
     for (const auto& e : lib.entries())
         line(e.profile, originName(e.origin));

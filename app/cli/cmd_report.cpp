@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kUsageText =
     "usage: costscope-cli report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... "
     "[--profile P]... [--model rlx|costscope] [--bind SYM=N]... [--measured TRACE.json] [--sweep VALUES] "
-    "[--measured-device D] [--symbol batch] [--top N]";
+    "[--measured-device D] [--symbol batch] [--top N] [--rlx-version 0.2.16|0.2.14]";
 
 // The sweep chart: the requested values, or batch 1..256 when the graph has a free "batch" symbol.
 bool addSweep(Report& r, const Graph& g, const AnalysisSetup& s, const Args& a, std::string* err)
@@ -43,6 +43,7 @@ bool addSweep(Report& r, const Graph& g, const AnalysisSetup& s, const Args& a, 
     req.base = s.bindings;
     req.base.erase(symbol);
     req.profiles = s.profiles;
+    req.rlxVersion = s.rlxVersion;
     attachSweep(r, runSweep(g, *s.model, req), symbol);
     return true;
 }
@@ -94,7 +95,8 @@ int cmdReport(const std::vector<std::string>& argvIn)
     std::vector<GraphCost> costs;
     for (const DeviceProfile& p : setup->profiles)
         costs.push_back(setup->model->estimate(g, p, setup->bindings));
-    Report r = buildReport(g, costs, {g.name.empty() ? path : g.name, path, setup->model->name(), setup->bindings, topN});
+    Report r = buildReport(g, costs, {g.name.empty() ? path : g.name, path, setup->model->name(), setup->bindings, topN,
+                                      setup->rlxVersion});
     if (!addSweep(r, g, *setup, *args, &err)) {
         std::cerr << err << '\n';
         return kUsage;

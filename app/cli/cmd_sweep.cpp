@@ -63,6 +63,10 @@ void printText(const SweepRequest& req, const SweepResult& r)
     }
     for (const Crossover& c : r.crossovers)
         std::cout << c.text << '\n';
+    for (std::size_t p = 0; p < req.profiles.size(); ++p)
+        if (!r.ranked[p])
+            std::cout << req.profiles[p].name << ' ' << leftOutReason(req.profiles[p].calibration, req.rlxVersion)
+                      << '\n';
 }
 
 } // namespace
@@ -77,9 +81,9 @@ int cmdSweep(const std::vector<std::string>& argv)
         || (args->option("gates") && args->flag("csv"))) {
         std::cerr << "usage: costscope-cli sweep FILE --values 1,2,4|1:65536:x2|1:64:+8 [--symbol batch] [--device D]..."
                      " [--model rlx|costscope] [--profile NAME|FILE]... [--bind SYM=N]... [--gates 3,4,5]"
-                     " [--json|--csv]\n"
-                     "--gates: the RLX fusion-gate score per target of fusing these nodes, at each value (not with --csv)"
-                  << (err.empty() ? "" : "\n" + err) << '\n';
+                     " [--rlx-version V] [--json|--csv]\n"
+                     "--gates: the RLX fusion-gate score per target of fusing these nodes, at each value (not with --csv)\n"
+                  << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
     std::optional<std::vector<std::int64_t>> gateNodes;
@@ -106,6 +110,7 @@ int cmdSweep(const std::vector<std::string>& argv)
     req.values = std::move(*values);
     req.base = setup->bindings;
     req.profiles = setup->profiles;
+    req.rlxVersion = setup->rlxVersion;
     const SweepResult r = runSweep(loaded->graph, *setup->model, req);
     std::vector<GateCurve> gates;
     if (gateNodes) {
@@ -129,6 +134,7 @@ int cmdSweep(const std::vector<std::string>& argv)
     }
     Json j;
     j["model"] = setup->model->name();
+    j["rlx_version"] = std::string(rlxVersionName(req.rlxVersion));
     j["symbol"] = req.symbol;
     j["values"] = req.values;
     j["devices"] = Json::array();
@@ -137,7 +143,9 @@ int cmdSweep(const std::vector<std::string>& argv)
         for (const auto& row : r.totalNs)
             totals.push_back(row[p]);
         j["devices"].push_back({{"device", std::string(deviceName(req.profiles[p].device))},
-                                {"profile", req.profiles[p].name}, {"total_ns", totals}});
+                                {"profile", req.profiles[p].name},
+                                {"calibration", std::string(calibrationName(req.profiles[p].calibration))},
+                                {"ranked", bool(r.ranked[p])}, {"total_ns", totals}});
     }
     j["picks"] = Json::array();
     for (std::size_t pick : r.pick)
@@ -145,7 +153,8 @@ int cmdSweep(const std::vector<std::string>& argv)
     j["crossovers"] = Json::array();
     for (const Crossover& c : r.crossovers)
         j["crossovers"].push_back({{"from", req.profiles[c.from].name}, {"to", req.profiles[c.to].name},
-                                   {"at", c.at}, {"first_value", c.firstValue}, {"text", c.text}});
+                                   {"at", c.at}, {"first_value", c.firstValue}, {"picked", c.picked},
+                                   {"text", c.text}});
     if (gateNodes) {
         Json targets = Json::array();
         for (const GateCurve& c : gates)

@@ -272,6 +272,7 @@ DeviceProfile profileFromCpuCalibration(const CpuCalibration& c, const std::stri
     p.description = "CPU " + c.device + " (" + std::to_string(c.numThreads) + " threads), measured through the "
                     "Costscope CPU backend";
     p.source = "calibrated on " + host + " " + date + " by " + tool;
+    p.calibration = Calibration::Measured;
     setSgemmTable(p, c.sgemm);
     p.memoryBw = c.copyBw;
     p.dispatchNs = c.dispatchNs;

@@ -16,6 +16,7 @@ DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::st
     p.device = Device::Cuda;
     p.description = "CUDA " + c.device + ", measured with cuBLAS and Costscope's own kernels";
     p.source = "calibrated on " + host + " " + date + " by " + tool;
+    p.calibration = Calibration::Measured;
     std::vector<SgemmPoint> table;
     for (const CudaCalibration::GemmPoint& g : c.sgemm)
         table.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});

@@ -16,6 +16,7 @@ DeviceProfile profileFromVulkanCalibration(const VulkanCalibration& c, const std
     p.device = Device::Vulkan;
     p.description = "Vulkan " + c.device + ", measured with Costscope's own compute shaders";
     p.source = "calibrated on " + host + " " + date + " by " + tool;
+    p.calibration = Calibration::Measured;
     std::vector<SgemmPoint> table;
     for (const VulkanCalibration::MatMulPoint& m : c.matmul)
         table.push_back({m.m, m.k, m.n, m.gflops});

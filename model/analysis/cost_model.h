@@ -30,6 +30,7 @@ struct GraphCost {
     std::string model;   // "rlx" or "costscope"
     std::string profile; // DeviceProfile::name
     Device device = Device::Cpu;
+    Calibration calibration = Calibration::ArchDefault; // the profile's tag: whether a pick may rank this cost
     double totalNs = 0;
     IoProfile io;
     std::vector<NodeCost> nodes; // one per graph node, in graph order

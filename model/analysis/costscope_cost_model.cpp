@@ -138,6 +138,7 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
     gc.model = name();
     gc.profile = p.name;
     gc.device = p.device;
+    gc.calibration = p.calibration;
     gc.io = gw.io;
     gc.nodes.reserve(g.nodes.size());
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/device.h"
+#include "analysis/pick_rule.h"
 #include "ir/diagnostic.h"
 
 #include <map>
@@ -22,6 +23,8 @@ struct DevicePolicy {
     std::vector<Device> prefer;
     PickStrategy strategy = PickStrategy::CostModel;
     int benchmarkRuns = 1; // Benchmark only; runs max(benchmarkRuns, 1) times
+    // Whose cost-model pick: RLX 0.2.16 leaves Uncalibrated models out of the ranking, 0.2.14 ranks them all.
+    RlxVersion rlxVersion = kDefaultRlxVersion;
 
     friend bool operator==(const DevicePolicy&, const DevicePolicy&) = default;
 };

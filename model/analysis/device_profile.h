@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/calibration_tag.h"
 #include "analysis/device.h"
 #include "analysis/tile_waves.h"
 
@@ -50,6 +51,8 @@ struct DeviceProfile {
     Device device = Device::Cpu;
     std::string description;
     std::string source;      // where the numbers come from (datasheet URL, calibration run, RLX defaults)
+    // What fed the numbers (calibration_tag.h); the RLX 0.2.16 pick leaves Uncalibrated models out.
+    Calibration calibration = Calibration::ArchDefault;
 
     double sgemmGflops = 200;            // flat rate (RLX's sgemm_gflops for most devices)
     double smallSgemmGflops = 0;         // RLX Mlx: rate for m·k·n under smallSgemmThreshold (0: unused)

@@ -22,6 +22,16 @@ std::optional<std::string> firstBlocker(Device d, const DeviceContext& ctx, cons
     return policyBlocker(d, policy);
 }
 
+std::vector<std::pair<Device, DeviceEstimate>> modelledCandidates(const std::vector<Device>& candidates,
+                                                                  const DeviceEstimator& estimate)
+{
+    std::vector<std::pair<Device, DeviceEstimate>> modelled;
+    for (Device d : candidates)
+        if (auto e = estimate ? estimate(d) : std::nullopt)
+            modelled.emplace_back(d, *e);
+    return modelled;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -39,28 +49,30 @@ std::vector<Device> viableDevices(const DeviceContext& ctx, const DevicePolicy& 
     return viable;
 }
 
-Device pickBestDevice(const std::vector<std::pair<Device, double>>& estimates)
+Device pickBestDevice(const std::vector<std::pair<Device, DeviceEstimate>>& estimates, RlxVersion version)
 {
+    std::vector<Calibration> tags;
+    for (const auto& e : estimates)
+        tags.push_back(e.second.calibration);
+    const std::vector<bool> ranked = rankedByPick(tags, version);
     Device best = Device::Cpu;
     double bestNs = std::numeric_limits<double>::infinity();
-    for (const auto& [d, ns] : estimates)
-        if (ns < bestNs) {
-            best = d;
-            bestNs = ns;
+    for (std::size_t i = 0; i < estimates.size(); ++i)
+        if (ranked[i] && estimates[i].second.ns < bestNs) {
+            best = estimates[i].first;
+            bestNs = estimates[i].second.ns;
         }
     return best;
 }
 
-std::optional<Device> fastestDevice(const std::vector<Device>& candidates, const DeviceEstimator& estimate)
+std::optional<Device> fastestDevice(const std::vector<Device>& candidates, const DeviceEstimator& estimate,
+                                    RlxVersion version)
 {
     if (candidates.empty())
         return std::nullopt;
-    std::vector<std::pair<Device, double>> modelled;
-    for (Device d : candidates)
-        if (auto ns = estimate ? estimate(d) : std::nullopt)
-            modelled.emplace_back(d, *ns);
+    const auto modelled = modelledCandidates(candidates, estimate);
     if (modelled.size() >= 2)
-        return pickBestDevice(modelled);
+        return pickBestDevice(modelled, version);
     if (modelled.size() == 1)
         return modelled.front().first;
     return candidates.front();
@@ -69,6 +81,12 @@ std::optional<Device> fastestDevice(const std::vector<Device>& candidates, const
 std::vector<DeviceReportEntry> deviceReport(const DeviceContext& ctx, const DevicePolicy& policy,
                                             const DeviceEstimator& estimate, std::optional<Device> recommended)
 {
+    // Which viable devices the cost-model pick ranks (it ranks only when two or more have a model).
+    const auto modelled = modelledCandidates(viableDevices(ctx, policy), estimate);
+    std::vector<Calibration> tags;
+    for (const auto& m : modelled)
+        tags.push_back(m.second.calibration);
+    const std::vector<bool> ranked = rankedByPick(tags, policy.rlxVersion);
     std::vector<DeviceReportEntry> out;
     for (Device d : devicePriority()) {
         if (!contains(estimableDevices(), d) && !contains(ctx.available, d))
@@ -78,8 +96,14 @@ std::vector<DeviceReportEntry> deviceReport(const DeviceContext& ctx, const Devi
         e.available = contains(ctx.available, d);
         e.supportsGraph = e.available && !(ctx.firstUnsupportedOp && ctx.firstUnsupportedOp(d));
         e.recommended = recommended == d;
-        e.estimateNs = estimate ? estimate(d) : std::nullopt;
+        if (auto est = estimate ? estimate(d) : std::nullopt) {
+            e.estimateNs = est->ns;
+            e.calibration = est->calibration;
+        }
         e.blocker = firstBlocker(d, ctx, policy).value_or("");
+        for (std::size_t i = 0; i < modelled.size(); ++i)
+            if (modelled[i].first == d && modelled.size() >= 2 && !ranked[i])
+                e.leftOut = leftOutReason(modelled[i].second.calibration, policy.rlxVersion);
         out.push_back(std::move(e));
     }
     return out;
@@ -171,7 +195,7 @@ Result<DeviceResolution> resolveDevice(std::optional<Device> hint, const Environ
             }
         r.notes.push_back("benchmark pick could not run: cost-model pick used");
     }
-    r.device = *fastestDevice(viable, estimate);
+    r.device = *fastestDevice(viable, estimate, policy.rlxVersion);
     r.reason = "cost model";
     return r;
 }

@@ -19,17 +19,27 @@ struct DeviceContext {
     std::function<std::optional<std::string>(Device)> firstUnsupportedOp;
 };
 
-// A device's estimate in ns, or nullopt when there is no cost model for it.
-using DeviceEstimator = std::function<std::optional<double>(Device)>;
+// A device's estimate in ns and the calibration tag of the model that gave it.
+struct DeviceEstimate {
+    // Implicit from a plain estimate: a model with no tag of its own is an ArchDefault one.
+    DeviceEstimate(double estimateNs, Calibration tag = Calibration::ArchDefault) : ns(estimateNs), calibration(tag) {}
+    double ns = 0;
+    Calibration calibration = Calibration::ArchDefault;
+};
+// A device's estimate, or nullopt when there is no cost model for it.
+using DeviceEstimator = std::function<std::optional<DeviceEstimate>(Device)>;
 
 // Available, supports the graph and allowed by the policy, sorted as sortCandidates() does.
 std::vector<Device> viableDevices(const DeviceContext& ctx, const DevicePolicy& policy);
 
-// The device with the lowest estimate: starts from Cpu at +infinity, the first one wins ties.
-Device pickBestDevice(const std::vector<std::pair<Device, double>>& estimates);
+// RLX's pick_best_device: the device with the lowest estimate among those `version` ranks (rankedByPick: under
+// 0.2.16 not the Uncalibrated ones, unless all are); starts from Cpu at +infinity, the first one wins ties.
+Device pickBestDevice(const std::vector<std::pair<Device, DeviceEstimate>>& estimates,
+                      RlxVersion version = kDefaultRlxVersion);
 // With two or more candidates that have a model: the pick by estimate; with one: that one; with none: the
 // first candidate (candidates come sorted). nullopt when there are no candidates.
-std::optional<Device> fastestDevice(const std::vector<Device>& candidates, const DeviceEstimator& estimate);
+std::optional<Device> fastestDevice(const std::vector<Device>& candidates, const DeviceEstimator& estimate,
+                                    RlxVersion version = kDefaultRlxVersion);
 
 struct DeviceReportEntry {
     Device device = Device::Cpu;
@@ -37,9 +47,12 @@ struct DeviceReportEntry {
     bool supportsGraph = false;
     bool recommended = false;
     std::optional<double> estimateNs;
+    std::optional<Calibration> calibration; // the tag of the model behind estimateNs
     // The first blocker: "not available", "unsupported op: ...", "denied by policy", "not in allow-list";
     // empty for a viable device.
     std::string blocker;
+    // A viable device the cost-model pick of the policy's RLX version does not rank: leftOutReason(); else empty.
+    std::string leftOut;
 };
 
 // One entry per device of estimableDevices() plus any other available one, in RLX priority order.
@@ -73,7 +86,7 @@ struct DeviceResolution {
 
 // RLX_FORCE_DEVICE overrides all; else RLX_DEVICE_CHAIN takes its first viable device (or fails listing the
 // chain and the viable devices); else hint → RLX_DEVICE, each if viable → the policy's pick (benchmark when
-// the policy says so and a runner is given, else the cost model).
+// the policy says so and a runner is given, else the cost model under the policy's RLX version).
 Result<DeviceResolution> resolveDevice(std::optional<Device> hint, const Environment& env, const DeviceContext& ctx,
                                        const DevicePolicy& policy, const DeviceEstimator& estimate,
                                        BenchmarkPicker* picker = nullptr, const BenchmarkRun& run = {});

@@ -16,6 +16,9 @@ ProfileFit fitProfileCorrections(const DeviceProfile& profile, const std::vector
     }
     fit.report = fitCorrections(samples, options);
     fit.profile.corrections = fit.report.corrections;
+    // Factors fitted to measured runs make the profile a measured one (the RLX 0.2.16 pick then ranks it).
+    if (!fit.profile.corrections.empty())
+        fit.profile.calibration = Calibration::Measured;
     return fit;
 }
 

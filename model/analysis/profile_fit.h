@@ -22,7 +22,8 @@ struct MeasuredRun {
 };
 
 struct ProfileFit {
-    DeviceProfile profile; // the input profile with the fitted corrections in place of its old ones
+    // The input profile with the fitted corrections in place of its old ones, tagged Measured when any were fitted.
+    DeviceProfile profile;
     FitReport report;
 };
 

@@ -208,7 +208,7 @@ void readWaves(Reader& r, const std::string& key, TileWaves& w)
 
 const std::set<std::string>& knownKeys()
 {
-    static const std::set<std::string> k = {"name", "device", "description", "source", "sgemm_gflops",
+    static const std::set<std::string> k = {"name", "device", "description", "source", "calibration", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
         "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "host_probe", "conv_per_sample", "conv_call_ns",
@@ -225,6 +225,7 @@ std::string profileToJsonText(const DeviceProfile& p)
     j["device"] = std::string(deviceName(p.device));
     j["description"] = p.description;
     j["source"] = p.source;
+    j["calibration"] = std::string(calibrationName(p.calibration));
     j["sgemm_gflops"] = p.sgemmGflops;
     j["small_sgemm_gflops"] = p.smallSgemmGflops;
     j["small_sgemm_threshold"] = p.smallSgemmThreshold;
@@ -338,6 +339,17 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.number("view_copy_bw_gbps", p.viewCopyBw);
     readPositiveMap(r, "corrections", "expected an object {op class: factor}", p.corrections);
     r.boolean("rlx_fallback", p.rlxFallback);
+    // Files from before the tag: RLX's discrete-GPU fallback is a guess without a model, anything else a default.
+    p.calibration = p.rlxFallback ? Calibration::Uncalibrated : Calibration::ArchDefault;
+    std::string calibration;
+    r.text("calibration", calibration);
+    if (!r.error() && r.get("calibration")) {
+        if (auto c = parseCalibration(calibration))
+            p.calibration = *c;
+        else
+            r.fail("calibration",
+                   "unknown calibration '" + calibration + "': expected Measured, ArchDefault or Uncalibrated");
+    }
     if (r.error())
         return *r.error();
     return p;

@@ -13,6 +13,8 @@ namespace costscope {
 //   "name": "nvidia-h200",                 string, unique in a library
 //   "device": "Cuda",                      RLX device name (Cpu, Cuda, Gpu/wgpu, Metal, ...)
 //   "description": "...", "source": "...",  free text; source names the datasheet / calibration run
+//   "calibration": "ArchDefault",          Measured | ArchDefault | Uncalibrated (calibration_tag.h); absent:
+//                                          Uncalibrated when rlx_fallback, else ArchDefault
 //   "sgemm_gflops": 60000,                 flat sgemm rate, GFLOP/s
 //   "small_sgemm_gflops": 0, "small_sgemm_threshold": 0,   RLX Mlx small-shape rate under m·k·n threshold
 //   "dispatch_ns": 4000, "roundtrip_ns": 20000,            kernel launch and host round trip, ns
@@ -38,7 +40,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
 Result<DeviceProfile> loadProfileFile(const std::string& path);
 
 // An RLX calibration cache (~/.cache/rlx/<backend>-calib-<slug>.json: device_name, sgemm_gflops,
-// roundtrip_overhead_ns, memory_bw_gbps) as a profile named "rlx-cache/<file stem>". RLX stores the rate in
+// roundtrip_overhead_ns, memory_bw_gbps) as a profile named "rlx-cache/<file stem>", tagged Measured. RLX stores the rate in
 // FLOP/s under a GFLOP/s name: values above 1e6 are divided by 1e9 and the description says so.
 Result<DeviceProfile> loadRlxCalibrationCache(const std::string& path);
 

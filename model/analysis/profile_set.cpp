@@ -82,6 +82,9 @@ Result<ProfileSet> profileSetFromJsonText(const std::string& text, const std::st
         for (const char* key : {"name", "device"})
             if (row.contains(key))
                 return error(origin, where + ": key '" + key + "': the set names its profiles (use 'devices')");
+        // The tag decides whether RLX 0.2.16's pick ranks a model: a parity set states it for every row.
+        if (!row.contains("calibration"))
+            return error(origin, where + ": key 'calibration': missing (Measured, ArchDefault or Uncalibrated)");
         const auto devices = row.find("devices");
         if (devices == row.end() || !devices->is_array() || devices->empty())
             return error(origin, where + ": key 'devices': expected a non-empty array of device names");

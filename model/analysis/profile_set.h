@@ -15,7 +15,8 @@ namespace costscope {
 // {
 //   "format": "costscope-profile-set", "version": 1,
 //   "name": "rlx-linux", "description": "...", "source": "...",
-//   "rows": [{"devices": ["Gpu", "Vulkan"], <profile keys of profile_io.h but name and device>}, ...],
+//   "rows": [{"devices": ["Gpu", "Vulkan"], "calibration": "Uncalibrated", <profile keys of profile_io.h but name
+//             and device>}, ...],                                  every row states its calibration tag
 //   "discrete_gpu_fallback": {"devices": ["Metal", ...], <profile keys>}   optional
 // }
 // Each row gives one profile per listed device, named "<set>/<device in lower case>", with the set's source unless

@@ -63,6 +63,7 @@ Result<DeviceProfile> loadRlxCalibrationCache(const std::string& path)
     p.name = "rlx-cache/" + stem;
     p.device = *device;
     p.source = "RLX calibration cache " + path;
+    p.calibration = Calibration::Measured;
     p.description = "Calibrated by RLX";
     if (auto it = j.find("device_name"); it != j.end() && it->is_string())
         p.description += " on " + it->get<std::string>();

@@ -180,6 +180,7 @@ RlxEstimate RlxCostModel::price(const RlxWork& w, const DeviceProfile& p, const 
     e.cost.model = name();
     e.cost.profile = p.name;
     e.cost.device = p.device;
+    e.cost.calibration = p.calibration;
     e.cost.io = io;
     auto& nodes = e.cost.nodes;
     const std::size_t count = w.nodes.size();

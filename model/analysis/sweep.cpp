@@ -37,24 +37,62 @@ double equalCostPoint(double x0, double x1, double from0, double to0, double fro
 
 } // namespace
 
+namespace {
+
+Crossover crossoverAt(std::size_t i, std::size_t from, std::size_t to, const std::vector<std::int64_t>& values,
+                      const std::vector<std::vector<double>>& totalNs, const std::vector<std::string>& labels,
+                      const std::string& symbol)
+{
+    Crossover c;
+    c.from = from;
+    c.to = to;
+    c.firstValue = values[i];
+    c.at = equalCostPoint(static_cast<double>(values[i - 1]), static_cast<double>(values[i]), totalNs[i - 1][from],
+                          totalNs[i - 1][to], totalNs[i][from], totalNs[i][to]);
+    const auto beginsAt = static_cast<std::int64_t>(std::ceil(c.at - 1e-9));
+    c.text = labels[to] + " beats " + labels[from] + " from " + symbol + " " + std::to_string(beginsAt)
+           + " (first swept value: " + std::to_string(c.firstValue) + ")";
+    return c;
+}
+
+} // namespace
+
+std::vector<std::size_t> sweepPicks(const std::vector<std::vector<double>>& totalNs, const std::vector<bool>& ranked)
+{
+    std::vector<std::size_t> pick;
+    for (const auto& row : totalNs)
+        pick.push_back(cheapestRanked(row, ranked).value_or(0));
+    return pick;
+}
+
 std::vector<Crossover> findCrossovers(const std::vector<std::int64_t>& values,
                                       const std::vector<std::vector<double>>& totalNs,
                                       const std::vector<std::size_t>& pick, const std::vector<std::string>& labels,
                                       const std::string& symbol)
 {
     std::vector<Crossover> out;
-    for (std::size_t i = 1; i < pick.size() && i < values.size(); ++i) {
-        if (pick[i] == pick[i - 1])
+    for (std::size_t i = 1; i < pick.size() && i < values.size(); ++i)
+        if (pick[i] != pick[i - 1])
+            out.push_back(crossoverAt(i, pick[i - 1], pick[i], values, totalNs, labels, symbol));
+    return out;
+}
+
+std::vector<Crossover> unpickedCrossovers(const std::vector<std::int64_t>& values,
+                                          const std::vector<std::vector<double>>& totalNs,
+                                          const std::vector<std::size_t>& pick,
+                                          const std::vector<std::size_t>& cheapest,
+                                          const std::vector<std::string>& labels, const std::string& symbol,
+                                          const std::function<std::string(std::size_t from, std::size_t to)>& why)
+{
+    std::vector<Crossover> out;
+    for (std::size_t i = 1; i < cheapest.size() && i < pick.size() && i < values.size(); ++i) {
+        const bool followed = pick[i - 1] == cheapest[i - 1] && pick[i] == cheapest[i];
+        if (cheapest[i] == cheapest[i - 1] || followed)
             continue;
-        Crossover c;
-        c.from = pick[i - 1];
-        c.to = pick[i];
-        c.firstValue = values[i];
-        c.at = equalCostPoint(static_cast<double>(values[i - 1]), static_cast<double>(values[i]),
-                              totalNs[i - 1][c.from], totalNs[i - 1][c.to], totalNs[i][c.from], totalNs[i][c.to]);
-        const auto from = static_cast<std::int64_t>(std::ceil(c.at - 1e-9));
-        c.text = labels[c.to] + " beats " + labels[c.from] + " from " + symbol + " " + std::to_string(from)
-               + " (first swept value: " + std::to_string(c.firstValue) + ")";
+        Crossover c = crossoverAt(i, cheapest[i - 1], cheapest[i], values, totalNs, labels, symbol);
+        c.picked = false;
+        c.text.pop_back(); // the closing parenthesis: the reason goes inside it
+        c.text += "; not picked: " + why(c.from, c.to) + ")";
         out.push_back(std::move(c));
     }
     return out;
@@ -131,11 +169,28 @@ SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest&
     if (r.cancelled || np == 0)
         return r;
 
-    for (std::size_t v = 0; v < nv; ++v) {
-        const auto& row = r.totalNs[v];
-        r.pick.push_back(static_cast<std::size_t>(std::min_element(row.begin(), row.end()) - row.begin()));
-    }
-    r.crossovers = findCrossovers(r.values, r.totalNs, r.pick, profileLabels(request.profiles), request.symbol);
+    std::vector<Calibration> tags;
+    for (const DeviceProfile& p : request.profiles)
+        tags.push_back(p.calibration);
+    r.ranked = rankedByPick(tags, request.rlxVersion);
+    r.pick = sweepPicks(r.totalNs, r.ranked);
+    const std::vector<std::string> labels = profileLabels(request.profiles);
+    r.crossovers = findCrossovers(r.values, r.totalNs, r.pick, labels, request.symbol);
+    // Where an unranked profile would have been the cheapest, its crossovers are still worth seeing.
+    const std::vector<std::size_t> cheapest = sweepPicks(r.totalNs, std::vector<bool>(np, true));
+    auto why = [&](std::size_t from, std::size_t to) {
+        std::string names;
+        int count = 0;
+        for (std::size_t p : {to, from})
+            if (!r.ranked[p])
+                names += (count++ ? " and " : "") + labels[p];
+        return names + (count > 1 ? " are" : " is") + " Uncalibrated (RLX "
+             + std::string(rlxVersionName(request.rlxVersion)) + ")";
+    };
+    for (Crossover& c : unpickedCrossovers(r.values, r.totalNs, r.pick, cheapest, labels, request.symbol, why))
+        r.crossovers.push_back(std::move(c));
+    std::stable_sort(r.crossovers.begin(), r.crossovers.end(),
+                     [](const Crossover& a, const Crossover& b) { return a.firstValue < b.firstValue; });
     return r;
 }
 

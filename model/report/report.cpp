@@ -23,18 +23,30 @@ std::string reportTime(double ns)
 
 namespace {
 
-std::string pickReason(const std::vector<ReportDevice>& d, std::size_t pick)
+std::string pickReason(const std::vector<ReportDevice>& d, const RuledPick& rule, const std::vector<Calibration>& tags,
+                       RlxVersion version)
 {
-    if (d.size() < 2)
-        return d[pick].device + " is the only device analysed";
-    std::size_t next = pick == 0 ? 1 : 0;
+    const std::size_t pick = *rule.pick;
+    std::optional<std::size_t> next;
     for (std::size_t i = 0; i < d.size(); ++i)
-        if (i != pick && d[i].totalNs < d[next].totalNs)
+        if (i != pick && rule.ranked[i] && (!next || d[i].totalNs < d[*next].totalNs))
             next = i;
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.2fx", d[pick].totalNs > 0 ? d[next].totalNs / d[pick].totalNs : 1.0);
-    return d[pick].device + " has the lowest predicted total (" + reportTime(d[pick].totalNs) + "), " + ratio +
-           " cheaper than the next best, " + d[next].device + " (" + reportTime(d[next].totalNs) + ")";
+    std::string text;
+    if (d.size() < 2) {
+        text = d[pick].device + " is the only device analysed";
+    } else if (!next) {
+        text = d[pick].device + " is the only device ranked (" + reportTime(d[pick].totalNs) + ")";
+    } else {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.2fx", d[pick].totalNs > 0 ? d[*next].totalNs / d[pick].totalNs : 1.0);
+        text = d[pick].device + " has the lowest predicted total (" + reportTime(d[pick].totalNs) + "), " + ratio
+             + " cheaper than the next best, " + d[*next].device + " (" + reportTime(d[*next].totalNs) + ")";
+    }
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (!rule.ranked[i] && d[i].totalNs < d[pick].totalNs)
+            text += "; " + d[i].device + " (" + reportTime(d[i].totalNs) + ") is cheaper but "
+                  + leftOutReason(tags[i], version);
+    return text;
 }
 
 } // namespace
@@ -46,12 +58,16 @@ Report buildReport(const Graph& g, const std::vector<GraphCost>& costs, const Re
     r.source = o.source;
     r.model = o.model;
     r.bindings = o.bindings;
-    for (const GraphCost& c : costs)
+    std::vector<double> totals;
+    std::vector<Calibration> tags;
+    for (const GraphCost& c : costs) {
         r.devices.push_back({std::string(deviceName(c.device)), c.profile, c.totalNs, c.io, std::nullopt});
-    for (std::size_t i = 1; i < r.devices.size(); ++i)
-        if (r.devices[i].totalNs < r.devices[r.pick].totalNs)
-            r.pick = i;
-    r.pickReason = r.devices.empty() ? std::string() : pickReason(r.devices, r.pick);
+        totals.push_back(c.totalNs);
+        tags.push_back(c.calibration);
+    }
+    const RuledPick rule = pickByRule(totals, tags, o.rlxVersion);
+    r.pick = rule.pick.value_or(0);
+    r.pickReason = rule.pick ? pickReason(r.devices, rule, tags, o.rlxVersion) : std::string();
 
     r.nodes.reserve(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {

@@ -50,8 +50,8 @@ struct Report {
     std::string model;  // cost model name
     Bindings bindings;
     std::vector<ReportDevice> devices;
-    std::size_t pick = 0;   // index into devices
-    std::string pickReason; // "Cuda is 2.1x cheaper than Cpu (next best)"
+    std::size_t pick = 0;   // index into devices, by the pick rule of ReportOptions::rlxVersion
+    std::string pickReason; // "Cuda is 2.1x cheaper than Cpu (next best)", and any cheaper device left out
     std::vector<ReportNode> nodes;
     std::vector<std::size_t> top; // the costliest nodes on the picked device, most costly first
     std::optional<ReportSweep> sweep;
@@ -64,6 +64,7 @@ struct ReportOptions {
     std::string model;
     Bindings bindings;
     std::size_t topN = 10;
+    RlxVersion rlxVersion = kDefaultRlxVersion; // whose pick rule picks the device
 };
 
 // `costs` holds one GraphCost per device for `g` (as CostModel::estimate returns them); at least one.

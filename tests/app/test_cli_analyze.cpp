@@ -88,7 +88,8 @@ private slots:
         QVERIFY(text.indexOf("\"devices\"") < text.lastIndexOf("\"pick\""));
         QVERIFY(text.lastIndexOf("\"pick\"") < text.lastIndexOf("\"skipped\""));
         const QJsonObject j = QJsonDocument::fromJson(out).object();
-        QCOMPARE(keys(j), (QStringList{"bindings", "devices", "model", "pick", "skipped"}));
+        QCOMPARE(keys(j), (QStringList{"bindings", "devices", "model", "pick", "rlx_version", "skipped"}));
+        QCOMPARE(j["rlx_version"].toString(), QString("0.2.16"));
         QCOMPARE(j["skipped"].toArray().size(), 0);
         QCOMPARE(j["model"].toString(), QString("costscope"));
         QCOMPARE(j["bindings"].toObject()["batch"].toInt(), 8);
@@ -104,7 +105,9 @@ private slots:
         QString pick;
         for (int i = 0; i < 2; ++i) {
             const QJsonObject d = devices[i].toObject();
-            QCOMPARE(keys(d), (QStringList{"device", "io", "nodes", "profile", "total_ns"}));
+            QCOMPARE(keys(d), (QStringList{"calibration", "device", "io", "nodes", "profile", "ranked", "total_ns"}));
+            QCOMPARE(d["calibration"].toString(), QString("ArchDefault")); // datasheet presets
+            QVERIFY(d["ranked"].toBool());
             const GraphCost c = model.estimate(m_graph, *lib.find(names[i]), {{"batch", 8}});
             QCOMPARE(d["profile"].toString(), QString(names[i]));
             QCOMPARE(d["device"].toString(), QString::fromUtf8(deviceName(c.device).data()));
@@ -157,6 +160,64 @@ private slots:
             QCOMPARE(d["profile"].toString(), QString::fromStdString(p->name));
             QCOMPARE(d["total_ns"].toDouble(), rlx->estimate(m_graph, *p, {{"batch", 4}}).totalNs);
         }
+    }
+
+    // The default devices (rlx-linux Cpu, Cuda, Gpu): Cuda and Gpu are Uncalibrated, so RLX 0.2.16 picks the Cpu even
+    // where Cuda is cheaper, and says why; RLX 0.2.14 picks the cheapest. Totals are the same under both.
+    void rlxVersionDecidesThePick()
+    {
+        QByteArray out, err;
+        QVERIFY2(runCli({"analyze", m_file, "--bind", "batch=65536", "--json"}, &out, &err) == 0, err.constData());
+        const QJsonObject now = QJsonDocument::fromJson(out).object();
+        QVERIFY2(runCli({"analyze", m_file, "--bind", "batch=65536", "--rlx-version", "0.2.14", "--json"}, &out, &err)
+                     == 0,
+                 err.constData());
+        const QJsonObject old = QJsonDocument::fromJson(out).object();
+        const auto set = rlxProfileSet("rlx-linux");
+        const auto rlx = makeCostModel("rlx");
+        const double cpu = rlx->estimate(m_graph, *findProfile(set, Device::Cpu), {{"batch", 65536}}).totalNs;
+        const double cuda = rlx->estimate(m_graph, *findProfile(set, Device::Cuda), {{"batch", 65536}}).totalNs;
+        const double gpu = rlx->estimate(m_graph, *findProfile(set, Device::Gpu), {{"batch", 65536}}).totalNs;
+        QVERIFY2(cuda < cpu && cuda < gpu, "the graph must make the two rules differ");
+        QCOMPARE(old["pick"].toString(), QString("Cuda"));
+        QCOMPARE(now["pick"].toString(), QString("Cpu"));
+        QCOMPARE(old["rlx_version"].toString(), QString("0.2.14"));
+        for (qsizetype i = 0; i < 3; ++i) {
+            const QJsonObject d = now["devices"].toArray()[i].toObject();
+            const bool isCpu = d["device"].toString() == "Cpu";
+            QCOMPARE(d["total_ns"].toDouble(), old["devices"].toArray()[i].toObject()["total_ns"].toDouble());
+            QCOMPARE(d["calibration"].toString(), QString(isCpu ? "ArchDefault" : "Uncalibrated"));
+            QCOMPARE(d["ranked"].toBool(), isCpu);
+            QCOMPARE(d.contains("left_out"), !isCpu);
+            QVERIFY(old["devices"].toArray()[i].toObject()["ranked"].toBool());
+        }
+        QCOMPARE(runCli({"analyze", m_file, "--bind", "batch=65536"}, &out, &err), 0);
+        QVERIFY2(out.contains("pick (RLX 0.2.16 rule): Cpu (rlx-linux/cpu)"), out.constData());
+        QVERIFY2(out.contains("  Cuda (rlx-linux/cuda) left out of the ranking: Uncalibrated model"), out.constData());
+        QCOMPARE(runCli({"analyze", m_file, "--rlx-version", "2"}, &out, &err), 2);
+        QVERIFY2(err.contains("--rlx-version: unknown RLX version '2'"), err.constData());
+
+        // A sweep draws Cuda's crossover, labelled, and keeps picking the Cpu; 0.2.14 picks Cuda from there on.
+        QVERIFY(runCli({"sweep", m_file, "--values", "1:65536:x4", "--json"}, &out, &err) == 0);
+        const QJsonObject sweep = QJsonDocument::fromJson(out).object();
+        QCOMPARE(sweep["rlx_version"].toString(), QString("0.2.16"));
+        for (const QJsonValue& p : sweep["picks"].toArray())
+            QCOMPARE(p.toString(), QString("Cpu"));
+        const QJsonObject cudaCurve = sweep["devices"].toArray()[1].toObject();
+        QCOMPARE(cudaCurve["calibration"].toString(), QString("Uncalibrated"));
+        QCOMPARE(cudaCurve["ranked"].toBool(), false);
+        const QJsonArray crossings = sweep["crossovers"].toArray();
+        QVERIFY(!crossings.isEmpty());
+        for (const QJsonValue& c : crossings) {
+            QCOMPARE(c.toObject()["picked"].toBool(), false);
+            QVERIFY(c.toObject()["text"].toString().contains("not picked"));
+        }
+        QVERIFY(runCli({"sweep", m_file, "--values", "1:65536:x4", "--rlx-version", "0.2.14", "--json"}, &out, &err)
+                == 0);
+        const QJsonObject oldSweep = QJsonDocument::fromJson(out).object();
+        QCOMPARE(oldSweep["picks"].toArray().last().toString(), QString("Cuda"));
+        for (const QJsonValue& c : oldSweep["crossovers"].toArray())
+            QVERIFY(c.toObject()["picked"].toBool());
     }
 
     void csvHasOneRowPerDeviceAndNode()
@@ -309,10 +370,14 @@ private slots:
         QVERIFY(out.contains("nvidia-h200"));
         QVERIFY(out.contains("https://www.nvidia.com/en-us/data-center/h200/"));
         QVERIFY(out.contains("rlx-linux/"));
+        QVERIFY(out.contains("Uncalibrated") && out.contains("ArchDefault"));
         QCOMPARE(runCli({"profiles", "show", "nvidia-h200"}, &out, &err), 0);
         const QJsonObject p = QJsonDocument::fromJson(out).object();
         QCOMPARE(p["memory_bw_gbps"].toDouble(), 4800.0);
         QCOMPARE(p["device"].toString(), QString("Cuda"));
+        QCOMPARE(p["calibration"].toString(), QString("ArchDefault"));
+        QCOMPARE(runCli({"profiles", "show", "rlx-linux/cuda"}, &out, &err), 0);
+        QCOMPARE(QJsonDocument::fromJson(out).object()["calibration"].toString(), QString("Uncalibrated"));
         QCOMPARE(runCli({"profiles", "show", "nope"}, &out, &err), 3);
     }
 

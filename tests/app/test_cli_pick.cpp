@@ -127,6 +127,61 @@ private slots:
         QVERIFY(!r.json.contains("benchmark"));
     }
 
+    // RLX 0.2.16 (the default) ranks only the models that are not Uncalibrated: under rlx-linux that is the CPU
+    // alone, whatever the estimates; --rlx-version 0.2.14 ranks every model. At batch 65536 the CPU is not the
+    // cheapest, so the two rules differ, and the report says which devices were left out and why.
+    void rlxVersionDecidesTheCostModelPick()
+    {
+        const Run now = pick({m_file, "--bind", "batch=65536", "--json"});
+        const Run old = pick({m_file, "--bind", "batch=65536", "--rlx-version", "0.2.14", "--json"});
+        QCOMPARE(now.code, 0);
+        QCOMPARE(old.code, 0);
+        QCOMPARE(now.json["rlx_version"].toString(), QString("0.2.16"));
+        QCOMPARE(old.json["rlx_version"].toString(), QString("0.2.14"));
+        QString lowest;
+        double lowestNs = 0;
+        const QJsonArray devices = now.json["devices"].toArray();
+        const QJsonArray oldDevices = old.json["devices"].toArray();
+        QCOMPARE(devices.size(), oldDevices.size());
+        for (qsizetype i = 0; i < devices.size(); ++i) {
+            const QJsonObject d = devices[i].toObject();
+            const QString name = d["device"].toString();
+            const double ns = d["estimate_ns"].toDouble();
+            QCOMPARE(oldDevices[i].toObject()["estimate_ns"].toDouble(), ns); // costs do not change
+            QCOMPARE(d["calibration"].toString(), QString(name == "Cpu" ? "ArchDefault" : "Uncalibrated"));
+            QCOMPARE(d["left_out"].toString().isEmpty(), name == "Cpu");
+            QVERIFY(oldDevices[i].toObject()["left_out"].toString().isEmpty());
+            if (lowest.isEmpty() || ns < lowestNs) { // devices come in priority order: the first wins ties
+                lowest = name;
+                lowestNs = ns;
+            }
+        }
+        QVERIFY2(lowest != "Cpu", qPrintable(lowest));
+        QCOMPARE(old.json["pick"].toString(), lowest);
+        QCOMPARE(now.json["pick"].toString(), QString("Cpu"));
+        QVERIFY(findDevice(devices, "Cuda")["left_out"].toString().contains("Uncalibrated model (RLX 0.2.16"));
+        // Only Uncalibrated candidates: both rules take the lowest.
+        const Run gpus = pick({m_file, "--bind", "batch=65536", "--allow", "cuda,rocm,gpu", "--json"});
+        const Run gpusOld =
+            pick({m_file, "--bind", "batch=65536", "--allow", "cuda,rocm,gpu", "--rlx-version", "0.2.14", "--json"});
+        QCOMPARE(gpus.json["pick"].toString(), gpusOld.json["pick"].toString());
+        QVERIFY(findDevice(gpus.json["devices"].toArray(), "Cuda")["left_out"].toString().isEmpty());
+
+        QProcess text;
+        text.start(costscope::test::cliPath(), {"pick", m_file, "--bind", "batch=65536"});
+        QVERIFY(text.waitForFinished(120000));
+        const QByteArray out = text.readAllStandardOutput();
+        QVERIFY2(out.contains("RLX 0.2.16 pick rule"), out.constData());
+        QVERIFY2(out.contains("Uncalibrated") && out.contains("left out of the ranking"), out.constData());
+    }
+
+    void unknownRlxVersionIsAUsageError()
+    {
+        const Run r = pick({m_file, "--rlx-version", "0.3", "--json"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--rlx-version: unknown RLX version '0.3'"), r.err.constData());
+    }
+
     // An unbound symbol: nothing compiles, so the cost model picks, and both stderr and the notes say so.
     void fallbackIsNotSilent()
     {

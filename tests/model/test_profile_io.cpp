@@ -45,6 +45,7 @@ DeviceProfile sample()
     p.viewCopyBw = 30;
     p.corrections = {{"matmul", 1.25}, {"elementwise", 0.8}};
     p.rlxFallback = true;
+    p.calibration = Calibration::Measured; // not what rlx_fallback alone implies: read back as written
     return p;
 }
 
@@ -90,7 +91,22 @@ private slots:
         QCOMPARE(back->viewCopyBw, 30.0);
         QCOMPARE(back->corrections, p.corrections);
         QCOMPARE(back->rlxFallback, true);
+        QCOMPARE(back->calibration, Calibration::Measured);
         QCOMPARE(profileToJsonText(*back), profileToJsonText(p));
+    }
+
+    // RLX 0.2.16's tag: written on save, read back in any case, and inferred for files that predate it.
+    void calibrationTag()
+    {
+        QVERIFY(profileToJsonText(sample()).find("\"calibration\": \"Measured\"") != std::string::npos);
+        auto lower = profileFromJsonText(R"({"name":"a","device":"Cuda","calibration":"uncalibrated"})", "f.json");
+        QCOMPARE(lower->calibration, Calibration::Uncalibrated);
+        QCOMPARE(profileFromJsonText(R"({"name":"a","device":"Cuda"})", "f.json")->calibration,
+                 Calibration::ArchDefault);
+        QCOMPARE(profileFromJsonText(R"({"name":"a","device":"Cuda","rlx_fallback":true})", "f.json")->calibration,
+                 Calibration::Uncalibrated);
+        for (Calibration c : {Calibration::Measured, Calibration::ArchDefault, Calibration::Uncalibrated})
+            QCOMPARE(parseCalibration(calibrationName(c)), std::optional<Calibration>(c));
     }
 
     void badFilesNameFileAndKey_data()
@@ -117,6 +133,11 @@ private slots:
                                     << "key 'corrections.matmul': expected a positive number";
         QTest::newRow("kernel by size") << R"({"name":"a","device":"Cpu","kernel_gflops_by_size":{"Pool":[{"flops":0,"gflops":1}]}})"
                                         << "key 'kernel_gflops_by_size.Pool[0]': expected an object {flops, gflops}";
+        QTest::newRow("calibration") << R"({"name":"a","device":"Cpu","calibration":"Guessed"})"
+                                     << "f.json: key 'calibration': unknown calibration 'Guessed': expected Measured, "
+                                        "ArchDefault or Uncalibrated";
+        QTest::newRow("calibration type") << R"({"name":"a","device":"Cpu","calibration":1})"
+                                          << "f.json: key 'calibration': expected a string";
         QTest::newRow("host probe") << R"({"name":"a","device":"Cpu","host_probe":{"gemm_ns":1,"kernel_ns":1,"memory_ns":1}})"
                                     << "key 'host_probe.dispatch_ns': expected an object";
     }
@@ -149,6 +170,7 @@ private slots:
         QCOMPARE(p->roundtripNs, 40000.0);
         QCOMPARE(p->memoryBw, 900.0); // RLX's Cuda default: the cache has none
         QCOMPARE(p->dispatchNs, 3000.0);
+        QCOMPARE(p->calibration, Calibration::Measured); // a calibration cache fed it
         QVERIFY(QString::fromStdString(p->description).contains("FLOP/s"));
         QVERIFY(QString::fromStdString(p->description).contains("RTX 3090"));
 
@@ -181,6 +203,13 @@ private slots:
             QVERIFY2(p->sgemmGflops > 0 && p->memoryBw > 0, name);
         }
         QCOMPARE(lib.find("nvidia-h200")->memoryBw, 4800.0);
+        // Datasheet presets and Metal with a known family (M3 Max) are ArchDefault; RLX's Metal preset has no known
+        // family and MLX has no RLX defaults: Uncalibrated, as RLX 0.2.16 tags them.
+        for (const char* name : {"nvidia-h200", "nvidia-h100", "nvidia-a100", "nvidia-rtx4090", "apple-m3-max",
+                                 "amd-mi300x", "generic-x86-16core"})
+            QCOMPARE(lib.find(name)->calibration, Calibration::ArchDefault);
+        QCOMPARE(lib.find("rlx-metal")->calibration, Calibration::Uncalibrated);
+        QCOMPARE(lib.find("rlx-mlx")->calibration, Calibration::Uncalibrated);
         QCOMPARE(lib.find("nvidia-h200")->peakGflops, 67000.0);
         QCOMPARE(lib.find("apple-m3-max")->unifiedMemory, true);
         QVERIFY(QString::fromStdString(lib.find("rlx-metal")->description).contains("no uncalibrated"));

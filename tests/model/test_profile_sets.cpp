@@ -18,18 +18,21 @@ using namespace costscope;
 
 namespace {
 
-// One row of cost-model.md §4's table.
+// One row of cost-model.md §4's table, with the calibration tag of §3 (RLX 0.2.16): the CPU rows are ArchDefault,
+// the no-device fallbacks of CUDA, ROCm and wgpu Uncalibrated, and so is the discrete-GPU fallback that stands in
+// for Metal (no known GPU family on these hosts), MLX, ANE and TPU.
 struct SpecRow {
     double sgemm, dispatch, roundtrip, memoryBw, readbackBw;
     bool fallback;
+    Calibration calibration;
 };
 
-constexpr SpecRow kGenericCpu{200, 300, 3000, 30, 30, false};   // best of SIMD 32 and BLAS 200
-constexpr SpecRow kAppleCpu{1000, 500, 5000, 50, 50, false};    // best of 72 and 1 000
-constexpr SpecRow kCuda{12000, 3000, 35000, 900, 900, false};
-constexpr SpecRow kRocm{10000, 3000, 40000, 800, 800, false};
-constexpr SpecRow kWgpu{2500, 5000, 80000, 120, 120, false};
-constexpr SpecRow kFallback{800, 2000, 20000, 800, 50, true};   // the discrete-GPU fallback
+constexpr SpecRow kGenericCpu{200, 300, 3000, 30, 30, false, Calibration::ArchDefault}; // best of SIMD 32, BLAS 200
+constexpr SpecRow kAppleCpu{1000, 500, 5000, 50, 50, false, Calibration::ArchDefault};  // best of 72 and 1 000
+constexpr SpecRow kCuda{12000, 3000, 35000, 900, 900, false, Calibration::Uncalibrated};
+constexpr SpecRow kRocm{10000, 3000, 40000, 800, 800, false, Calibration::Uncalibrated};
+constexpr SpecRow kWgpu{2500, 5000, 80000, 120, 120, false, Calibration::Uncalibrated};
+constexpr SpecRow kFallback{800, 2000, 20000, 800, 50, true, Calibration::Uncalibrated}; // the discrete-GPU fallback
 
 SpecRow specRow(Device d, bool apple)
 {
@@ -57,6 +60,7 @@ void compareToSpec(const DeviceProfile& p, const SpecRow& want)
     QCOMPARE(p.readbackBw(), want.readbackBw);
     QCOMPARE(p.unifiedMemory, false);
     QCOMPARE(p.rlxFallback, want.fallback);
+    QCOMPARE(p.calibration, want.calibration);
     QCOMPARE(p.peakGflops, 0.0);
     QVERIFY(p.sgemmTable.empty());
     QVERIFY(p.corrections.empty());
@@ -140,23 +144,29 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        const std::string all = R"([{"devices": ["Cpu", "Metal", "Mlx", "Ane", "Cuda", "Rocm", "Gpu", "Vulkan",
+        const std::string all = R"([{"calibration": "ArchDefault", "devices": ["Cpu", "Metal", "Mlx", "Ane", "Cuda", "Rocm", "Gpu", "Vulkan",
                                      "WebGpu", "DirectX", "OpenGl", "Tpu"]}])";
         QTest::newRow("not json") << "{" << "t: not valid JSON";
         QTest::newRow("format") << R"({"format": "x", "version": 1, "name": "t", "rows": []})"
                                 << "key 'format'";
         QTest::newRow("unknown key") << QString::fromStdString(setText(all, R"("extra": 1, )")) << "key 'extra'";
-        QTest::newRow("missing device") << QString::fromStdString(setText(R"([{"devices": ["Cpu"]}])"))
+        QTest::newRow("missing device") << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"]}])"))
                                         << "no row lists device Metal";
-        QTest::newRow("twice") << QString::fromStdString(setText(R"([{"devices": ["Cpu"]}, {"devices": ["cpu"]}])"))
+        QTest::newRow("twice") << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"]}, {"calibration": "ArchDefault", "devices": ["cpu"]}])"))
                                << "rows[1]: device Cpu is listed twice";
-        QTest::newRow("unknown device") << QString::fromStdString(setText(R"([{"devices": ["Toaster"]}])"))
+        QTest::newRow("unknown device") << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Toaster"]}])"))
                                         << "rows[0]: key 'devices': unknown device \"Toaster\"";
         QTest::newRow("bad number")
-            << QString::fromStdString(setText(R"([{"devices": ["Cpu"], "sgemm_gflops": "fast"}])"))
+            << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"], "sgemm_gflops": "fast"}])"))
             << "rows[0]: key 'sgemm_gflops': expected a number";
+        QTest::newRow("no calibration")
+            << QString::fromStdString(setText(R"([{"devices": ["Cpu"]}])"))
+            << "rows[0]: key 'calibration': missing (Measured, ArchDefault or Uncalibrated)";
+        QTest::newRow("unknown calibration")
+            << QString::fromStdString(setText(R"([{"devices": ["Cpu"], "calibration": "Guessed"}])"))
+            << "rows[0]: key 'calibration': unknown calibration 'Guessed'";
         QTest::newRow("name in a row")
-            << QString::fromStdString(setText(R"([{"devices": ["Cpu"], "name": "x"}])")) << "rows[0]: key 'name'";
+            << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"], "name": "x"}])")) << "rows[0]: key 'name'";
     }
     void badSetsAreRefused()
     {

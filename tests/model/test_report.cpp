@@ -69,10 +69,25 @@ private slots:
         attachSweep(m_report, runSweep(m_graph, *model, req), "batch");
     }
 
-    void pickIsCheapest()
+    // RLX 0.2.16 (the default): the cheapest device that is not Uncalibrated, which under rlx-linux is the Cpu; the
+    // reason names the cheaper devices it left out. RLX 0.2.14: the cheapest of all.
+    void pickFollowsTheRlxRule()
     {
+        QCOMPARE(m_report.devices[m_report.pick].device, std::string("Cpu"));
         for (const GraphCost& c : m_costs)
-            QVERIFY(m_costs[m_report.pick].totalNs <= c.totalNs);
+            if (c.calibration != Calibration::Uncalibrated)
+                QVERIFY(m_costs[m_report.pick].totalNs <= c.totalNs);
+        QVERIFY2(m_report.pickReason.find("Cpu is the only device ranked") == 0, m_report.pickReason.c_str());
+        const std::string leftOut = "is cheaper but left out of the ranking: Uncalibrated model";
+        QVERIFY2(m_report.pickReason.find(leftOut) != std::string::npos, m_report.pickReason.c_str());
+        ReportOptions old{"tiny", "tiny_transformer.hir.json", "rlx", {{"batch", 4}}, 5, RlxVersion::V0_2_14};
+        const Report oldReport = buildReport(m_graph, m_costs, old);
+        for (const GraphCost& c : m_costs)
+            QVERIFY(m_costs[oldReport.pick].totalNs <= c.totalNs);
+        QVERIFY(oldReport.pick != m_report.pick);
+        QVERIFY2(oldReport.pickReason.find("cheaper than the next best") != std::string::npos,
+                 oldReport.pickReason.c_str());
+        QVERIFY(oldReport.pickReason.find("left out") == std::string::npos);
         QCOMPARE(m_report.top.size(), std::size_t(5));
         const std::size_t p = m_report.pick;
         QVERIFY(m_report.nodes[m_report.top[0]].costNs[p] >= m_report.nodes[m_report.top[4]].costNs[p]);

@@ -240,6 +240,71 @@ private slots:
         QCOMPARE(u.skipped[0], model.estimate(g, req.profiles[0], {{"seq", 1}}).skipped);
         QVERIFY(!u.skipped[0].empty());
     }
+
+    // The crossover of crossoverMatchesTheAnalyticPoint with Cuda Uncalibrated: RLX 0.2.16 keeps picking the Cpu, and
+    // the crossover is still drawn, labelled, not picked; 0.2.14 picks it as before.
+    void uncalibratedCrossoverIsDrawnNotPicked()
+    {
+        SweepRequest req;
+        req.values = *parseSweepValues("1:1024:x2");
+        DeviceProfile cuda = computeOnly("cuda", Device::Cuda, 10000, 1e6);
+        cuda.calibration = Calibration::Uncalibrated;
+        req.profiles = {computeOnly("cpu", Device::Cpu, 100, 0), cuda};
+        const SweepResult r = runSweep(oneMatmul(), CostscopeCostModel(), req);
+        QCOMPARE(r.ranked, (std::vector<bool>{true, false}));
+        QCOMPARE(r.pick, std::vector<std::size_t>(r.values.size(), 0));
+        QCOMPARE(r.crossovers.size(), std::size_t(1));
+        const Crossover& x = r.crossovers[0];
+        QVERIFY(!x.picked);
+        QCOMPARE(x.from, std::size_t(0));
+        QCOMPARE(x.to, std::size_t(1));
+        QCOMPARE(x.firstValue, std::int64_t(64));
+        QCOMPARE(x.text, std::string("Cuda beats Cpu from batch 49 (first swept value: 64; not picked: Cuda is "
+                                     "Uncalibrated (RLX 0.2.16))"));
+
+        req.rlxVersion = RlxVersion::V0_2_14;
+        const SweepResult old = runSweep(oneMatmul(), CostscopeCostModel(), req);
+        QCOMPARE(old.totalNs, r.totalNs); // costs do not depend on the rule
+        QCOMPARE(old.pick.back(), std::size_t(1));
+        QCOMPARE(old.crossovers.size(), std::size_t(1));
+        QVERIFY(old.crossovers[0].picked);
+        QCOMPARE(old.crossovers[0].text, std::string("Cuda beats Cpu from batch 49 (first swept value: 64)"));
+        QCOMPARE(old.crossovers[0].at, x.at);
+
+        // Every profile Uncalibrated: 0.2.16 falls back to the lowest of all, so the crossover is picked.
+        req.rlxVersion = RlxVersion::V0_2_16;
+        req.profiles[0].calibration = Calibration::Uncalibrated;
+        const SweepResult all = runSweep(oneMatmul(), CostscopeCostModel(), req);
+        QCOMPARE(all.pick, old.pick);
+        QCOMPARE(all.crossovers.size(), std::size_t(1));
+        QVERIFY(all.crossovers[0].picked);
+    }
+
+    // Three profiles: a measured Cuda takes over from the Cpu at large batch while a cheaper Uncalibrated Rocm would
+    // have taken over earlier; the pick follows Cpu → Cuda, and Rocm's crossovers are drawn beside it.
+    void pickedAndUnpickedCrossoversInValueOrder()
+    {
+        SweepRequest req;
+        req.values = *parseSweepValues("1:1024:x2");
+        DeviceProfile cuda = computeOnly("cuda", Device::Cuda, 10000, 4e6);
+        cuda.calibration = Calibration::Measured;
+        DeviceProfile rocm = computeOnly("rocm", Device::Rocm, 10000, 1e6);
+        rocm.calibration = Calibration::Uncalibrated;
+        req.profiles = {computeOnly("cpu", Device::Cpu, 100, 0), cuda, rocm};
+        const SweepResult r = runSweep(oneMatmul(), CostscopeCostModel(), req);
+        // tCuda = 4e6 + c·b/1e4 beats tCpu = c·b/100 from b = 4e6 / (c · 0.0099) = 192.6: first swept value 256.
+        for (std::size_t v = 0; v < r.values.size(); ++v)
+            QCOMPARE(r.pick[v], std::size_t(r.values[v] >= 256 ? 1 : 0));
+        QCOMPARE(r.crossovers.size(), std::size_t(2));
+        QVERIFY(!r.crossovers[0].picked); // Rocm beats Cpu from 49, not picked
+        QCOMPARE(r.crossovers[0].to, std::size_t(2));
+        QCOMPARE(r.crossovers[0].firstValue, std::int64_t(64));
+        QVERIFY(r.crossovers[1].picked); // Cuda beats Cpu from 193
+        QCOMPARE(r.crossovers[1].to, std::size_t(1));
+        QCOMPARE(r.crossovers[1].firstValue, std::int64_t(256));
+        QVERIFY2(QString::fromStdString(r.crossovers[1].text).startsWith("Cuda beats Cpu from batch 193"),
+                 r.crossovers[1].text.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSweep)

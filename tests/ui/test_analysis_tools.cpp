@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -67,7 +68,11 @@ bool waitForDeviceCosts(MainWindow& w, const std::string& model, const Bindings&
 class TestAnalysisTools : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("analysis/rlxVersion")); // a run before may have left 0.2.14
+    }
 
     void jumpCyclesThroughTheCostliestNodes()
     {
@@ -163,11 +168,16 @@ private slots:
         w.setCostProvider(makeCostProvider());
         QVERIFY(waitForDeviceCosts(w, "costscope", {{"batch", 1}}));
         const Graph& g = *w.graph();
+        QCOMPARE(w.rlxVersion(), RlxVersion::V0_2_16);
+        // RLX 0.2.16's rule: the Uncalibrated devices (RLX's no-device rows, the Metal and MLX presets) are left
+        // out, and the preset and CPU rows remain, so the pick is the cheapest of those.
         double best = 0;
         QString pick;
         for (int i = 0; i < w.deviceSelector()->count(); ++i) {
             const QString device = w.deviceSelector()->itemText(i);
             const GraphCost want = expected(g, QStringLiteral("costscope"), device, {{"batch", 1}});
+            if (want.calibration == Calibration::Uncalibrated)
+                continue;
             const auto shown = w.costSummaryBar()->totalNs(device);
             QVERIFY2(shown, qPrintable(device));
             QCOMPARE(*shown, want.totalNs);
@@ -181,6 +191,74 @@ private slots:
         QVERIFY2(w.costSummaryBar()->pickText().contains(QStringLiteral("<b>%1</b>").arg(pick)), qPrintable(w.costSummaryBar()->pickText()));
         const IoProfile io = expected(g, QStringLiteral("costscope"), QStringLiteral("Cpu"), {{"batch", 1}}).io;
         QVERIFY(w.costSummaryBar()->ioText().startsWith(QStringLiteral("IO: %1 launches · %2 sync").arg(io.kernelLaunches).arg(io.syncPoints)));
+    }
+
+    // The RLX version selector in the Analysis toolbar: the device table shows each profile's tag, greys what the
+    // rule leaves out, and the pick moves to the cheapest of all under 0.2.14; the choice is kept in the settings.
+    void rlxVersionSelectorDecidesThePick()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.batchSpin()->setValue(4096);
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(waitForDeviceCosts(w, "rlx", {{"batch", 4096}}));
+        const Graph& g = *w.graph();
+        std::size_t matmul = 0;
+        while (matmul < g.nodes.size() && g.nodes[matmul].op.kind != OpKind::MatMul)
+            ++matmul;
+        QVERIFY(matmul < g.nodes.size());
+        w.scene()->itemForNode(matmul)->setSelected(true);
+        DeviceCostTable* table = w.deviceCostTable();
+        auto row = [&](const QString& device) {
+            for (int r = 0; r < table->rowCount(); ++r)
+                if (table->item(r, DeviceCostTable::Device)->text() == device)
+                    return r;
+            return -1;
+        };
+        for (const char* device : {"Cpu", "Cuda", "Tpu"})
+            QVERIFY2(row(device) >= 0, device);
+        QCOMPARE(table->item(row("Cpu"), DeviceCostTable::Calibration)->text(), QString("ArchDefault"));
+        QCOMPARE(table->item(row("Cuda"), DeviceCostTable::Calibration)->text(), QString("Uncalibrated"));
+        QCOMPARE(table->item(row("Tpu"), DeviceCostTable::Calibration)->text(), QString("Uncalibrated"));
+        QVERIFY(table->item(row("Cuda"), DeviceCostTable::Total)->toolTip().contains("left out of the ranking"));
+        QVERIFY(table->item(row("Cpu"), DeviceCostTable::Total)->toolTip().isEmpty());
+
+        auto cheapest = [&](bool skipUncalibrated) {
+            QString pick;
+            double best = 0;
+            for (int i = 0; i < w.deviceSelector()->count(); ++i) {
+                const QString device = w.deviceSelector()->itemText(i);
+                const GraphCost c = expected(g, QStringLiteral("rlx"), device, {{"batch", 4096}});
+                if (skipUncalibrated && c.calibration == Calibration::Uncalibrated)
+                    continue;
+                if (pick.isEmpty() || c.totalNs < best) {
+                    best = c.totalNs;
+                    pick = device;
+                }
+            }
+            return pick;
+        };
+        const QString now = cheapest(true), old = cheapest(false);
+        QVERIFY2(now != old, qPrintable(now)); // the graph and batch make the two rules differ
+        QVERIFY2(w.costSummaryBar()->pickText().contains(QStringLiteral("<b>%1</b>").arg(now)),
+                 qPrintable(w.costSummaryBar()->pickText()));
+        QVERIFY(w.costSummaryBar()->pickText().contains(QStringLiteral("RLX 0.2.16")));
+
+        QComboBox* version = w.rlxVersionSelector();
+        QVERIFY(version);
+        version->setCurrentIndex(version->findData(static_cast<int>(RlxVersion::V0_2_14)));
+        QCOMPARE(w.rlxVersion(), RlxVersion::V0_2_14);
+        QVERIFY2(w.costSummaryBar()->pickText().contains(QStringLiteral("<b>%1</b>").arg(old)),
+                 qPrintable(w.costSummaryBar()->pickText()));
+        QVERIFY(table->item(row("Cuda"), DeviceCostTable::Total)->toolTip().isEmpty());
+        QCOMPARE(QSettings().value(QStringLiteral("analysis/rlxVersion")).toString(), QString("0.2.14"));
+        {
+            MainWindow again; // the choice is kept
+            QCOMPARE(again.rlxVersion(), RlxVersion::V0_2_14);
+        }
+        version->setCurrentIndex(version->findData(static_cast<int>(RlxVersion::V0_2_16)));
+        QCOMPARE(QSettings().value(QStringLiteral("analysis/rlxVersion")).toString(), QString("0.2.16"));
     }
 
     void deviceTableShowsTheSelectedNodeOnAllDevices()

@@ -145,6 +145,9 @@ private slots:
             const Json& x = j["crossovers"][static_cast<std::size_t>(c)];
             QVERIFY(close(lines[c]->point1->coords().x(), x["at"].get<double>()));
             QCOMPARE(labels[c]->text(), QString::fromStdString(x["text"].get<std::string>()));
+            // RLX 0.2.16: Cuda and Gpu are Uncalibrated, so their crossovers are drawn and labelled, never picked.
+            QVERIFY(!x["picked"].get<bool>());
+            QVERIFY(labels[c]->text().contains(QStringLiteral("not picked")));
         }
     }
 

@@ -116,6 +116,7 @@ SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cance
     req.symbol = in.symbol;
     req.values = in.values;
     req.base = in.base;
+    req.rlxVersion = in.rlxVersion;
     for (const std::string& name : in.devices) {
         auto p = profileForDeviceName(name);
         if (!p) {

@@ -24,6 +24,7 @@ struct SweepInputs {
     std::optional<NodeId> pinnedNode; // chart 4 gives it a curve even when it is not among the top nodes
     std::int64_t nFft = 256, k = 16;
     LearnedGates learned; // chart 3's learned strategy; off (not open) unless set
+    RlxVersion rlxVersion = kDefaultRlxVersion; // chart 1's pick rule
 };
 
 struct ShareCurve {

@@ -29,6 +29,7 @@ void syncToolbar(MainWindow* w, SweepPanel* panel)
     panel->setModel(w->modelSelector()->currentText());
     panel->setFocusDevice(w->deviceSelector()->currentText());
     panel->setBase(w->bindingsEditor()->bindings());
+    panel->setRlxVersion(w->rlxVersion());
 }
 
 // A clicked sweep value becomes the window's binding of the swept symbol.
@@ -64,6 +65,8 @@ SweepPanel* installSweepDock(MainWindow* w)
     });
     QObject::connect(w->modelSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
     QObject::connect(w->deviceSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
+    QObject::connect(w->rlxVersionSelector(), &QComboBox::currentIndexChanged, panel,
+                     [w, panel] { syncToolbar(w, panel); });
     // setBase ignores a change to the swept symbol alone: it is overridden at every sweep point.
     QObject::connect(w->bindingsEditor(), &BindingsEditor::bindingsChanged, panel, [w, panel] { syncToolbar(w, panel); });
     QObject::connect(w->scene(), &GraphScene::nodeSelected, panel, [w, panel](int index) {

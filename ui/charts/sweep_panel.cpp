@@ -150,6 +150,14 @@ void SweepPanel::setFuseNodes(std::vector<NodeId> nodes)
     schedule();
 }
 
+void SweepPanel::setRlxVersion(RlxVersion version)
+{
+    if (m_in.rlxVersion == version)
+        return;
+    m_in.rlxVersion = version;
+    schedule();
+}
+
 void SweepPanel::setHighlightedNode(long long node)
 {
     m_highlight = node;

@@ -29,6 +29,7 @@ public:
     void setFocusDevice(const QString& device); // the toolbar's device: charts 3 and 4, shading in chart 2
     void setBase(const Bindings& base);         // the other symbols' values
     void setFuseNodes(std::vector<NodeId> nodes);
+    void setRlxVersion(RlxVersion version); // chart 1's pick rule: Uncalibrated crossovers are drawn, not picked
     // Emphasises the node's series (chart 4), asking for one when the node is not among the top nodes; -1: none.
     void setHighlightedNode(long long node);
     long long highlightedNode() const { return m_highlight; }

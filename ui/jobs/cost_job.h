@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "analysis/cost_model.h"
+#include "analysis/pick_rule.h"
 #include <QStringList>
 #include <functional>
 #include <optional>
@@ -14,6 +15,8 @@ struct CostRequest {
     std::string model = "rlx"; // "rlx" or "costscope"
     std::string device = "Cpu";
     Bindings bindings;
+    // Whose device-pick rule the pick among devices follows; costs do not depend on it.
+    RlxVersion rlxVersion = kDefaultRlxVersion;
 };
 
 // Computes a graph's cost on a worker thread; must be thread-safe. Tests inject their own.

@@ -17,8 +17,11 @@ struct DeviceCosts {
     std::vector<std::shared_ptr<const GraphCost>> costs; // parallel to devices; null where the device has no profile
 
     std::shared_ptr<const GraphCost> find(const std::string& device) const;
-    // The device with the lowest total among those costed, or nullopt when none was.
-    std::optional<std::size_t> pick() const;
+    // The device with the lowest total among those costed that `version` ranks (pick_rule.h), or nullopt when none
+    // was costed.
+    std::optional<std::size_t> pick(RlxVersion version = kDefaultRlxVersion) const;
+    // Why `version` leaves the costed device at `index` out of the ranking; empty when it ranks it.
+    std::string leftOut(std::size_t index, RlxVersion version) const;
     bool matches(const std::string& m, const Bindings& b) const { return model == m && bindings == b; }
 };
 

@@ -23,7 +23,7 @@ CostSummaryBar::CostSummaryBar(QWidget* parent) : QWidget(parent), m_label(new Q
 void CostSummaryBar::showCosts(const DeviceCosts* costs, const QString& currentDevice)
 {
     m_shown.clear();
-    const auto pick = costs ? costs->pick() : std::nullopt;
+    const auto pick = costs ? costs->pick(m_version) : std::nullopt;
     if (!costs || !pick) {
         m_pick = tr("No costs yet");
         m_io.clear();
@@ -33,9 +33,9 @@ void CostSummaryBar::showCosts(const DeviceCosts* costs, const QString& currentD
         return;
     }
     const GraphCost& best = *costs->costs[*pick];
-    m_pick = tr("Pick (%1): <b>%2</b> %3")
+    m_pick = tr("Pick (%1, RLX %4 rule): <b>%2</b> %3")
                  .arg(QString::fromStdString(costs->model), QString::fromStdString(costs->devices[*pick]),
-                      formatNs(best.totalNs));
+                      formatNs(best.totalNs), QString::fromUtf8(rlxVersionName(m_version).data()));
     const auto current = costs->find(currentDevice.toStdString());
     const IoProfile& io = (current ? *current : best).io;
     m_io = tr("IO: %1 launches · %2 sync · host out %3 · device traffic %4")

@@ -7,13 +7,15 @@ class QLabel;
 
 namespace costscope {
 
-// The slim bar under the canvas: total cost per device for the chosen model, the pick (lowest total) and the IO
-// profile of one forward pass.
+// The slim bar under the canvas: total cost per device for the chosen model, the pick (lowest total among the
+// devices the RLX version's rule ranks) and the IO profile of one forward pass.
 class CostSummaryBar : public QWidget {
     Q_OBJECT
 public:
     explicit CostSummaryBar(QWidget* parent = nullptr);
     void showCosts(const DeviceCosts* costs, const QString& currentDevice);
+    // Whose pick rule picks (the window's RLX version); applies from the next showCosts().
+    void setRlxVersion(RlxVersion version) { m_version = version; }
 
     QString pickText() const;
     QString ioText() const;
@@ -28,6 +30,7 @@ private:
     QString m_io;
     QString m_totals;
     std::vector<std::pair<QString, double>> m_shown;
+    RlxVersion m_version = kDefaultRlxVersion;
 };
 
 } // namespace costscope

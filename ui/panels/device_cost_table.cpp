@@ -10,7 +10,8 @@ constexpr int kNsRole = Qt::UserRole + 1;
 
 DeviceCostTable::DeviceCostTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent)
 {
-    setHorizontalHeaderLabels({tr("Device"), tr("Total"), tr("Compute"), tr("Memory"), tr("Dispatch"), tr("Sync")});
+    setHorizontalHeaderLabels(
+        {tr("Device"), tr("Total"), tr("Compute"), tr("Memory"), tr("Dispatch"), tr("Sync"), tr("Calibration")});
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     verticalHeader()->hide();
     setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -25,7 +26,7 @@ void DeviceCostTable::showNode(const DeviceCosts* costs, int nodeIndex)
     if (!costs || nodeIndex < 0)
         return;
     const auto idx = static_cast<std::size_t>(nodeIndex);
-    const auto pick = costs->pick();
+    const auto pick = costs->pick(m_version);
     for (std::size_t d = 0; d < costs->devices.size(); ++d) {
         const GraphCost* cost = costs->costs[d].get();
         if (!cost || idx >= cost->nodes.size())
@@ -36,13 +37,19 @@ void DeviceCostTable::showNode(const DeviceCosts* costs, int nodeIndex)
         auto* name = new QTableWidgetItem(QString::fromStdString(costs->devices[d]));
         setItem(r, Device, name);
         const double values[] = {c.totalNs, c.computeNs, c.memoryNs, c.dispatchNs, c.syncNs};
-        for (int col = Total; col < ColumnCount; ++col) {
+        for (int col = Total; col < Calibration; ++col) {
             const double v = values[col - Total];
             auto* item = new QTableWidgetItem(c.skipped ? tr("skipped") : formatNs(v));
             item->setData(kNsRole, v);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             setItem(r, col, item);
         }
+        setItem(r, Calibration, new QTableWidgetItem(QString::fromUtf8(calibrationName(cost->calibration).data())));
+        if (const std::string why = costs->leftOut(d, m_version); !why.empty())
+            for (int col = 0; col < ColumnCount; ++col) {
+                item(r, col)->setForeground(palette().brush(QPalette::Disabled, QPalette::Text));
+                item(r, col)->setToolTip(QString::fromStdString(why));
+            }
         if (pick && *pick == d)
             for (int col = 0; col < ColumnCount; ++col) {
                 QFont f = item(r, col)->font();
@@ -55,7 +62,7 @@ void DeviceCostTable::showNode(const DeviceCosts* costs, int nodeIndex)
 std::optional<double> DeviceCostTable::valueNs(const QString& device, Column column) const
 {
     for (int r = 0; r < rowCount(); ++r)
-        if (item(r, Device)->text() == device && column != Device)
+        if (item(r, Device)->text() == device && column != Device && column != Calibration)
             return item(r, column)->data(kNsRole).toDouble();
     return std::nullopt;
 }

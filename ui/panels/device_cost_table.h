@@ -5,16 +5,24 @@
 
 namespace costscope {
 
-// The selected node's cost on every device (one row per device), the cheapest device's row in bold.
+// The selected node's cost on every device (one row per device) with the calibration tag of each device's profile;
+// the pick's row in bold (the cheapest ranked device under the RLX version's rule), rows the rule leaves out in
+// grey with the reason as tooltip.
 class DeviceCostTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { Device, Total, Compute, Memory, Dispatch, Sync, ColumnCount };
+    enum Column { Device, Total, Compute, Memory, Dispatch, Sync, Calibration, ColumnCount };
 
     explicit DeviceCostTable(QWidget* parent = nullptr);
     void showNode(const DeviceCosts* costs, int nodeIndex);
+    // Whose pick rule decides the bold row and the greyed ones (the window's RLX version); applies from the next
+    // showNode().
+    void setRlxVersion(RlxVersion version) { m_version = version; }
     // The node's value in ns for a device and column as last shown, or nullopt; used by tests.
     std::optional<double> valueNs(const QString& device, Column column) const;
+
+private:
+    RlxVersion m_version = kDefaultRlxVersion;
 };
 
 } // namespace costscope
