@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/property_panel.h"
+#include "analysis/fused_kernel.h"
+#include "ir/fused_op.h"
 #include "canvas/group_tree.h"
 #include "canvas/overlay_model.h"
 #include <QHeaderView>
@@ -109,11 +111,22 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
     row(node, tr("id"), QString::number(n.id));
     editableRow(node, tr("name"), QString::fromStdString(n.displayName()), Edit::Name);
     row(node, tr("op"), QString::fromStdString(n.op.label()));
-    row(node, tr("class"), QString::fromStdString(std::string(opClassName(n.op.info().opClass))));
+    const auto kernel = isFusedNode(n) ? fusedKernel(n.op) : Result<FusedKernel>(Diagnostic::error(""));
+    const OpClass cls = kernel ? kernel->opClass : n.op.info().opClass;
+    row(node, tr("class"), QString::fromStdString(std::string(opClassName(cls))));
     row(node, tr("group"), QString::fromStdString(effectiveScope(*graph, idx)));
-    if (n.op.kind == OpKind::Unknown)
+    if (kernel) {
+        // What the fused node is priced as, and what it holds, instead of its raw payload.
+        row(node, tr("kernel"), QString::fromStdString(kernel->form));
+        QStringList members;
+        for (const Node& m : kernel->members.nodes)
+            if (m.op.info().opClass != OpClass::Leaf)
+                members << QStringLiteral("#%1 %2").arg(m.id).arg(QString::fromStdString(m.op.label()));
+        row(node, tr("members"), members.join(QStringLiteral(", ")));
+    } else if (n.op.kind == OpKind::Unknown) {
         row(node, tr("payload"), QString::fromStdString(n.op.unknownPayload));
 
+    }
     auto* attrs = section(this, tr("Attributes"));
     for (const auto& [key, value] : n.op.attrs.entries())
         if (!(key == "name" && n.op.info().opClass == OpClass::Leaf)) // a leaf's name is edited above
