@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &LoadJob::failed, this, &MainWindow::onLoadFailed);
     connect(m_scene, &GraphScene::nodeSelected, this, &MainWindow::onCanvasSelection);
+    connect(m_canvas, &CanvasView::fileDropped, this, [this](const QString& path) { openFile(path); });
     connect(m_scene, &GraphScene::layoutFinished, this, [this] {
         if (m_fitOnLayout) {
             m_canvas->fitAll();

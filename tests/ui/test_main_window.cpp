@@ -3,6 +3,7 @@
 // load errors, cost overlay.
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
+#include "canvas/minimap.h"
 #include "canvas/node_item.h"
 #include "main_window.h"
 #include "panels/node_table_model.h"
@@ -13,6 +14,8 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QStatusBar>
 #include <QSpinBox>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -42,6 +45,36 @@ int firstNodeWithOp(const Graph& g, OpKind kind)
         if (g.nodes[i].op.kind == kind)
             return static_cast<int>(i);
     return -1;
+}
+
+// Drags `file` over the centre of `over` and drops it, as Qt's widget window delivers a real drag: to the deepest
+// widget under the cursor that accepts drops (the events propagate to its parents while ignored), enter and then
+// move, the move starting from the enter's answer. The platform drops only when the last move was accepted; false
+// when it was not (nothing would happen for the user either).
+bool dragFileOnto(MainWindow& w, QWidget* over, const QString& file)
+{
+    const QPoint pos = over->mapTo(&w, over->rect().center());
+    QWidget* target = w.childAt(pos);
+    while (target && target != &w && !target->acceptDrops())
+        target = target->parentWidget();
+    if (!target)
+        target = &w;
+    const QPoint local = target->mapFrom(&w, pos);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(file)});
+    const Qt::DropActions actions = Qt::CopyAction | Qt::MoveAction | Qt::LinkAction;
+    QDragEnterEvent enter(local, actions, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    QDragMoveEvent move(local, actions, &mime, Qt::LeftButton, Qt::NoModifier);
+    move.setDropAction(enter.dropAction());
+    move.setAccepted(enter.isAccepted());
+    QApplication::sendEvent(target, &move);
+    if (!move.isAccepted() || move.dropAction() == Qt::IgnoreAction)
+        return false;
+    QDropEvent drop(QPointF(local), actions, &mime, Qt::LeftButton, Qt::NoModifier);
+    drop.setDropAction(move.dropAction());
+    QApplication::sendEvent(target, &drop);
+    return drop.isAccepted();
 }
 
 } // namespace
@@ -212,6 +245,40 @@ private slots:
         QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
         MainWindow again;
         QCOMPARE(again.size(), QSize(1434, 977));
+    }
+
+    // The status bar invites a drop anywhere: on the canvas (empty or showing a graph), on a dock, on the window.
+    void dropOpensFileOnCanvasDocksAndEmptyWindow()
+    {
+        const QString cnn = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        const QString tiny = test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"));
+        auto dropAndWait = [](MainWindow& w, QWidget* over, const QString& file) {
+            QSignalSpy ready(&w, &MainWindow::layoutReady);
+            return dragFileOnto(w, over, file) && ready.wait(30000) && w.currentFile() == file;
+        };
+        {
+            MainWindow w;
+            w.resize(1200, 800);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(dropAndWait(w, w.canvas()->viewport(), cnn)); // the empty canvas
+            QVERIFY(dropAndWait(w, w.canvas()->viewport(), tiny)); // the canvas showing a graph
+            w.canvas()->zoomBy(4.0 / w.canvas()->zoom());
+            QVERIFY(w.canvas()->minimap()->isVisible());
+            QVERIFY(dropAndWait(w, w.canvas()->minimap(), cnn)); // its minimap
+            QVERIFY(dropAndWait(w, w.nodeTable()->view()->viewport(), tiny)); // a dock
+            auto* summary = w.findChild<QDockWidget*>(QStringLiteral("summaryDock"));
+            QVERIFY(summary);
+            QVERIFY(dropAndWait(w, summary, cnn));
+        }
+        {
+            MainWindow w;
+            w.resize(1200, 800);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(dropAndWait(w, w.statusBar(), tiny)); // the empty window's frame
+        }
+        QSettings().remove(QStringLiteral("recentFiles"));
     }
 
     void viewChoicesPersist()

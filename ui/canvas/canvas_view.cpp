@@ -99,17 +99,33 @@ void CanvasView::placeMinimap()
                            size.width(), size.height());
 }
 
+namespace {
+bool isPaletteOp(const QMimeData* mime)
+{
+    return mime->hasFormat(QString::fromLatin1(OpPalette::mimeType()));
+}
+
+QString localFile(const QMimeData* mime)
+{
+    return mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().front().isLocalFile()
+             ? mime->urls().front().toLocalFile()
+             : QString();
+}
+} // namespace
+
+// Files are accepted here, not left to the window: QGraphicsView refuses every drag move its scene does not take,
+// and a refused move means the drop never comes.
 void CanvasView::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasFormat(QString::fromLatin1(OpPalette::mimeType())))
+    if (isPaletteOp(event->mimeData()) || !localFile(event->mimeData()).isEmpty())
         event->acceptProposedAction();
     else
-        QGraphicsView::dragEnterEvent(event); // files go on to the window, which opens them
+        QGraphicsView::dragEnterEvent(event);
 }
 
 void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 {
-    if (event->mimeData()->hasFormat(QString::fromLatin1(OpPalette::mimeType())))
+    if (isPaletteOp(event->mimeData()) || !localFile(event->mimeData()).isEmpty())
         event->acceptProposedAction();
     else
         QGraphicsView::dragMoveEvent(event);
@@ -118,12 +134,15 @@ void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 void CanvasView::dropEvent(QDropEvent* event)
 {
     const QString type = QString::fromLatin1(OpPalette::mimeType());
-    if (!event->mimeData()->hasFormat(type)) {
+    if (isPaletteOp(event->mimeData())) {
+        event->acceptProposedAction();
+        emit opDropped(event->mimeData()->data(type), mapToScene(event->position().toPoint()));
+    } else if (const QString file = localFile(event->mimeData()); !file.isEmpty()) {
+        event->acceptProposedAction();
+        emit fileDropped(file);
+    } else {
         QGraphicsView::dropEvent(event);
-        return;
     }
-    event->acceptProposedAction();
-    emit opDropped(event->mimeData()->data(type), mapToScene(event->position().toPoint()));
 }
 
 } // namespace costscope

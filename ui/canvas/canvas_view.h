@@ -22,6 +22,8 @@ signals:
     void viewChanged();
     // An op dragged from the palette was dropped at scenePos (the window looks up the node under it).
     void opDropped(const QByteArray& opName, QPointF scenePos);
+    // A local file was dropped on the canvas: the window opens it.
+    void fileDropped(const QString& path);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;

@@ -10,6 +10,9 @@ Minimap::Minimap(CanvasView* main) : QGraphicsView(main), m_main(main)
 {
     setScene(main->scene());
     setInteractive(false);
+    // A file dragged over the minimap is for the window (a graphics view would refuse it): leave drops to it.
+    setAcceptDrops(false);
+    viewport()->setAcceptDrops(false);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFrameShape(QFrame::Box);
