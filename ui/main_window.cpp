@@ -90,7 +90,7 @@ void MainWindow::restoreViewSettings(const QSettings& settings)
     restoreText(m_overlayMode, "view/overlay");
     if (settings.contains(QStringLiteral("view/batch")))
         m_batch->setValue(settings.value(QStringLiteral("view/batch")).toInt());
-    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap"})
+    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap", "actionAbsoluteHeat"})
         if (auto* action = findChild<QAction*>(QLatin1String(name));
             action && settings.contains(QStringLiteral("view/") + QLatin1String(name)))
             action->setChecked(settings.value(QStringLiteral("view/") + QLatin1String(name)).toBool());
@@ -102,7 +102,7 @@ void MainWindow::saveViewSettings(QSettings& settings) const
     settings.setValue(QStringLiteral("view/device"), m_device->currentText());
     settings.setValue(QStringLiteral("view/overlay"), m_overlayMode->currentText());
     settings.setValue(QStringLiteral("view/batch"), m_batch->value());
-    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap"})
+    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap", "actionAbsoluteHeat"})
         if (auto* action = findChild<QAction*>(QLatin1String(name)))
             settings.setValue(QStringLiteral("view/") + QLatin1String(name), action->isChecked());
 }
@@ -163,7 +163,7 @@ void MainWindow::showGraph(std::shared_ptr<const Graph> graph, bool fresh)
     } else {
         m_scene->updateGraph(m_graph);
     }
-    m_legend->update();
+    m_legend->refresh();
     emit graphChanged();
     requestCosts();
 }
@@ -230,7 +230,7 @@ void MainWindow::applyCosts(std::shared_ptr<const GraphCost> cost)
     m_overlay.setCost(cost);
     m_tableModel->setCost(cost);
     m_scene->refreshOverlay();
-    m_legend->update();
+    m_legend->refresh();
     m_summary->showSummary(m_graph.get(), cost.get());
     showNode(m_scene->selectedNode());
     if (m_totalBeforeEdit && cost) {

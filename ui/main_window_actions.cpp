@@ -61,6 +61,15 @@ void MainWindow::buildMenus()
     minimap->setCheckable(true);
     minimap->setChecked(true);
     connect(minimap, &QAction::toggled, m_canvas, &CanvasView::setMinimapVisible);
+    QAction* absolute = view->addAction(tr("&Absolute Heat Scale"));
+    absolute->setObjectName(QStringLiteral("actionAbsoluteHeat"));
+    absolute->setCheckable(true);
+    absolute->setToolTip(tr("Colour costs from 100 ns to 100 ms and bytes from 1 KiB to 1 GiB, whatever the graph"));
+    connect(absolute, &QAction::toggled, this, [this](bool on) {
+        m_overlay.setScale(on ? HeatScale::Absolute : HeatScale::Auto);
+        m_scene->refreshOverlay();
+        m_legend->refresh();
+    });
     view->addSeparator();
     view->addAction(tr("&Collapse All Groups"), m_scene, &GraphScene::collapseAll);
     view->addAction(tr("&Expand All Groups"), m_scene, &GraphScene::expandAll);
@@ -122,7 +131,7 @@ void MainWindow::buildToolBar()
     connect(m_overlayMode, &QComboBox::currentIndexChanged, this, [this] {
         m_overlay.setMode(static_cast<OverlayMode>(m_overlayMode->currentData().toInt()));
         m_scene->refreshOverlay();
-        m_legend->update();
+        m_legend->refresh();
     });
     connect(m_search, &SearchBar::nodeFound, this, [this](int node) {
         onTableSelection(node);

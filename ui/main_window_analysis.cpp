@@ -176,7 +176,7 @@ void MainWindow::showMeasured(const std::shared_ptr<const Graph>& graph, std::ve
 {
     m_overlay.setMeasured(graph, std::move(nsByNode));
     m_scene->refreshOverlay();
-    m_legend->update();
+    m_legend->refresh();
 }
 
 void MainWindow::jumpToNextCostliest()
