@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &LoadJob::failed, this, &MainWindow::onLoadFailed);
     connect(m_scene, &GraphScene::nodeSelected, this, &MainWindow::onCanvasSelection);
     connect(m_canvas, &CanvasView::fileDropped, this, [this](const QString& path) { openFile(path); });
+    connect(m_scene, &GraphScene::focusRequested, m_canvas, &CanvasView::showSceneRect);
     connect(m_scene, &GraphScene::layoutFinished, this, [this] {
         if (m_fitOnLayout) {
             m_canvas->fitAll();
@@ -212,9 +213,12 @@ void MainWindow::showNode(int nodeIndex)
         if (auto it = m_scene->problems().find(m_graph->nodes[static_cast<std::size_t>(nodeIndex)].id);
             it != m_scene->problems().end())
             problem = QString::fromStdString(it->second);
-    m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost(), problem);
+    if (const int group = m_scene->selectedGroup(); nodeIndex < 0 && group >= 0 && m_graph)
+        m_properties->showGroup(*m_graph, m_scene->groups(), group, m_overlay.cost());
+    else
+        m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost(), problem);
     m_deviceTable->showNode(m_deviceCosts.get(), nodeIndex);
-    if (nodeIndex >= 0)
+    if (nodeIndex >= 0 || m_scene->selectedGroup() >= 0)
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
             dock->raise();
 }

@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "jobs/cost_job.h"
 #include "main_window.h"
 #include "panels/node_table_model.h"
 #include "panels/node_table_panel.h"
@@ -155,6 +156,59 @@ private slots:
         w.scene()->setShowParams(false);
         QVERIFY(again.wait(30000));
         QVERIFY(w.scene()->visibleNodeItemCount() < before);
+    }
+
+    // Collapsing or expanding a group brings it into view (not empty space, not under the minimap), and a selected
+    // group shows its aggregate in the Properties panel.
+    void toggledGroupIsInViewAndShowsItsAggregate()
+    {
+        MainWindow w;
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        const int group = w.scene()->groups().find("h/1");
+        QVERIFY(group > 0);
+        const auto& members = w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes;
+        auto inView = [&](const QGraphicsItem* item) {
+            const QPoint at = w.canvas()->mapFromScene(item->sceneBoundingRect().center());
+            const QRect minimap = w.canvas()->minimap()->isVisible() ? w.canvas()->minimap()->geometry() : QRect();
+            return w.canvas()->viewport()->rect().contains(at) && !minimap.contains(at);
+        };
+        w.canvas()->zoomBy(1.5 / w.canvas()->zoom()); // the graph is larger than the view
+        for (bool collapse : {true, false}) {
+            w.canvas()->centerOn(w.scene()->sceneRect().bottomRight()); // far from the group
+            QSignalSpy ready(&w, &MainWindow::layoutReady);
+            w.scene()->setGroupCollapsed(group, collapse);
+            QVERIFY(ready.wait(30000));
+            const NodeItem* shown = w.scene()->itemForNode(members.front());
+            QVERIFY(shown);
+            QVERIFY2(inView(shown), collapse ? "collapsed box out of view" : "first member out of view");
+        }
+
+        QSignalSpy ready(&w, &MainWindow::layoutReady);
+        w.scene()->setGroupCollapsed(group, true);
+        QVERIFY(ready.wait(30000));
+        NodeItem* box = w.scene()->itemForNode(members.front());
+        QVERIFY(box && box->style() == NodeItem::Style::Group);
+        box->setSelected(true);
+        QCOMPARE(w.scene()->selectedGroup(), group);
+        PropertyPanel* p = w.propertyPanel();
+        QCOMPARE(p->valueOf(QStringLiteral("Group"), QStringLiteral("path")), QStringLiteral("h/1"));
+        QCOMPARE(p->valueOf(QStringLiteral("Group"), QStringLiteral("nodes")), QString::number(members.size()));
+        double total = 0;
+        for (std::size_t i : members)
+            total += w.overlay().cost()->nodes[i].totalNs;
+        QCOMPARE(p->valueOf(QStringLiteral("Cost"), QStringLiteral("total")), formatNs(total));
+        QVERIFY(p->valueOf(QStringLiteral("IO"), QStringLiteral("tensors in")).toInt() > 0);
+        QVERIFY(p->valueOf(QStringLiteral("IO"), QStringLiteral("tensors out")).toInt() > 0);
+        QVERIFY(!p->valueOf(QStringLiteral("Cost"), QStringLiteral("sync points")).isEmpty());
+        const Node& first = w.graph()->nodes[members.front()];
+        const QString label = QString::fromStdString(first.displayName().empty() ? first.op.label() : first.displayName());
+        QCOMPARE(p->valueOf(QStringLiteral("Members"), QStringLiteral("#%1 %2").arg(first.id).arg(label)),
+                 formatNs(w.overlay().cost()->nodes[members.front()].totalNs));
     }
 
     void searchFindsAndSelects()

@@ -45,6 +45,30 @@ void CanvasView::fitAll()
     emit viewChanged();
 }
 
+void CanvasView::showSceneRect(const QRectF& rect)
+{
+    // Centred in the part of the view the minimap leaves free (the larger of the strips left of and above it): on a
+    // small canvas the minimap covers the view's centre.
+    updateMinimapVisibility();
+    QRect free = viewport()->rect();
+    if (m_minimap->isVisible()) {
+        const QRect covered = m_minimap->geometry();
+        const QRect left(0, 0, covered.left(), free.height());
+        const QRect above(0, 0, free.width(), covered.top());
+        free = left.width() * left.height() >= above.width() * above.height() ? left : above;
+    }
+    const double z = zoom();
+    const QSizeF freeInScene(free.width() / z, free.height() / z);
+    QPointF target = rect.center();
+    constexpr double kMargin = 40;
+    if (rect.height() > freeInScene.height())
+        target.setY(rect.top() - kMargin + freeInScene.height() / 2);
+    if (rect.width() > freeInScene.width())
+        target.setX(rect.left() - kMargin + freeInScene.width() / 2);
+    centerOn(target + QPointF(viewport()->rect().center() - free.center()) / z);
+    emit viewChanged();
+}
+
 void CanvasView::setMinimapVisible(bool visible)
 {
     m_minimapEnabled = visible;

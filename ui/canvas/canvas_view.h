@@ -17,6 +17,8 @@ public:
     double zoom() const { return transform().m11(); }
     void setMinimapVisible(bool visible);
     Minimap* minimap() const { return m_minimap; }
+    // Brings a scene rectangle into view, centred; one taller or wider than the view shows its start (top or left).
+    void showSceneRect(const QRectF& rect);
 
 signals:
     void viewChanged();
