@@ -73,6 +73,8 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addAction(tr("&Collapse All Groups"), m_scene, &GraphScene::collapseAll);
     view->addAction(tr("&Expand All Groups"), m_scene, &GraphScene::expandAll);
+    view->addAction(tr("&Find…"), QKeySequence::Find, m_search, &SearchBar::focusSearch)
+        ->setObjectName(QStringLiteral("actionFind"));
     view->addAction(tr("Find &Next"), QKeySequence::FindNext, m_search, &SearchBar::next);
     view->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, m_search, &SearchBar::previous);
     view->addSeparator();

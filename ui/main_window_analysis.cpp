@@ -4,6 +4,7 @@
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
+#include "canvas/node_item.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/cost_summary_bar.h"
@@ -196,6 +197,7 @@ void MainWindow::jumpToNextCostliest()
     m_costliestCursor = (m_costliestCursor + 1) % m_costliest.size();
     onTableSelection(node);
     onCanvasSelection(node);
+    m_canvas->reveal(m_scene->itemForNode(static_cast<std::size_t>(node)));
     statusBar()->showMessage(tr("Costliest #%1 of %2: %3").arg(rank + 1).arg(m_costliest.size())
                                  .arg(QString::fromStdString(m_graph->nodes[static_cast<std::size_t>(node)].displayName())));
 }

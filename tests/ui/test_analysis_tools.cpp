@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The main window's analysis tools on real widgets (offscreen): jump to the costliest nodes, batch presets and the
 // bindings editor, the cost summary bar and the per-device table, and the instant device switch.
+#include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
@@ -9,10 +10,12 @@
 #include "panels/cost_summary_bar.h"
 #include "panels/device_cost_table.h"
 #include "panels/node_table_panel.h"
+#include "panels/search_bar.h"
 #include "test_paths.h"
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -88,6 +91,64 @@ private slots:
             QCOMPARE(w.nodeTable()->selectedNode(), want);
             QCOMPARE(w.scene()->itemForNode(static_cast<std::size_t>(want))->isSelected(), true);
         }
+    }
+
+    // Ctrl+J on the keyboard lands somewhere the user sees: zoomed in to a readable size, centred and ringed.
+    void jumpShowsWhereItLanded()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.setCostProvider(permutedCosts);
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        w.canvas()->zoomBy(0.2 / w.canvas()->zoom()); // far out, as a fit of a large graph is
+        w.canvas()->setFocus();
+        QTest::keyClick(w.canvas()->viewport(), Qt::Key_J, Qt::ControlModifier);
+        const int node = w.nodeTable()->selectedNode();
+        QVERIFY(node >= 0);
+        const NodeItem* item = w.scene()->itemForNode(static_cast<std::size_t>(node));
+        QVERIFY(item && item->isSelected());
+        QVERIFY(w.canvas()->zoom() >= 0.9);
+        const QRectF shown = w.canvas()->mapToScene(w.canvas()->viewport()->rect()).boundingRect();
+        QVERIFY(shown.contains(item->sceneBoundingRect().center()));
+        QVERIFY(w.canvas()->pulseRect().contains(item->sceneBoundingRect()));
+        QVERIFY(QTest::qWaitFor([&] { return w.canvas()->pulseRect().isEmpty(); }, 5000)); // and it fades
+    }
+
+    // Ctrl+F goes to the search field; the default mode finds ops by name too; Ctrl+E still exports from a field.
+    void searchAndShortcutsFromTheKeyboard()
+    {
+        MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto* exportAction = w.findChild<QAction*>(QStringLiteral("actionExport"));
+        QVERIFY(exportAction);
+        QSignalSpy exported(exportAction, &QAction::triggered); // without a graph it opens no dialog
+        w.searchBar()->edit()->setFocus();
+        QTest::keyClick(w.searchBar()->edit(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(exported.count(), 1);
+        w.batchSpin()->setFocus();
+        QTest::keyClick(w.batchSpin(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(exported.count(), 2);
+
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.canvas()->setFocus();
+        QTest::keyClick(w.canvas()->viewport(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), w.searchBar()->edit());
+        QCOMPARE(w.searchBar()->mode(), SearchBar::Mode::NameOrOp);
+        QTest::keyClicks(w.searchBar()->edit(), QStringLiteral("Gelu"));
+        QCOMPARE(w.searchBar()->matches().size(), std::size_t(2)); // one MLP activation per block
+        QTest::keyClick(w.searchBar()->edit(), Qt::Key_Return);
+        const int found = w.scene()->selectedNode();
+        QVERIFY(found >= 0);
+        QCOMPARE(QString::fromStdString(w.graph()->nodes[static_cast<std::size_t>(found)].op.label()),
+                 QStringLiteral("Activation.Gelu"));
+        w.searchBar()->setQuery(QStringLiteral("Gelu"), SearchBar::Mode::Name);
+        QVERIFY(w.searchBar()->matches().empty()); // no node is named so: the op is what matched
     }
 
     void presetSetsTheBindingAndRecolours()

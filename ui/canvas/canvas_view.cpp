@@ -6,6 +6,9 @@
 #include <QDropEvent>
 #include <QMimeData>
 #include <QKeyEvent>
+#include <QGraphicsItem>
+#include <QPainter>
+#include <QVariantAnimation>
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
@@ -45,6 +48,33 @@ void CanvasView::fitAll()
     emit viewChanged();
 }
 
+void CanvasView::reveal(const QGraphicsItem* item)
+{
+    if (!item)
+        return;
+    constexpr double kReadableZoom = 0.9;
+    if (zoom() < kReadableZoom)
+        zoomBy(kReadableZoom / zoom());
+    showSceneRect(item->sceneBoundingRect());
+    m_pulseRect = item->sceneBoundingRect().adjusted(-10, -10, 10, 10);
+    if (!m_pulse) {
+        m_pulse = new QVariantAnimation(this);
+        m_pulse->setStartValue(1.0);
+        m_pulse->setEndValue(0.0);
+        m_pulse->setDuration(1500);
+        m_pulse->setEasingCurve(QEasingCurve::InQuad);
+        connect(m_pulse, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+            m_pulseStrength = v.toDouble();
+            viewport()->update();
+        });
+    }
+    m_pulse->stop();
+    m_pulseStrength = 1.0;
+    m_pulse->start();
+    viewport()->update();
+    emit viewChanged();
+}
+
 void CanvasView::showSceneRect(const QRectF& rect)
 {
     // Centred in the part of the view the minimap leaves free (the larger of the strips left of and above it): on a
@@ -67,6 +97,23 @@ void CanvasView::showSceneRect(const QRectF& rect)
         target.setX(rect.left() - kMargin + freeInScene.width() / 2);
     centerOn(target + QPointF(viewport()->rect().center() - free.center()) / z);
     emit viewChanged();
+}
+
+void CanvasView::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QGraphicsView::drawForeground(painter, rect);
+    if (m_pulseStrength <= 0)
+        return;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QColor ring(0x1f, 0x77, 0xe8);
+    ring.setAlphaF(static_cast<float>(m_pulseStrength));
+    QPen pen(ring, 5);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(m_pulseRect, 12, 12);
+    painter->restore();
 }
 
 void CanvasView::setMinimapVisible(bool visible)
