@@ -20,6 +20,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -94,6 +95,11 @@ private slots:
         w.batchSpin()->setValue(3);
         QCOMPARE(w.bindingsEditor()->bindings().at("batch"), std::int64_t(3));
         QSignalSpy progressed(panel, &RunPanel::progressed);
+        auto* bar = panel->findChild<QProgressBar*>();
+        QVERIFY(bar);
+        bool fullWhileRunning = false; // the bar said 100 % before the result was in
+        connect(panel, &RunPanel::progressed, this,
+                [&] { fullWhileRunning = fullWhileRunning || bar->value() >= bar->maximum(); });
         panel->runsSpin()->setValue(2);
         QSignalSpy finished(panel, &RunPanel::finished);
         panel->runButton()->click();
@@ -102,6 +108,8 @@ private slots:
         QVERIFY2(finished.first().first().toBool(), qPrintable(panel->status()->text()));
         QCOMPARE(progressed.size(), 2); // one report per timed run
         QCOMPARE(progressed.last().at(0).toInt(), 2);
+        QVERIFY(!fullWhileRunning);
+        QCOMPARE(bar->value(), bar->maximum());
         QVERIFY(panel->runButton()->isEnabled());
         const auto run = panel->lastRun();
         QVERIFY(run);
