@@ -14,7 +14,9 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
+#include <QMap>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -150,13 +152,32 @@ void MainWindow::chooseFile()
         openFile(path);
 }
 
+namespace {
+// One spelling per file: "dir/../x.onnx", a symlink and the plain path are the same entry.
+QString canonicalPath(const QString& path)
+{
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(QFileInfo(path).absoluteFilePath()) : canonical;
+}
+
+// The stored list without repeats (lists written before paths were made canonical may hold some).
+QStringList recentFiles(const QSettings& settings)
+{
+    QStringList out;
+    for (const QString& path : settings.value(kRecentKey).toStringList())
+        if (const QString p = canonicalPath(path); !out.contains(p))
+            out << p;
+    return out;
+}
+} // namespace
+
 void MainWindow::addRecent(const QString& path)
 {
     QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
+    QStringList recent = recentFiles(settings);
+    const QString canonical = canonicalPath(path);
+    recent.removeAll(canonical);
+    recent.prepend(canonical);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
     settings.setValue(kRecentKey, recent);
@@ -166,9 +187,18 @@ void MainWindow::addRecent(const QString& path)
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    const QStringList recent = recentFiles(QSettings());
+    // Files of the same name (model.onnx of two exports) are told apart by their folder.
+    QMap<QString, int> sameName;
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
+        ++sameName[QFileInfo(path).fileName()];
+    for (const QString& path : recent) {
+        const QFileInfo info(path);
+        const QString label = sameName.value(info.fileName()) > 1
+                                ? QStringLiteral("%1 (%2)").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()))
+                                : info.fileName();
+        m_recentMenu->addAction(label, this, [this, path] { openFile(path); })->setToolTip(path);
+    }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 

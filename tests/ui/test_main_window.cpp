@@ -15,7 +15,9 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QMenu>
 #include <QStatusBar>
 #include <QSpinBox>
 #include <QLineEdit>
@@ -295,7 +297,7 @@ private slots:
             w.close();
         }
         QSettings settings;
-        QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).canonicalFilePath());
         QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
         MainWindow again;
         QCOMPARE(again.size(), QSize(1434, 977));
@@ -332,6 +334,35 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QVERIFY(dropAndWait(w, w.statusBar(), tiny)); // the empty window's frame
         }
+        QSettings().remove(QStringLiteral("recentFiles"));
+    }
+
+    // Two files of one name are told apart by their folder, and one file reached by two spellings is one entry.
+    void recentFilesAreDistinct()
+    {
+        QSettings().remove(QStringLiteral("recentFiles"));
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("a")) && QDir(dir.path()).mkpath(QStringLiteral("b")));
+        const QString source = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        const QString a = dir.filePath(QStringLiteral("a/model.json"));
+        const QString b = dir.filePath(QStringLiteral("b/model.json"));
+        QVERIFY(QFile::copy(source, a) && QFile::copy(source, b));
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, a));
+        QVERIFY(openAndWait(w, b));
+        QVERIFY(openAndWait(w, dir.filePath(QStringLiteral("b/../a/model.json"))));
+        QMenu* recent = nullptr;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QCOMPARE(recent->actions().size(), 2);
+        const QString first = recent->actions().at(0)->text();
+        const QString second = recent->actions().at(1)->text();
+        QVERIFY2(first != second, qPrintable(first));
+        QVERIFY2(first == QStringLiteral("model.json (%1)").arg(QFileInfo(a).canonicalPath()), qPrintable(first));
+        QCOMPARE(recent->actions().at(0)->toolTip(), QFileInfo(a).canonicalFilePath());
         QSettings().remove(QStringLiteral("recentFiles"));
     }
 
