@@ -103,6 +103,8 @@ public:
     std::shared_ptr<const DeviceCosts> deviceCosts() const { return m_deviceCosts; }
 
     static constexpr std::size_t kCostliestCount = 10;
+    // Reads the profiles again (one was saved) and lists them in the device selector, keeping the choice.
+    void reloadProfiles();
 
 signals:
     void graphLoaded(const QString& path);

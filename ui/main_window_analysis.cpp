@@ -180,6 +180,20 @@ void MainWindow::showMeasured(const std::shared_ptr<const Graph>& graph, std::ve
     m_legend->refresh();
 }
 
+void MainWindow::reloadProfiles()
+{
+    reloadProfileLibrary();
+    const QString current = m_device->currentText();
+    {
+        const QSignalBlocker block(m_device);
+        m_device->clear();
+        m_device->addItems(costDeviceNames());
+        m_device->setCurrentIndex(std::max(m_device->findText(current), 0));
+    }
+    m_deviceCosts.reset(); // a profile fitted again prices differently
+    requestCosts();
+}
+
 void MainWindow::jumpToNextCostliest()
 {
     const GraphCost* cost = m_overlay.cost();

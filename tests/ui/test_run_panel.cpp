@@ -375,9 +375,14 @@ private slots:
         MainWindow w;
         auto* panel = w.findChild<RunPanel*>();
         ProfileTools* tools = panel->profileTools();
+        w.deviceSelector()->setCurrentText(QStringLiteral("Cuda"));
         calibrateQuick(tools);
         if (QTest::currentTestFailed())
             return;
+        // The new profile is in the toolbar's device list at once (not after a restart), the choice unchanged.
+        QVERIFY(w.deviceSelector()->findText(QStringLiteral("calibrated-cpu")) >= 0);
+        QCOMPARE(w.deviceSelector()->currentText(), QStringLiteral("Cuda"));
+        QVERIFY(profileForDeviceName("calibrated-cpu"));
         const QString path = m_home.filePath(QStringLiteral("costscope/profiles/calibrated-cpu.json"));
         auto saved = loadProfileFile(path.toStdString());
         QVERIFY(saved);

@@ -80,6 +80,12 @@ RunPanel::RunPanel(MainWindow* window)
     connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
     selectDevice();
     // Timings taken while a calibration runs would measure both; one at a time.
+    // A calibration or a fit saved a profile: the toolbar can offer it now.
+    for (auto saved : {&ProfileTools::calibrated, &ProfileTools::fitted})
+        connect(m_tools, saved, window, [window](bool ok) {
+            if (ok)
+                window->reloadProfiles();
+        });
     connect(m_tools, &ProfileTools::busyChanged, this,
             [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
     // A newly opened or edited graph makes any run in flight stale.
