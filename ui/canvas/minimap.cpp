@@ -35,6 +35,14 @@ void Minimap::resizeEvent(QResizeEvent* event)
     refit();
 }
 
+// The minimap is hidden while the whole graph is in view, and a fit made while hidden used whatever size its
+// viewport had then (the Compare window's minimaps showed a corner of empty scene): fit again on showing.
+void Minimap::showEvent(QShowEvent* event)
+{
+    QGraphicsView::showEvent(event);
+    refit();
+}
+
 void Minimap::drawForeground(QPainter* painter, const QRectF&)
 {
     const QRectF visible = m_main->mapToScene(m_main->viewport()->rect()).boundingRect();
