@@ -155,7 +155,10 @@ private:
     void buildAnalysisTools();
     void resetAnalysisForGraph();
     void requestCosts();
-    void requestDeviceCosts(const std::string& model, const Bindings& bindings);
+    void requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model, const Bindings& bindings);
+    // What the batch control does on this graph (rebatched, or why it cannot change), on its tooltip and once in
+    // the status bar.
+    void showBatchNote(const QString& note, bool pinned);
     void applyDeviceCosts(std::shared_ptr<const DeviceCosts> costs);
     void jumpToNextCostliest();
     void applyCosts(std::shared_ptr<const GraphCost> cost);
@@ -205,6 +208,7 @@ private:
     QString m_lastEditText;
     QString m_lastEditCostChange;
     QString m_lastTraceReport;
+    QString m_batchNote;
 };
 
 } // namespace costscope

@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
+#include "ir/rebatch.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/cost_summary_bar.h"
@@ -149,6 +150,51 @@ private slots:
                  QStringLiteral("Activation.Gelu"));
         w.searchBar()->setQuery(QStringLiteral("Gelu"), SearchBar::Mode::Name);
         QVERIFY(w.searchBar()->matches().empty()); // no node is named so: the op is what matched
+    }
+
+    // A static graph (its inputs fix the batch, as ONNX exports do) is rebatched by the batch control; where a
+    // parameter pins the batch, the control says why it does nothing.
+    void batchRebatchesStaticGraphsOrSaysWhyNot()
+    {
+        MainWindow w;
+        w.show();
+        const QString cnn = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        QVERIFY(openAndWait(w, cnn));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        const Graph original = *w.graph();
+        QVERIFY(original.symbols().empty());
+        auto totalAt = [&](int batch) {
+            const auto profile = profileForDeviceName("Cpu");
+            auto g = batch == 2 ? Result<Graph>(original) : rebatch(original, batch);
+            return g ? makeCostModel("rlx")->estimate(*g, *profile, {}).totalNs : -1.0;
+        };
+        for (int batch : {2, 8, 64}) {
+            QSignalSpy costs(&w, &MainWindow::costsUpdated);
+            w.batchSpin()->setValue(batch);
+            QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() && w.overlay().cost()->totalNs == totalAt(batch); },
+                                    30000));
+        }
+        QVERIFY(totalAt(64) > totalAt(8) && totalAt(8) > totalAt(2));
+        QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("rebatched from 2 to 64")),
+                 qPrintable(w.batchSpin()->toolTip()));
+        QVERIFY(*w.graph() == original); // the document is not edited: only what is costed
+
+        QTemporaryDir dir;
+        const QString pinned = dir.filePath(QStringLiteral("pinned.hir.json"));
+        QFile f(pinned);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray shape = R"({"dims":[{"Static":2},{"Static":4}],"dtype":"F32"})";
+        f.write(R"({"name":"pinned","nodes":[{"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":)" + shape
+                + R"(},{"id":1,"op":{"Param":{"name":"w"}},"inputs":[],"shape":)" + shape
+                + R"(},{"id":2,"op":{"Mir":{"Binary":"Add"}},"inputs":[0,1],"shape":)" + shape + R"(}],"outputs":[2]})");
+        f.close();
+        QVERIFY(openAndWait(w, pinned));
+        QVERIFY(QTest::qWaitFor([&] { return w.batchSpin()->toolTip().contains(QStringLiteral("cannot change")); },
+                                30000));
+        QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("node 2")), qPrintable(w.batchSpin()->toolTip()));
+        QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("its operand node 1 (Param F32[2,4]) holds batch 2")),
+                 qPrintable(w.batchSpin()->toolTip()));
     }
 
     void presetSetsTheBindingAndRecolours()
