@@ -7,10 +7,12 @@
 #include "report/report_svg.h"
 #include "report/report_writers.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QKeyEvent>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSpinBox>
@@ -39,6 +41,35 @@ std::vector<DeviceProfile> profilesFor(const std::string& current)
     }
     return out;
 }
+
+// Text fields take Ctrl+E for themselves (end of line, in the X11 key bindings), so the Export shortcut did nothing
+// while the search field or a spin box had the focus. A key press of the action's shortcut that reaches a widget of
+// the window triggers the action instead (when the field did not take it, the shortcut fires as usual and no press
+// arrives here).
+class ShortcutOverFields : public QObject {
+public:
+    ShortcutOverFields(QAction* action, QWidget* window) : QObject(action), m_action(action), m_window(window)
+    {
+        qApp->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() != QEvent::KeyPress || !watched->isWidgetType() || !m_action->isEnabled())
+            return false;
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (QKeySequence(key->keyCombination()) != m_action->shortcut()
+            || static_cast<QWidget*>(watched)->window() != m_window)
+            return false;
+        m_action->trigger();
+        return true;
+    }
+
+private:
+    QAction* m_action;
+    QWidget* m_window;
+};
 
 } // namespace
 
@@ -91,7 +122,9 @@ QString exportReport(const Graph& g, const QString& source, const CostRequest& r
 void addExportMenu(MainWindow* window, QMenu* fileMenu)
 {
     QAction* action = fileMenu->addAction(QObject::tr("&Export…"));
+    action->setObjectName(QStringLiteral("actionExport"));
     action->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    new ShortcutOverFields(action, window);
     QObject::connect(action, &QAction::triggered, window, [window] {
         const auto graph = window->graph();
         if (!graph)

@@ -59,6 +59,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &LoadJob::failed, this, &MainWindow::onLoadFailed);
     connect(m_scene, &GraphScene::nodeSelected, this, &MainWindow::onCanvasSelection);
+    connect(m_canvas, &CanvasView::fileDropped, this, [this](const QString& path) { openFile(path); });
+    connect(m_scene, &GraphScene::focusRequested, m_canvas, &CanvasView::showSceneRect);
     connect(m_scene, &GraphScene::layoutFinished, this, [this] {
         if (m_fitOnLayout) {
             m_canvas->fitAll();
@@ -89,7 +91,7 @@ void MainWindow::restoreViewSettings(const QSettings& settings)
     restoreText(m_overlayMode, "view/overlay");
     if (settings.contains(QStringLiteral("view/batch")))
         m_batch->setValue(settings.value(QStringLiteral("view/batch")).toInt());
-    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap"})
+    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap", "actionAbsoluteHeat"})
         if (auto* action = findChild<QAction*>(QLatin1String(name));
             action && settings.contains(QStringLiteral("view/") + QLatin1String(name)))
             action->setChecked(settings.value(QStringLiteral("view/") + QLatin1String(name)).toBool());
@@ -101,7 +103,7 @@ void MainWindow::saveViewSettings(QSettings& settings) const
     settings.setValue(QStringLiteral("view/device"), m_device->currentText());
     settings.setValue(QStringLiteral("view/overlay"), m_overlayMode->currentText());
     settings.setValue(QStringLiteral("view/batch"), m_batch->value());
-    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap"})
+    for (const char* name : {"actionShowParams", "actionLeftToRight", "actionMinimap", "actionAbsoluteHeat"})
         if (auto* action = findChild<QAction*>(QLatin1String(name)))
             settings.setValue(QStringLiteral("view/") + QLatin1String(name), action->isChecked());
 }
@@ -162,7 +164,7 @@ void MainWindow::showGraph(std::shared_ptr<const Graph> graph, bool fresh)
     } else {
         m_scene->updateGraph(m_graph);
     }
-    m_legend->update();
+    m_legend->refresh();
     emit graphChanged();
     requestCosts();
 }
@@ -211,9 +213,12 @@ void MainWindow::showNode(int nodeIndex)
         if (auto it = m_scene->problems().find(m_graph->nodes[static_cast<std::size_t>(nodeIndex)].id);
             it != m_scene->problems().end())
             problem = QString::fromStdString(it->second);
-    m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost(), problem);
+    if (const int group = m_scene->selectedGroup(); nodeIndex < 0 && group >= 0 && m_graph)
+        m_properties->showGroup(*m_graph, m_scene->groups(), group, m_overlay.cost());
+    else
+        m_properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost(), problem);
     m_deviceTable->showNode(m_deviceCosts.get(), nodeIndex);
-    if (nodeIndex >= 0)
+    if (nodeIndex >= 0 || m_scene->selectedGroup() >= 0)
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("propertiesDock")))
             dock->raise();
 }
@@ -229,7 +234,7 @@ void MainWindow::applyCosts(std::shared_ptr<const GraphCost> cost)
     m_overlay.setCost(cost);
     m_tableModel->setCost(cost);
     m_scene->refreshOverlay();
-    m_legend->update();
+    m_legend->refresh();
     m_summary->showSummary(m_graph.get(), cost.get());
     showNode(m_scene->selectedNode());
     if (m_totalBeforeEdit && cost) {

@@ -106,6 +106,8 @@ public:
     std::shared_ptr<const DeviceCosts> deviceCosts() const { return m_deviceCosts; }
 
     static constexpr std::size_t kCostliestCount = 10;
+    // Reads the profiles again (one was saved) and lists them in the device selector, keeping the choice.
+    void reloadProfiles();
 
 signals:
     void graphLoaded(const QString& path);
@@ -121,6 +123,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
@@ -156,7 +159,10 @@ private:
     QComboBox* makeRlxVersionSelector(QWidget* parent);
     void resetAnalysisForGraph();
     void requestCosts();
-    void requestDeviceCosts(const std::string& model, const Bindings& bindings);
+    void requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model, const Bindings& bindings);
+    // What the batch control does on this graph (rebatched, or why it cannot change), on its tooltip and once in
+    // the status bar.
+    void showBatchNote(const QString& note, bool pinned);
     void applyDeviceCosts(std::shared_ptr<const DeviceCosts> costs);
     void jumpToNextCostliest();
     void applyCosts(std::shared_ptr<const GraphCost> cost);
@@ -207,6 +213,7 @@ private:
     QString m_lastEditText;
     QString m_lastEditCostChange;
     QString m_lastTraceReport;
+    QString m_batchNote;
 };
 
 } // namespace costscope

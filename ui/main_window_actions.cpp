@@ -14,7 +14,9 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
+#include <QMap>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -61,9 +63,20 @@ void MainWindow::buildMenus()
     minimap->setCheckable(true);
     minimap->setChecked(true);
     connect(minimap, &QAction::toggled, m_canvas, &CanvasView::setMinimapVisible);
+    QAction* absolute = view->addAction(tr("&Absolute Heat Scale"));
+    absolute->setObjectName(QStringLiteral("actionAbsoluteHeat"));
+    absolute->setCheckable(true);
+    absolute->setToolTip(tr("Colour costs from 100 ns to 100 ms and bytes from 1 KiB to 1 GiB, whatever the graph"));
+    connect(absolute, &QAction::toggled, this, [this](bool on) {
+        m_overlay.setScale(on ? HeatScale::Absolute : HeatScale::Auto);
+        m_scene->refreshOverlay();
+        m_legend->refresh();
+    });
     view->addSeparator();
     view->addAction(tr("&Collapse All Groups"), m_scene, &GraphScene::collapseAll);
     view->addAction(tr("&Expand All Groups"), m_scene, &GraphScene::expandAll);
+    view->addAction(tr("&Find…"), QKeySequence::Find, m_search, &SearchBar::focusSearch)
+        ->setObjectName(QStringLiteral("actionFind"));
     view->addAction(tr("Find &Next"), QKeySequence::FindNext, m_search, &SearchBar::next);
     view->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, m_search, &SearchBar::previous);
     view->addSeparator();
@@ -122,7 +135,7 @@ void MainWindow::buildToolBar()
     connect(m_overlayMode, &QComboBox::currentIndexChanged, this, [this] {
         m_overlay.setMode(static_cast<OverlayMode>(m_overlayMode->currentData().toInt()));
         m_scene->refreshOverlay();
-        m_legend->update();
+        m_legend->refresh();
     });
     connect(m_search, &SearchBar::nodeFound, this, [this](int node) {
         onTableSelection(node);
@@ -139,13 +152,32 @@ void MainWindow::chooseFile()
         openFile(path);
 }
 
+namespace {
+// One spelling per file: "dir/../x.onnx", a symlink and the plain path are the same entry.
+QString canonicalPath(const QString& path)
+{
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(QFileInfo(path).absoluteFilePath()) : canonical;
+}
+
+// The stored list without repeats (lists written before paths were made canonical may hold some).
+QStringList recentFiles(const QSettings& settings)
+{
+    QStringList out;
+    for (const QString& path : settings.value(kRecentKey).toStringList())
+        if (const QString p = canonicalPath(path); !out.contains(p))
+            out << p;
+    return out;
+}
+} // namespace
+
 void MainWindow::addRecent(const QString& path)
 {
     QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
+    QStringList recent = recentFiles(settings);
+    const QString canonical = canonicalPath(path);
+    recent.removeAll(canonical);
+    recent.prepend(canonical);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
     settings.setValue(kRecentKey, recent);
@@ -155,13 +187,30 @@ void MainWindow::addRecent(const QString& path)
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    const QStringList recent = recentFiles(QSettings());
+    // Files of the same name (model.onnx of two exports) are told apart by their folder.
+    QMap<QString, int> sameName;
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
+        ++sameName[QFileInfo(path).fileName()];
+    for (const QString& path : recent) {
+        const QFileInfo info(path);
+        const QString label = sameName.value(info.fileName()) > 1
+                                ? QStringLiteral("%1 (%2)").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()))
+                                : info.fileName();
+        m_recentMenu->addAction(label, this, [this, path] { openFile(path); })->setToolTip(path);
+    }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+// A move that reaches the window (over a dock, the toolbar or the status bar) keeps the file accepted, whatever a
+// child on the way answered.
+void MainWindow::dragMoveEvent(QDragMoveEvent* event)
 {
     if (event->mimeData()->hasUrls() && event->mimeData()->urls().front().isLocalFile())
         event->acceptProposedAction();

@@ -4,6 +4,8 @@
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
+#include "canvas/node_item.h"
+#include "jobs/batched_graph.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/cost_summary_bar.h"
@@ -155,6 +157,8 @@ void MainWindow::requestCosts()
     const std::string model = m_model->currentText().toStdString();
     const std::string device = m_device->currentText().toStdString();
     const Bindings bindings = m_bindings->bindings();
+    const BatchedGraph batched = graphAtBatch(m_graph, bindings.at("batch"));
+    showBatchNote(QString::fromStdString(batched.note), batched.pinned);
     const quint64 generation = ++m_costGeneration;
     if (m_deviceCosts && m_deviceCosts->matches(model, bindings)) {
         // Every device is costed already: a device switch only recolours.
@@ -165,7 +169,7 @@ void MainWindow::requestCosts()
             return;
         }
     } else {
-        requestDeviceCosts(model, bindings);
+        requestDeviceCosts(batched.graph, model, bindings);
     }
     // The current device alone comes back sooner than all of them: it colours the canvas meanwhile.
     m_costPending = true;
@@ -177,12 +181,24 @@ void MainWindow::requestCosts()
             applyCosts(watcher->result());
         }
     });
-    watcher->setFuture(QtConcurrent::run([graph = m_graph, provider = m_costProvider, request = CostRequest{model, device, bindings}] {
+    watcher->setFuture(QtConcurrent::run([graph = batched.graph, provider = m_costProvider, request = CostRequest{model, device, bindings}] {
         return provider(*graph, request);
     }));
 }
 
-void MainWindow::requestDeviceCosts(const std::string& model, const Bindings& bindings)
+void MainWindow::showBatchNote(const QString& note, bool pinned)
+{
+    if (note == m_batchNote)
+        return;
+    m_batchNote = note;
+    m_batch->setToolTip(note.isEmpty() ? tr("Value of the symbol 'batch'") : note);
+    m_batch->setStyleSheet(pinned ? QStringLiteral("QSpinBox { color: #a33; }") : QString());
+    if (!note.isEmpty())
+        statusBar()->showMessage(tr("Batch: %1").arg(note), 15000);
+}
+
+void MainWindow::requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model,
+                                    const Bindings& bindings)
 {
     std::vector<std::string> devices;
     for (int i = 0; i < m_device->count(); ++i)
@@ -194,7 +210,7 @@ void MainWindow::requestDeviceCosts(const std::string& model, const Bindings& bi
         if (generation == m_deviceCostsGeneration) // a newer graph, model or binding: stale
             applyDeviceCosts(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([graph = m_graph, provider = m_costProvider, model, bindings, devices] {
+    watcher->setFuture(QtConcurrent::run([graph = std::move(graph), provider = m_costProvider, model, bindings, devices] {
         return std::make_shared<const DeviceCosts>(computeDeviceCosts(*graph, provider, model, devices, bindings));
     }));
 }
@@ -217,7 +233,21 @@ void MainWindow::showMeasured(const std::shared_ptr<const Graph>& graph, std::ve
 {
     m_overlay.setMeasured(graph, std::move(nsByNode));
     m_scene->refreshOverlay();
-    m_legend->update();
+    m_legend->refresh();
+}
+
+void MainWindow::reloadProfiles()
+{
+    reloadProfileLibrary();
+    const QString current = m_device->currentText();
+    {
+        const QSignalBlocker block(m_device);
+        m_device->clear();
+        m_device->addItems(costDeviceNames());
+        m_device->setCurrentIndex(std::max(m_device->findText(current), 0));
+    }
+    m_deviceCosts.reset(); // a profile fitted again prices differently
+    requestCosts();
 }
 
 void MainWindow::jumpToNextCostliest()
@@ -237,6 +267,7 @@ void MainWindow::jumpToNextCostliest()
     m_costliestCursor = (m_costliestCursor + 1) % m_costliest.size();
     onTableSelection(node);
     onCanvasSelection(node);
+    m_canvas->reveal(m_scene->itemForNode(static_cast<std::size_t>(node)));
     statusBar()->showMessage(tr("Costliest #%1 of %2: %3").arg(rank + 1).arg(m_costliest.size())
                                  .arg(QString::fromStdString(m_graph->nodes[static_cast<std::size_t>(node)].displayName())));
 }

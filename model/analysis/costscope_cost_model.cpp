@@ -81,6 +81,42 @@ double perSampleConvNs(const OpWork& w, const GemmRate& gemmRate, const DevicePr
     return ns + double(s.calls) * p.convCallNs;
 }
 
+struct Rates {
+    const DeviceProfile& profile;
+    const GemmRate& gemm;
+    const KernelRate& kernel;
+    const std::array<double, kClassCount>& byClass;
+};
+
+// Compute time of one kernel's work: a GEMM-shaped op at its shape's rate (or the profile's wave model of the
+// kernel), another op at its measured kernel rate or its class's fraction of peak.
+double computeNs(const Op& op, const OpWork& w, const Rates& r)
+{
+    const DeviceProfile& p = r.profile;
+    const bool gemm = usesGemmRate(w);
+    if (const TileWaves* waves = tiledKernel(op.kind, p); waves && gemm)
+        return op.kind == OpKind::Conv ? waves->ns(w.gemmN, w.gemmK, w.gemmM, w.gemmGroups)
+                                       : waves->ns(w.gemmM, w.gemmK, w.gemmN);
+    if (op.kind == OpKind::Conv && p.convPerSample && w.perSample.calls > 0)
+        return perSampleConvNs(w, r.gemm, p);
+    const std::optional<double> kernel = gemm ? std::nullopt : r.kernel.at(op, w.flops);
+    const double rate = gemm     ? std::max(r.gemm.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
+                      : kernel   ? std::max(*kernel, 1e-9)
+                                 : r.byClass[static_cast<std::size_t>(op.info().opClass)];
+    double ns = w.flops / rate; // GFLOP/s = FLOP/ns
+    if (op.kind == OpKind::Conv && p.im2colBw > 0 && gemm)
+        ns += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
+    return ns;
+}
+
+// Bytes a GEMM backend that packs B reads and writes on top of the op's own.
+double packedBytes(const Op& op, const OpWork& w, const DeviceProfile& p)
+{
+    if (!p.gemmPacksB || !usesGemmRate(w) || op.kind == OpKind::Conv)
+        return 0;
+    return 2.0 * 4.0 * static_cast<double>(w.gemmK) * static_cast<double>(w.gemmN);
+}
+
 } // namespace
 
 double CostscopeCostModel::classEfficiency(OpClass c)
@@ -151,6 +187,7 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         classRate[c] = std::max(peak * classEfficiency(static_cast<OpClass>(c)), 1e-9);
     const MemoryRate memoryRate(p);
     const KernelRate kernelRate(p);
+    const Rates rates{p, gemmRate, kernelRate, classRate};
 
     double total = p.roundtripNs;
     for (std::size_t i = 0; i < g.nodes.size() && i < gw.nodes.size(); ++i) {
@@ -168,35 +205,30 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
             continue;
         }
         const OpInfo& info = node.op.info();
+        const auto cls = static_cast<std::size_t>(w.fused ? w.fused->opClass : info.opClass);
         if (!w.free) {
-            const std::optional<double> kernel = usesGemmRate(w) ? std::nullopt : kernelRate.at(node, w.flops);
-            const double rate = usesGemmRate(w) ? std::max(gemmRate.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
-                              : kernel        ? std::max(*kernel, 1e-9)
-                                              : classRate[static_cast<std::size_t>(info.opClass)];
-            if (const TileWaves* waves = tiledKernel(node.op.kind, p); waves && usesGemmRate(w)) {
-                nc.computeNs = node.op.kind == OpKind::Conv ? waves->ns(w.gemmN, w.gemmK, w.gemmM, w.gemmGroups)
-                                                            : waves->ns(w.gemmM, w.gemmK, w.gemmN);
-            } else if (node.op.kind == OpKind::Conv && p.convPerSample && w.perSample.calls > 0) {
-                nc.computeNs = perSampleConvNs(w, gemmRate, p);
-            } else {
-                nc.computeNs = w.flops / rate; // GFLOP/s = FLOP/ns
-                if (node.op.kind == OpKind::Conv && p.im2colBw > 0 && usesGemmRate(w))
-                    nc.computeNs += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
-            }
             double bytes = static_cast<double>(w.bytes);
-            if (p.gemmPacksB && usesGemmRate(w) && node.op.kind != OpKind::Conv)
-                bytes += 2.0 * 4.0 * static_cast<double>(w.gemmK) * static_cast<double>(w.gemmN);
+            if (w.fused) {
+                // One kernel doing each member's work at that member's own rate (a GEMM at the GEMM rate), over
+                // the bytes that cross the set's boundary.
+                for (const FusedMemberWork& m : w.fused->members) {
+                    nc.computeNs += computeNs(m.op, m.work, rates);
+                    bytes += packedBytes(m.op, m.work, p);
+                }
+            } else {
+                nc.computeNs = computeNs(node.op, w, rates);
+                bytes += packedBytes(node.op, w, p);
+            }
             nc.memoryNs = bytes / memoryRate.at(bytes);
             nc.dispatchNs = p.dispatchNs;
-            nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs)
-                       * corrections[static_cast<std::size_t>(info.opClass)];
+            nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs) * corrections[cls];
         } else if (p.viewCopyBw > 0 && w.viewBytes > 0) {
             // A backend without aliasing views copies the tensor: one read and one write.
             nc.memoryNs = 2.0 * static_cast<double>(w.viewBytes) / p.viewCopyBw;
             nc.dispatchNs = p.dispatchNs;
-            nc.totalNs = (nc.memoryNs + nc.dispatchNs) * corrections[static_cast<std::size_t>(info.opClass)];
+            nc.totalNs = (nc.memoryNs + nc.dispatchNs) * corrections[cls];
         }
-        if (info.hostSync)
+        if (info.hostSync || (w.fused && w.fused->hostSync))
             nc.syncNs = p.roundtripNs;
         if (!p.unifiedMemory)
             nc.readbackNs = gw.outputBytes[i] / readbackBw;

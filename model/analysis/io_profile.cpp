@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/io_profile.h"
 
+#include "analysis/fused_kernel.h"
 #include "analysis/io_bytes.h"
+#include "ir/fused_op.h"
 
 namespace costscope {
 
 bool isRlxHostSync(const Op& op, IoProfileOptions o)
 {
-    // LogMelBackward is not in the catalogue; it loads as an unknown op that keeps its RLX name.
+    // LogMelBackward is not in the catalogue; it loads as an unknown op that keeps its RLX name. A fused kernel
+    // with a host-sync member still hands over to the host once (what fuseWhatIf counts).
+    if (isFusedOp(op)) {
+        const auto kernel = fusedKernel(op);
+        return kernel && kernel->hostSync;
+    }
     return op.info().hostSync || (op.kind == OpKind::Unknown && op.name == "LogMelBackward")
         || (o.fftHostSync && op.kind == OpKind::Fft);
 }

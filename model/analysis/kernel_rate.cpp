@@ -29,14 +29,14 @@ std::optional<double> KernelRate::find(const std::string& key, double flops) con
     return std::nullopt;
 }
 
-std::optional<double> KernelRate::at(const Node& node, double flops) const
+std::optional<double> KernelRate::at(const Op& op, double flops) const
 {
     if (m_profile.kernelGflops.empty() && m_bySize.empty())
         return std::nullopt;
-    if (node.op.kind == OpKind::Activation || node.op.kind == OpKind::Binary)
-        if (auto r = find(node.op.label(), flops))
+    if (op.kind == OpKind::Activation || op.kind == OpKind::Binary)
+        if (auto r = find(op.label(), flops))
             return r;
-    return find(std::string(node.op.info().name), flops);
+    return find(std::string(op.info().name), flops);
 }
 
 } // namespace costscope

@@ -20,7 +20,8 @@ namespace costscope {
 class KernelRate {
 public:
     explicit KernelRate(const DeviceProfile& p);
-    std::optional<double> at(const Node& node, double flops) const;
+    std::optional<double> at(const Node& node, double flops) const { return at(node.op, flops); }
+    std::optional<double> at(const Op& op, double flops) const;
 
 private:
     std::optional<double> find(const std::string& key, double flops) const;

@@ -4,11 +4,14 @@
 #include "ir/graph.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace costscope {
+
+struct FusedWork;
 
 // Work one node does, independent of any device: what the Costscope cost model turns into time.
 struct OpWork {
@@ -28,7 +31,22 @@ struct OpWork {
     } perSample;
     // A view's tensor bytes: what a backend that copies instead of aliasing reads and writes once each.
     std::uint64_t viewBytes = 0;
+    // A fused node (ir/fused_op.h): the kernels it stands for, each member's work to be priced at its own rate;
+    // null for every other node (shared so that copying a graph's work stays cheap).
+    std::shared_ptr<const FusedWork> fused;
     std::string note;
+};
+
+// One member of a fused node: its op (which picks its rate) and its work.
+struct FusedMemberWork {
+    Op op;
+    OpWork work;
+};
+
+struct FusedWork {
+    OpClass opClass = OpClass::ElementWise; // FusedKernel::opClass: the class the kernel is corrected as
+    bool hostSync = false;
+    std::vector<FusedMemberWork> members;   // the members that are not leaves, in graph order
 };
 
 // Input shapes of a node in input order (null where an input names no node).
@@ -52,6 +70,8 @@ struct TensorRef {
 // - Element-wise: 1 FLOP per output element per operation; transcendentals are weighted by their usual polynomial
 //   cost (see elementwiseWeight in op_cost_elementwise.cpp).
 // - Unknown and Custom ops are memory-bound: bytes in + out, no FLOPs, with a note saying so.
+// - A fused node reads what enters its set and writes its exit (bytes), does the FLOPs of its members, and carries
+//   each member's work (OpWork::fused) so that a cost model prices the GEMM it holds as a GEMM.
 OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b);
 // The same with resolved element counts (`output` is the node's own shape).
 OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const TensorRef& output, const Bindings& b);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Costing of "Fused" nodes (edit/fuse_nodes.h): the fused kernel reads what enters the set and writes its exit once
-// (the node's own inputs and output), and does the work of every member.
+// (the node's own inputs and output), and does the work of every member, each at the rate of its own kind.
+#include "analysis/fused_kernel.h"
 #include "analysis/op_cost_detail.h"
-#include "formats/rlx_json.h"
-
-#include <nlohmann/json.hpp>
 
 namespace costscope::opcost {
 
@@ -13,28 +11,29 @@ OpWork fused(const Ctx& c)
     OpWork w;
     if (!addIoBytes(c, w))
         return w;
-    const auto payload = nlohmann::json::parse(c.node.op.unknownPayload, nullptr, false);
-    if (payload.is_discarded() || !payload.contains("members"))
-        return skippedWork("fused node without its members: cannot count its FLOPs");
-    auto members = parseRlxJson(payload["members"].dump());
-    if (!members)
-        return skippedWork("fused node's members do not load: " + members.error().message);
-    std::size_t ops = 0;
-    for (const Node& m : members->nodes) {
+    auto kernel = fusedKernel(c.node.op);
+    if (!kernel)
+        return skippedWork(kernel.error().message + ": cannot count its FLOPs");
+    auto parts = std::make_shared<FusedWork>();
+    parts->opClass = kernel->opClass;
+    parts->hostSync = kernel->hostSync;
+    for (const Node& m : kernel->members.nodes) {
         if (m.op.info().opClass == OpClass::Leaf)
             continue;
         InputShapes shapes;
         for (NodeId in : m.inputs) {
-            const Node* src = members->find(in);
+            const Node* src = kernel->members.find(in);
             shapes.push_back(src ? &src->shape : nullptr);
         }
-        const OpWork part = opWork(m, shapes, c.b);
+        OpWork part = opWork(m, shapes, c.b);
         if (part.skipped)
             return skippedWork("fused member " + std::to_string(m.id) + ": " + part.note);
         w.flops += part.flops;
-        ++ops;
+        parts->members.push_back({m.op, std::move(part)});
     }
-    w.note = "fused: " + std::to_string(ops) + " ops in one kernel, bytes are what crosses the set's boundary";
+    w.note = "fused " + kernel->form + ": " + std::to_string(parts->members.size())
+           + " ops in one kernel, bytes are what crosses the set's boundary";
+    w.fused = std::move(parts);
     return w;
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/rlx_cost_model.h"
 
+#include "analysis/fused_kernel.h"
 #include "analysis/io_bytes.h"
+#include "ir/fused_op.h"
 
 #include <algorithm>
 #include <numeric>
@@ -53,12 +55,64 @@ double rlxIoCost(const IoProfile& io, const DeviceProfile& p)
 
 namespace {
 
+RlxNodeWork nodeWork(const Node& n, const Node* first, std::optional<std::uint64_t> outElements,
+                     std::optional<std::uint64_t> firstElements, const Bindings& b);
+
+// The kernels a fused node stands for (RlxNodeWork::parts).
+RlxNodeWork fusedWork(const Node& n, std::optional<std::uint64_t> outElements, const Bindings& b)
+{
+    using Kind = RlxNodeWork::Kind;
+    RlxNodeWork w;
+    w.id = n.id;
+    w.fallbackNode = true;
+    w.kind = Kind::Fused;
+    auto kernel = fusedKernel(n.op);
+    if (!kernel) {
+        w.skipped = true;
+        w.note = kernel.error().message;
+        return w;
+    }
+    const Graph& members = kernel->members;
+    for (const Node& m : members.nodes) {
+        const Node* mFirst = m.inputs.empty() ? nullptr : members.find(m.inputs.front());
+        RlxNodeWork part = nodeWork(m, mFirst, m.shape.elements(b), mFirst ? mFirst->shape.elements(b) : std::nullopt, b);
+        if (part.skipped) {
+            w.skipped = true;
+            w.note = "fused member " + std::to_string(m.id) + ": " + part.note;
+            return w;
+        }
+        if (part.kind == Kind::Gemm)
+            w.parts.push_back(std::move(part));
+        else if (part.kind == Kind::Fused) // a fused node fused again: its GEMMs stay GEMMs
+            for (RlxNodeWork& inner : part.parts)
+                if (inner.kind == Kind::Gemm)
+                    w.parts.push_back(std::move(inner));
+    }
+    if (w.parts.empty()) {
+        if (!outElements) {
+            w.skipped = true;
+            w.note = unboundNote(n.shape, b);
+            return w;
+        }
+        RlxNodeWork chain;
+        chain.kind = Kind::Elementwise;
+        chain.outElements = *outElements;
+        w.parts.push_back(chain);
+    }
+    for (const RlxNodeWork& part : w.parts)
+        w.flops += part.flops;
+    w.note = "fused " + kernel->form + ": one kernel";
+    return w;
+}
+
 // node_cost's profile-independent part; `outElements` and `firstElements` are the node's and its first input's
 // element counts (nullopt: unbound).
 RlxNodeWork nodeWork(const Node& n, const Node* first, std::optional<std::uint64_t> outElements,
                      std::optional<std::uint64_t> firstElements, const Bindings& b)
 {
     using Kind = RlxNodeWork::Kind;
+    if (isFusedNode(n))
+        return fusedWork(n, outElements, b);
     RlxNodeWork w;
     w.id = n.id;
     w.fallbackNode = n.op.kind != OpKind::Input && n.op.kind != OpKind::Param;
@@ -130,12 +184,23 @@ NodeCost priceNode(const RlxNodeWork& w, const DeviceProfile& p)
     }
     if (w.kind == Kind::Free)
         return c;
+    const auto gemmNs = [&](const RlxNodeWork& g) { return g.flops / (p.rlxSgemmGflops(g.m, g.k, g.n) + 1); };
+    // RLX counts 4 bytes per element here whatever the dtype (parity).
+    const auto elementwiseNs = [&](const RlxNodeWork& e) { return dbl(e.outElements) * 4 / std::max(p.memoryBw, 1.0); };
     if (w.kind == Kind::Gemm) {
         c.flops = w.flops;
-        c.computeNs = c.flops / (p.rlxSgemmGflops(w.m, w.k, w.n) + 1);
+        c.computeNs = gemmNs(w);
     } else if (w.kind == Kind::Elementwise) {
-        // RLX counts 4 bytes per element here whatever the dtype (parity).
-        c.memoryNs = dbl(w.outElements) * 4 / std::max(p.memoryBw, 1.0);
+        c.memoryNs = elementwiseNs(w);
+        c.note = w.note;
+    } else if (w.kind == Kind::Fused) {
+        c.flops = w.flops;
+        for (const RlxNodeWork& part : w.parts) {
+            if (part.kind == Kind::Gemm)
+                c.computeNs += gemmNs(part);
+            else
+                c.memoryNs += elementwiseNs(part);
+        }
         c.note = w.note;
     }
     c.dispatchNs = p.dispatchNs;

@@ -32,7 +32,8 @@ struct RlxNodeWork {
         Free,        // Input, Param, Constant: node_cost 0
         Gemm,        // MatMul, FusedMatMulBiasAct, Attention: flops / (sgemm_gflops(m, k, n) + 1) + dispatch
         Elementwise, // output elements × 4 / max(memory_bw, 1) + dispatch
-        DispatchOnly // Attention without inputs
+        DispatchOnly, // Attention without inputs
+        Fused        // a fused node: Σ its kernels' parts (Gemm or Elementwise, without dispatch) + one dispatch
     };
     NodeId id = 0;
     Kind kind = Kind::Free;
@@ -46,6 +47,10 @@ struct RlxNodeWork {
     std::uint64_t trafficBytes = 0;
     bool hostSync = false;
     std::uint64_t outputBytes = 0; // a graph output's bytes
+    // Fused: what RLX would run for the set. A GEMM with epilogue costs its GEMMs, as RLX prices its own
+    // FusedMatMulBiasAct (the epilogue adds nothing); a set without a GEMM is one element-wise op writing the
+    // set's exit. Intermediate outputs stay in the kernel; the IO profile counts the boundary traffic.
+    std::vector<RlxNodeWork> parts;
 };
 
 // Everything an estimate needs of a graph with its bindings: price() turns it into the estimate under any profile

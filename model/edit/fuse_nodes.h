@@ -11,8 +11,8 @@ namespace costscope::edit {
 // asked of the graph itself. The fused node keeps the id, shape and consumers of the set's one exit (the member
 // whose output is used outside the set or is a graph output), reads the distinct tensors that enter the set, and
 // carries the members as an RLX HIR JSON subgraph in its payload (op "Fused", an op RLX does not know, so RLX JSON
-// saves and reloads it verbatim). Costing: a memory-bound kernel over the boundary bytes plus the members' FLOPs
-// (fusedFlops in analysis/op_cost). Errors: what fuseWhatIf refuses, a set with more than one exit, leaves only.
+// saves and reloads it verbatim). Costing: the kernels the members make (analysis/fused_kernel.h), priced by both
+// cost models over the boundary bytes, with the IO profile fuseWhatIf predicts. Errors: what fuseWhatIf refuses, a set with more than one exit, leaves only.
 Result<Graph> fuseNodes(const Graph& g, const std::vector<NodeId>& ids, NodeId* fusedId = nullptr);
 
 } // namespace costscope::edit

@@ -5,10 +5,14 @@
 #include "formats/onnx_import.h"
 #include "formats/rlx_json.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace costscope {
@@ -117,10 +121,21 @@ Result<bool> writeFileAtomic(const std::string& path, const std::string& bytes)
     namespace fs = std::filesystem;
     const fs::path target(path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-    int fd = ::mkstemp(tmpl.data());
+    // Not mkstemp: its 0600 would make every saved graph and export private. The file gets the mode of the one it
+    // replaces, or 0666 less the umask as any new file does.
+    std::string tmpl;
+    int fd = -1;
+    std::random_device entropy;
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+        tmpl = (dir / ("." + target.filename().string() + "." + std::to_string(entropy()))).string();
+        fd = ::open(tmpl.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0)
         return fileError("cannot create a temporary file in " + dir.string());
+    if (struct stat existing{}; ::stat(path.c_str(), &existing) == 0)
+        (void)::fchmod(fd, existing.st_mode & 07777);
     std::size_t written = 0;
     while (written < bytes.size()) {
         ssize_t w = ::write(fd, bytes.data() + written, bytes.size() - written);

@@ -11,6 +11,7 @@ namespace costscope {
 // {"members": <RLX HIR JSON graph of the members, entering tensors as Inputs with their producers' ids>}.
 inline constexpr std::string_view kFusedOpName = "Fused";
 
-inline bool isFusedNode(const Node& n) { return n.op.kind == OpKind::Unknown && n.op.name == kFusedOpName; }
+inline bool isFusedOp(const Op& op) { return op.kind == OpKind::Unknown && op.name == kFusedOpName; }
+inline bool isFusedNode(const Node& n) { return isFusedOp(n.op); }
 
 } // namespace costscope

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: MIT
 // The main window's analysis tools on real widgets (offscreen): jump to the costliest nodes, batch presets and the
 // bindings editor, the cost summary bar and the per-device table, and the instant device switch.
+#include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
+#include "ir/rebatch.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/cost_summary_bar.h"
 #include "panels/device_cost_table.h"
 #include "panels/node_table_panel.h"
+#include "panels/search_bar.h"
 #include "test_paths.h"
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
@@ -63,6 +67,24 @@ bool waitForDeviceCosts(MainWindow& w, const std::string& model, const Bindings&
     return QTest::qWaitFor([&] { return w.deviceCosts() && w.deviceCosts()->matches(model, b); }, 60000);
 }
 
+// A text field as the X11 key bindings make it: Ctrl+E is its "end of line", so it takes the key (accepts the
+// ShortcutOverride) before any shortcut sees it. The offscreen platform has no such binding; this puts it back.
+class TakesCtrlE : public QObject {
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::ShortcutOverride
+            && static_cast<QKeyEvent*>(event)->keyCombination() == QKeyCombination(Qt::ControlModifier, Qt::Key_E)) {
+            event->accept();
+            return true;
+        }
+        return false;
+    }
+};
+
 } // namespace
 
 class TestAnalysisTools : public QObject {
@@ -93,6 +115,111 @@ private slots:
             QCOMPARE(w.nodeTable()->selectedNode(), want);
             QCOMPARE(w.scene()->itemForNode(static_cast<std::size_t>(want))->isSelected(), true);
         }
+    }
+
+    // Ctrl+J on the keyboard lands somewhere the user sees: zoomed in to a readable size, centred and ringed.
+    void jumpShowsWhereItLanded()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.setCostProvider(permutedCosts);
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        w.canvas()->zoomBy(0.2 / w.canvas()->zoom()); // far out, as a fit of a large graph is
+        w.canvas()->setFocus();
+        QTest::keyClick(w.canvas()->viewport(), Qt::Key_J, Qt::ControlModifier);
+        const int node = w.nodeTable()->selectedNode();
+        QVERIFY(node >= 0);
+        const NodeItem* item = w.scene()->itemForNode(static_cast<std::size_t>(node));
+        QVERIFY(item && item->isSelected());
+        QVERIFY(w.canvas()->zoom() >= 0.9);
+        const QRectF shown = w.canvas()->mapToScene(w.canvas()->viewport()->rect()).boundingRect();
+        QVERIFY(shown.contains(item->sceneBoundingRect().center()));
+        QVERIFY(w.canvas()->pulseRect().contains(item->sceneBoundingRect()));
+        QVERIFY(QTest::qWaitFor([&] { return w.canvas()->pulseRect().isEmpty(); }, 5000)); // and it fades
+    }
+
+    // Ctrl+F goes to the search field; the default mode finds ops by name too; Ctrl+E still exports from a field.
+    void searchAndShortcutsFromTheKeyboard()
+    {
+        MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto* exportAction = w.findChild<QAction*>(QStringLiteral("actionExport"));
+        QVERIFY(exportAction);
+        QSignalSpy exported(exportAction, &QAction::triggered); // without a graph it opens no dialog
+        TakesCtrlE x11(w.searchBar()->edit());
+        w.searchBar()->edit()->installEventFilter(&x11);
+        w.searchBar()->edit()->setFocus();
+        QTest::keyClick(w.searchBar()->edit(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(exported.count(), 1);
+        w.batchSpin()->setFocus();
+        QTest::keyClick(w.batchSpin(), Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(exported.count(), 2);
+
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.canvas()->setFocus();
+        QTest::keyClick(w.canvas()->viewport(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), w.searchBar()->edit());
+        QCOMPARE(w.searchBar()->mode(), SearchBar::Mode::NameOrOp);
+        QTest::keyClicks(w.searchBar()->edit(), QStringLiteral("Gelu"));
+        QCOMPARE(w.searchBar()->matches().size(), std::size_t(2)); // one MLP activation per block
+        QTest::keyClick(w.searchBar()->edit(), Qt::Key_Return);
+        const int found = w.scene()->selectedNode();
+        QVERIFY(found >= 0);
+        QCOMPARE(QString::fromStdString(w.graph()->nodes[static_cast<std::size_t>(found)].op.label()),
+                 QStringLiteral("Activation.Gelu"));
+        w.searchBar()->setQuery(QStringLiteral("Gelu"), SearchBar::Mode::Name);
+        QVERIFY(w.searchBar()->matches().empty()); // no node is named so: the op is what matched
+    }
+
+    // A static graph (its inputs fix the batch, as ONNX exports do) is rebatched by the batch control; where a
+    // parameter pins the batch, the control says why it does nothing.
+    void batchRebatchesStaticGraphsOrSaysWhyNot()
+    {
+        MainWindow w;
+        w.show();
+        const QString cnn = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        QVERIFY(openAndWait(w, cnn));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        const Graph original = *w.graph();
+        QVERIFY(original.symbols().empty());
+        auto totalAt = [&](int batch) {
+            const auto profile = profileForDeviceName("Cpu");
+            auto g = batch == 2 ? Result<Graph>(original) : rebatch(original, batch);
+            return g ? makeCostModel("rlx")->estimate(*g, *profile, {}).totalNs : -1.0;
+        };
+        for (int batch : {2, 8, 64}) {
+            QSignalSpy costs(&w, &MainWindow::costsUpdated);
+            w.batchSpin()->setValue(batch);
+            QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() && w.overlay().cost()->totalNs == totalAt(batch); },
+                                    30000));
+        }
+        QVERIFY(totalAt(64) > totalAt(8) && totalAt(8) > totalAt(2));
+        QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("rebatched from 2 to 64")),
+                 qPrintable(w.batchSpin()->toolTip()));
+        QVERIFY(*w.graph() == original); // the document is not edited: only what is costed
+
+        QTemporaryDir dir;
+        const QString pinned = dir.filePath(QStringLiteral("pinned.hir.json"));
+        QFile f(pinned);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray shape = R"({"dims":[{"Static":2},{"Static":4}],"dtype":"F32"})";
+        f.write(R"({"name":"pinned","nodes":[{"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":)" + shape
+                + R"(},{"id":1,"op":{"Param":{"name":"w"}},"inputs":[],"shape":)" + shape
+                + R"(},{"id":2,"op":{"Mir":{"Binary":"Add"}},"inputs":[0,1],"shape":)" + shape + R"(}],"outputs":[2]})");
+        f.close();
+        QVERIFY(openAndWait(w, pinned));
+        QVERIFY(QTest::qWaitFor([&] { return w.batchSpin()->toolTip().contains(QStringLiteral("cannot change")); },
+                                30000));
+        QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("node 2")), qPrintable(w.batchSpin()->toolTip()));
+        QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("its operand node 1 (Param F32[2,4]) holds batch 2")),
+                 qPrintable(w.batchSpin()->toolTip()));
     }
 
     void presetSetsTheBindingAndRecolours()

@@ -365,6 +365,13 @@ private slots:
         QVERIFY(costs.wait(30000));
         QVERIFY2(w.lastEditCostChange().startsWith(QStringLiteral("Fuse 4 node(s): ")), qPrintable(w.lastEditCostChange()));
         QVERIFY(w.lastEditCostChange().contains(QStringLiteral(" → ")));
+        // The fused node says what it is priced as: two GEMMs with their epilogue, not an unknown op.
+        QVERIFY(QTest::qWaitFor([&] { return w.scene()->itemForNode(*w.graph()->indexOf(23)) != nullptr; }, 30000));
+        select(w, {23});
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Node"), QStringLiteral("class")), QStringLiteral("matmul"));
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Node"), QStringLiteral("kernel")),
+                 QStringLiteral("2 GEMMs with epilogue"));
+        QVERIFY(w.propertyPanel()->valueOf(QStringLiteral("Node"), QStringLiteral("members")).startsWith(QStringLiteral("#19 MatMul")));
         w.document()->undoStack()->undo();
         QVERIFY(*w.graph() == original); // the originals come back whole
     }

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace costscope;
 
 class TestExportMenu : public QObject {
@@ -53,6 +55,34 @@ private slots:
         QCOMPARE(j["devices"].toArray().first()["total_ns"].toDouble(), cost->totalNs);
         QCOMPARE(j["bindings"]["batch"].toInt(), 8);
         QVERIFY(!exportReport(loaded->graph, source, request, m_dir.filePath("r.docx")).isEmpty());
+    }
+
+    // Exports and saved graphs are ordinary files: readable by others under the usual umask (not mkstemp's 0600),
+    // and a replaced file keeps its mode.
+    void exportsGetTheUsualFileMode()
+    {
+        const mode_t previous = ::umask(022);
+        const QString source = test::sourcePath("resources/examples/tiny_transformer.hir.json");
+        auto loaded = loadGraphFile(source.toStdString());
+        QVERIFY(loaded);
+        CostRequest request;
+        request.bindings["batch"] = 8;
+        const QFileDevice::Permissions shared = QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                              | QFileDevice::ReadGroup | QFileDevice::ReadOther;
+        for (const char* name : {"m.csv", "m.html", "m.json", "m.svg"}) {
+            const QString path = m_dir.filePath(QString::fromLatin1(name));
+            QVERIFY(exportReport(loaded->graph, source, request, path).isEmpty());
+            QVERIFY2((QFile::permissions(path) & shared) == shared, name);
+            QVERIFY2(!(QFile::permissions(path) & (QFileDevice::WriteGroup | QFileDevice::WriteOther)), name);
+        }
+        const std::string saved = m_dir.filePath("g.costscope").toStdString();
+        QVERIFY(saveGraphFile(loaded->graph, saved));
+        QVERIFY((QFile::permissions(QString::fromStdString(saved)) & shared) == shared);
+        QVERIFY(QFile::setPermissions(QString::fromStdString(saved), QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QVERIFY(saveGraphFile(loaded->graph, saved)); // replacing a private file keeps it private
+        QCOMPARE(QFile::permissions(QString::fromStdString(saved)) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
+        ::umask(previous);
     }
 };
 

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Interop on real widgets (offscreen): a measured trace imported as the Measured overlay.
+#include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
+#include "canvas/minimap.h"
+#include "diff/diff_window.h"
+#include "formats/graph_file.h"
 #include "canvas/node_item.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
 #include "test_paths.h"
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -35,6 +40,39 @@ class TestInterop : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The Compare window's canvases have minimaps that show their graph, as the main canvas does.
+    void compareWindowMinimapsShowTheGraphs()
+    {
+        auto loaded = loadGraphFile(test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json")).toStdString());
+        QVERIFY(loaded);
+        auto graph = std::make_shared<const Graph>(std::move(loaded->graph));
+        DiffWindow diff({graph, QStringLiteral("a")}, {graph, QStringLiteral("b")}, nullptr, CostRequest{}, {});
+        QSignalSpy laidOut(diff.sceneB(), &GraphScene::layoutFinished);
+        diff.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&diff));
+        QVERIFY(laidOut.count() > 0 || laidOut.wait(30000));
+        QTest::qWait(50);
+        const auto views = diff.findChildren<CanvasView*>();
+        QCOMPARE(views.size(), 2);
+        for (CanvasView* view : views) {
+            view->zoomBy(3.0 / view->zoom()); // part of the graph out of view: the minimap shows
+            Minimap* minimap = view->minimap();
+            QVERIFY(minimap->isVisible());
+            // The whole scene fits inside the minimap, and something of it is drawn there.
+            const QRect scene = minimap->mapFromScene(view->scene()->itemsBoundingRect()).boundingRect();
+            QVERIFY2(minimap->viewport()->rect().adjusted(-2, -2, 2, 2).contains(scene),
+                     qPrintable(QStringLiteral("%1,%2 %3x%4").arg(scene.x()).arg(scene.y()).arg(scene.width()).arg(scene.height())));
+            QVERIFY(scene.width() > minimap->viewport()->width() / 3 || scene.height() > minimap->viewport()->height() / 3);
+            const QImage image = minimap->viewport()->grab().toImage();
+            const QRgb background = image.pixel(1, 1);
+            int drawn = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    drawn += image.pixel(x, y) != background;
+            QVERIFY2(drawn > 500, qPrintable(QString::number(drawn)));
+        }
+    }
 
     void traceImportShowsTheMeasuredOverlay()
     {

@@ -3,7 +3,9 @@
 // load errors, cost overlay.
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
+#include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "jobs/cost_job.h"
 #include "main_window.h"
 #include "panels/node_table_model.h"
 #include "panels/node_table_panel.h"
@@ -13,6 +15,10 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QMenu>
+#include <QStatusBar>
 #include <QSpinBox>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -42,6 +48,36 @@ int firstNodeWithOp(const Graph& g, OpKind kind)
         if (g.nodes[i].op.kind == kind)
             return static_cast<int>(i);
     return -1;
+}
+
+// Drags `file` over the centre of `over` and drops it, as Qt's widget window delivers a real drag: to the deepest
+// widget under the cursor that accepts drops (the events propagate to its parents while ignored), enter and then
+// move, the move starting from the enter's answer. The platform drops only when the last move was accepted; false
+// when it was not (nothing would happen for the user either).
+bool dragFileOnto(MainWindow& w, QWidget* over, const QString& file)
+{
+    const QPoint pos = over->mapTo(&w, over->rect().center());
+    QWidget* target = w.childAt(pos);
+    while (target && target != &w && !target->acceptDrops())
+        target = target->parentWidget();
+    if (!target)
+        target = &w;
+    const QPoint local = target->mapFrom(&w, pos);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(file)});
+    const Qt::DropActions actions = Qt::CopyAction | Qt::MoveAction | Qt::LinkAction;
+    QDragEnterEvent enter(local, actions, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    QDragMoveEvent move(local, actions, &mime, Qt::LeftButton, Qt::NoModifier);
+    move.setDropAction(enter.dropAction());
+    move.setAccepted(enter.isAccepted());
+    QApplication::sendEvent(target, &move);
+    if (!move.isAccepted() || move.dropAction() == Qt::IgnoreAction)
+        return false;
+    QDropEvent drop(QPointF(local), actions, &mime, Qt::LeftButton, Qt::NoModifier);
+    drop.setDropAction(move.dropAction());
+    QApplication::sendEvent(target, &drop);
+    return drop.isAccepted();
 }
 
 } // namespace
@@ -122,6 +158,59 @@ private slots:
         w.scene()->setShowParams(false);
         QVERIFY(again.wait(30000));
         QVERIFY(w.scene()->visibleNodeItemCount() < before);
+    }
+
+    // Collapsing or expanding a group brings it into view (not empty space, not under the minimap), and a selected
+    // group shows its aggregate in the Properties panel.
+    void toggledGroupIsInViewAndShowsItsAggregate()
+    {
+        MainWindow w;
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        w.setCostProvider(makeCostProvider());
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
+        const int group = w.scene()->groups().find("h/1");
+        QVERIFY(group > 0);
+        const auto& members = w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes;
+        auto inView = [&](const QGraphicsItem* item) {
+            const QPoint at = w.canvas()->mapFromScene(item->sceneBoundingRect().center());
+            const QRect minimap = w.canvas()->minimap()->isVisible() ? w.canvas()->minimap()->geometry() : QRect();
+            return w.canvas()->viewport()->rect().contains(at) && !minimap.contains(at);
+        };
+        w.canvas()->zoomBy(1.5 / w.canvas()->zoom()); // the graph is larger than the view
+        for (bool collapse : {true, false}) {
+            w.canvas()->centerOn(w.scene()->sceneRect().bottomRight()); // far from the group
+            QSignalSpy ready(&w, &MainWindow::layoutReady);
+            w.scene()->setGroupCollapsed(group, collapse);
+            QVERIFY(ready.wait(30000));
+            const NodeItem* shown = w.scene()->itemForNode(members.front());
+            QVERIFY(shown);
+            QVERIFY2(inView(shown), collapse ? "collapsed box out of view" : "first member out of view");
+        }
+
+        QSignalSpy ready(&w, &MainWindow::layoutReady);
+        w.scene()->setGroupCollapsed(group, true);
+        QVERIFY(ready.wait(30000));
+        NodeItem* box = w.scene()->itemForNode(members.front());
+        QVERIFY(box && box->style() == NodeItem::Style::Group);
+        box->setSelected(true);
+        QCOMPARE(w.scene()->selectedGroup(), group);
+        PropertyPanel* p = w.propertyPanel();
+        QCOMPARE(p->valueOf(QStringLiteral("Group"), QStringLiteral("path")), QStringLiteral("h/1"));
+        QCOMPARE(p->valueOf(QStringLiteral("Group"), QStringLiteral("nodes")), QString::number(members.size()));
+        double total = 0;
+        for (std::size_t i : members)
+            total += w.overlay().cost()->nodes[i].totalNs;
+        QCOMPARE(p->valueOf(QStringLiteral("Cost"), QStringLiteral("total")), formatNs(total));
+        QVERIFY(p->valueOf(QStringLiteral("IO"), QStringLiteral("tensors in")).toInt() > 0);
+        QVERIFY(p->valueOf(QStringLiteral("IO"), QStringLiteral("tensors out")).toInt() > 0);
+        QVERIFY(!p->valueOf(QStringLiteral("Cost"), QStringLiteral("sync points")).isEmpty());
+        const Node& first = w.graph()->nodes[members.front()];
+        const QString label = QString::fromStdString(first.displayName().empty() ? first.op.label() : first.displayName());
+        QCOMPARE(p->valueOf(QStringLiteral("Members"), QStringLiteral("#%1 %2").arg(first.id).arg(label)),
+                 formatNs(w.overlay().cost()->nodes[members.front()].totalNs));
     }
 
     void searchFindsAndSelects()
@@ -208,10 +297,73 @@ private slots:
             w.close();
         }
         QSettings settings;
-        QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(file).canonicalFilePath());
         QVERIFY(!settings.value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
         MainWindow again;
         QCOMPARE(again.size(), QSize(1434, 977));
+    }
+
+    // The status bar invites a drop anywhere: on the canvas (empty or showing a graph), on a dock, on the window.
+    void dropOpensFileOnCanvasDocksAndEmptyWindow()
+    {
+        const QString cnn = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        const QString tiny = test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"));
+        auto dropAndWait = [](MainWindow& w, QWidget* over, const QString& file) {
+            QSignalSpy ready(&w, &MainWindow::layoutReady);
+            return dragFileOnto(w, over, file) && ready.wait(30000) && w.currentFile() == file;
+        };
+        {
+            MainWindow w;
+            w.resize(1200, 800);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(dropAndWait(w, w.canvas()->viewport(), cnn)); // the empty canvas
+            QVERIFY(dropAndWait(w, w.canvas()->viewport(), tiny)); // the canvas showing a graph
+            w.canvas()->zoomBy(4.0 / w.canvas()->zoom());
+            QVERIFY(w.canvas()->minimap()->isVisible());
+            QVERIFY(dropAndWait(w, w.canvas()->minimap(), cnn)); // its minimap
+            QVERIFY(dropAndWait(w, w.nodeTable()->view()->viewport(), tiny)); // a dock
+            auto* summary = w.findChild<QDockWidget*>(QStringLiteral("summaryDock"));
+            QVERIFY(summary);
+            QVERIFY(dropAndWait(w, summary, cnn));
+        }
+        {
+            MainWindow w;
+            w.resize(1200, 800);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(dropAndWait(w, w.statusBar(), tiny)); // the empty window's frame
+        }
+        QSettings().remove(QStringLiteral("recentFiles"));
+    }
+
+    // Two files of one name are told apart by their folder, and one file reached by two spellings is one entry.
+    void recentFilesAreDistinct()
+    {
+        QSettings().remove(QStringLiteral("recentFiles"));
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("a")) && QDir(dir.path()).mkpath(QStringLiteral("b")));
+        const QString source = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        const QString a = dir.filePath(QStringLiteral("a/model.json"));
+        const QString b = dir.filePath(QStringLiteral("b/model.json"));
+        QVERIFY(QFile::copy(source, a) && QFile::copy(source, b));
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, a));
+        QVERIFY(openAndWait(w, b));
+        QVERIFY(openAndWait(w, dir.filePath(QStringLiteral("b/../a/model.json"))));
+        QMenu* recent = nullptr;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QCOMPARE(recent->actions().size(), 2);
+        const QString first = recent->actions().at(0)->text();
+        const QString second = recent->actions().at(1)->text();
+        QVERIFY2(first != second, qPrintable(first));
+        QVERIFY2(first == QStringLiteral("model.json (%1)").arg(QFileInfo(a).canonicalPath()), qPrintable(first));
+        QCOMPARE(recent->actions().at(0)->toolTip(), QFileInfo(a).canonicalFilePath());
+        QSettings().remove(QStringLiteral("recentFiles"));
     }
 
     void viewChoicesPersist()

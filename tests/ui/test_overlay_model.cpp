@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // OverlayModel on a hand-made GraphCost: log colour scale, modes, dominant term, sync badges, aggregates, and the
 // Measured mode on hand-made run times (kept only for the graph they were measured on).
+#include "canvas/legend_widget.h"
 #include "canvas/overlay_model.h"
 #include <QtTest>
 
@@ -169,6 +170,80 @@ private slots:
         QVERIFY(!m.hasMeasured());
         QVERIFY(!m.active());
         QVERIFY(!m.value(1));
+    }
+
+    // A launch-bound device: every node takes 4.0 to 4.4 µs. The auto scale spans at least 10× about the middle,
+    // so the extremes share a colour instead of running from pale to red (fake hotspots).
+    void narrowSpreadDoesNotFakeHotspots()
+    {
+        auto c = std::make_shared<GraphCost>();
+        for (double ns : {4000.0, 4100.0, 4250.0, 4400.0}) {
+            NodeCost n;
+            n.id = static_cast<NodeId>(c->nodes.size());
+            n.totalNs = n.dispatchNs = ns;
+            c->nodes.push_back(n);
+        }
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setCost(c);
+        QCOMPARE(m.minValue(), 4000.0);
+        QCOMPARE(m.maxValue(), 4400.0);
+        QVERIFY(m.scaleMin() < 4000.0 && m.scaleMax() > 4400.0);
+        QVERIFY(std::abs(m.scaleMax() / m.scaleMin() - kMinHeatSpan) < 1e-9);
+        QVERIFY2(darkness(m.colour(3)) - darkness(m.colour(0)) < 0.05,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(m.colour(0).name(), m.colour(3).name())));
+        QVERIFY(m.colour(0) != OverlayModel::heat(0.08) && m.colour(3) != OverlayModel::heat(1.0));
+
+        // A real spread keeps the nodes' own range.
+        m.setCost(costs());
+        QCOMPARE(m.scaleMin(), 10.0);
+        QCOMPARE(m.scaleMax(), 100000.0);
+    }
+
+    // Absolute: fixed ends, so that a node's colour depends on its own value only.
+    void absoluteScaleComparesAcrossGraphs()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        m.setScale(HeatScale::Absolute);
+        m.setCost(costs());
+        QCOMPARE(m.scaleMin(), 100.0);
+        QCOMPARE(m.scaleMax(), 1e8);
+        const QColor micro = m.colourForValue(1000);
+        QCOMPARE(m.colour(2), micro);
+        QCOMPARE(m.colour(0), OverlayModel::heat(0.08)); // 10 ns is below the scale: clamped, not extrapolated
+        auto other = std::make_shared<GraphCost>(*costs());
+        other->nodes[3].totalNs = 5e7;
+        m.setCost(other);
+        QCOMPARE(m.colourForValue(1000), micro);
+        m.setMode(OverlayMode::IoBytes);
+        QCOMPARE(m.scaleMin(), 1024.0);
+        QCOMPARE(m.scaleMax(), 1024.0 * 1024 * 1024);
+        m.setScale(HeatScale::Auto);
+        QCOMPARE(m.scaleMax(), 3000.0 * std::sqrt(kMinHeatSpan) / std::sqrt(3.0));
+    }
+
+    // The key shows the colour scale's ends, and swatches (not "0 ns … 0 ns") for the sync points.
+    void legendSaysWhatTheColoursMean()
+    {
+        OverlayModel m;
+        m.setGraph(chain(4));
+        LegendWidget legend;
+        legend.setOverlay(&m);
+        QCOMPARE(legend.text(), QStringLiteral("No cost overlay"));
+        m.setCost(costs());
+        QCOMPARE(legend.text(), QStringLiteral("10 ns … 100.0 µs"));
+        m.setMode(OverlayMode::SyncPoints);
+        QCOMPARE(legend.text(), QStringLiteral("sync point | no sync point"));
+        m.setMode(OverlayMode::Dominant);
+        QCOMPARE(legend.text(), QStringLiteral("compute | memory | dispatch | sync"));
+        m.setMode(OverlayMode::Cost);
+        m.setScale(HeatScale::Absolute);
+        QCOMPARE(legend.text(), QStringLiteral("100 ns … 100.00 ms"));
+        legend.resize(360, 26);
+        legend.refresh();
+        QVERIFY(legend.toolTip().contains(QStringLiteral("10 ns … 100.0 µs")));
+        legend.grab(); // paints every branch without a crash
     }
 
     void formatting()

@@ -20,6 +20,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -94,6 +95,11 @@ private slots:
         w.batchSpin()->setValue(3);
         QCOMPARE(w.bindingsEditor()->bindings().at("batch"), std::int64_t(3));
         QSignalSpy progressed(panel, &RunPanel::progressed);
+        auto* bar = panel->findChild<QProgressBar*>();
+        QVERIFY(bar);
+        bool fullWhileRunning = false; // the bar said 100 % before the result was in
+        connect(panel, &RunPanel::progressed, this,
+                [&] { fullWhileRunning = fullWhileRunning || bar->value() >= bar->maximum(); });
         panel->runsSpin()->setValue(2);
         QSignalSpy finished(panel, &RunPanel::finished);
         panel->runButton()->click();
@@ -102,6 +108,8 @@ private slots:
         QVERIFY2(finished.first().first().toBool(), qPrintable(panel->status()->text()));
         QCOMPARE(progressed.size(), 2); // one report per timed run
         QCOMPARE(progressed.last().at(0).toInt(), 2);
+        QVERIFY(!fullWhileRunning);
+        QCOMPARE(bar->value(), bar->maximum());
         QVERIFY(panel->runButton()->isEnabled());
         const auto run = panel->lastRun();
         QVERIFY(run);
@@ -367,9 +375,14 @@ private slots:
         MainWindow w;
         auto* panel = w.findChild<RunPanel*>();
         ProfileTools* tools = panel->profileTools();
+        w.deviceSelector()->setCurrentText(QStringLiteral("Cuda"));
         calibrateQuick(tools);
         if (QTest::currentTestFailed())
             return;
+        // The new profile is in the toolbar's device list at once (not after a restart), the choice unchanged.
+        QVERIFY(w.deviceSelector()->findText(QStringLiteral("calibrated-cpu")) >= 0);
+        QCOMPARE(w.deviceSelector()->currentText(), QStringLiteral("Cuda"));
+        QVERIFY(profileForDeviceName("calibrated-cpu"));
         const QString path = m_home.filePath(QStringLiteral("costscope/profiles/calibrated-cpu.json"));
         auto saved = loadProfileFile(path.toStdString());
         QVERIFY(saved);

@@ -391,6 +391,43 @@ private slots:
         QCOMPARE(window.batchSpin()->value(), 64);
     }
 
+    // A profile's series is named by the profile ("apple-m3-max"), and so are its crossovers (not "Metal"); a
+    // crossover's marker hides with either of its series.
+    void crossoversNameAndFollowTheirSeries()
+    {
+        qputenv("COSTSCOPE_PROFILES_DIR", test::sourcePath("resources/profiles").toUtf8());
+        reloadProfileLibrary();
+        SweepPanel panel;
+        panel.resize(1600, 1000);
+        panel.show();
+        panel.valuesEdit()->setText(QStringLiteral("1:65536:x4"));
+        panel.devicesEdit()->setText(QStringLiteral("Cpu,apple-m3-max"));
+        auto loaded = loadGraphFile(m_file.toStdString());
+        QVERIFY(loaded);
+        panel.setGraph(std::make_shared<const Graph>(std::move(loaded->graph)));
+        QVERIFY(sweepDone(panel));
+        const SweepData& d = panel.data();
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.deviceLabels, (std::vector<std::string>{"Cpu", "apple-m3-max"}));
+        QVERIFY(!d.sweep.crossovers.empty());
+        for (const Crossover& c : d.sweep.crossovers) {
+            QVERIFY2(c.text.rfind(d.deviceLabels[c.to] + " beats " + d.deviceLabels[c.from], 0) == 0, c.text.c_str());
+            QVERIFY2(c.text.find("Metal") == std::string::npos, c.text.c_str());
+        }
+        QCustomPlot* plot = panel.costChart();
+        const auto lines = itemsNamed<QCPItemStraightLine>(plot, QStringLiteral("crossover"));
+        const auto labels = itemsNamed<QCPItemText>(plot, QStringLiteral("crossover"));
+        QCOMPARE(lines.size(), static_cast<int>(d.sweep.crossovers.size()));
+        QCPGraph* m3 = graphNamed(plot, QStringLiteral("apple-m3-max"));
+        QVERIFY(m3);
+        emit plot->legendClick(plot->legend, plot->legend->itemWithPlottable(m3), nullptr);
+        for (int i = 0; i < lines.size(); ++i)
+            QVERIFY(!lines[i]->visible() && !labels[i]->visible());
+        emit plot->legendClick(plot->legend, plot->legend->itemWithPlottable(m3), nullptr);
+        for (int i = 0; i < lines.size(); ++i)
+            QVERIFY(lines[i]->visible() && labels[i]->visible());
+    }
+
     void sweepStartsFromAllBindings()
     {
         QTemporaryDir dir;

@@ -6,6 +6,9 @@
 #include <QDropEvent>
 #include <QMimeData>
 #include <QKeyEvent>
+#include <QGraphicsItem>
+#include <QPainter>
+#include <QVariantAnimation>
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
@@ -43,6 +46,74 @@ void CanvasView::fitAll()
     if (zoom() > 1.2)
         zoomBy(1.2 / zoom());
     emit viewChanged();
+}
+
+void CanvasView::reveal(const QGraphicsItem* item)
+{
+    if (!item)
+        return;
+    constexpr double kReadableZoom = 0.9;
+    if (zoom() < kReadableZoom)
+        zoomBy(kReadableZoom / zoom());
+    showSceneRect(item->sceneBoundingRect());
+    m_pulseRect = item->sceneBoundingRect().adjusted(-10, -10, 10, 10);
+    if (!m_pulse) {
+        m_pulse = new QVariantAnimation(this);
+        m_pulse->setStartValue(1.0);
+        m_pulse->setEndValue(0.0);
+        m_pulse->setDuration(1500);
+        m_pulse->setEasingCurve(QEasingCurve::InQuad);
+        connect(m_pulse, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+            m_pulseStrength = v.toDouble();
+            viewport()->update();
+        });
+    }
+    m_pulse->stop();
+    m_pulseStrength = 1.0;
+    m_pulse->start();
+    viewport()->update();
+    emit viewChanged();
+}
+
+void CanvasView::showSceneRect(const QRectF& rect)
+{
+    // Centred in the part of the view the minimap leaves free (the larger of the strips left of and above it): on a
+    // small canvas the minimap covers the view's centre.
+    updateMinimapVisibility();
+    QRect free = viewport()->rect();
+    if (m_minimap->isVisible()) {
+        const QRect covered = m_minimap->geometry();
+        const QRect left(0, 0, covered.left(), free.height());
+        const QRect above(0, 0, free.width(), covered.top());
+        free = left.width() * left.height() >= above.width() * above.height() ? left : above;
+    }
+    const double z = zoom();
+    const QSizeF freeInScene(free.width() / z, free.height() / z);
+    QPointF target = rect.center();
+    constexpr double kMargin = 40;
+    if (rect.height() > freeInScene.height())
+        target.setY(rect.top() - kMargin + freeInScene.height() / 2);
+    if (rect.width() > freeInScene.width())
+        target.setX(rect.left() - kMargin + freeInScene.width() / 2);
+    centerOn(target + QPointF(viewport()->rect().center() - free.center()) / z);
+    emit viewChanged();
+}
+
+void CanvasView::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QGraphicsView::drawForeground(painter, rect);
+    if (m_pulseStrength <= 0)
+        return;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QColor ring(0x1f, 0x77, 0xe8);
+    ring.setAlphaF(static_cast<float>(m_pulseStrength));
+    QPen pen(ring, 5);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(m_pulseRect, 12, 12);
+    painter->restore();
 }
 
 void CanvasView::setMinimapVisible(bool visible)
@@ -99,17 +170,33 @@ void CanvasView::placeMinimap()
                            size.width(), size.height());
 }
 
+namespace {
+bool isPaletteOp(const QMimeData* mime)
+{
+    return mime->hasFormat(QString::fromLatin1(OpPalette::mimeType()));
+}
+
+QString localFile(const QMimeData* mime)
+{
+    return mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().front().isLocalFile()
+             ? mime->urls().front().toLocalFile()
+             : QString();
+}
+} // namespace
+
+// Files are accepted here, not left to the window: QGraphicsView refuses every drag move its scene does not take,
+// and a refused move means the drop never comes.
 void CanvasView::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasFormat(QString::fromLatin1(OpPalette::mimeType())))
+    if (isPaletteOp(event->mimeData()) || !localFile(event->mimeData()).isEmpty())
         event->acceptProposedAction();
     else
-        QGraphicsView::dragEnterEvent(event); // files go on to the window, which opens them
+        QGraphicsView::dragEnterEvent(event);
 }
 
 void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 {
-    if (event->mimeData()->hasFormat(QString::fromLatin1(OpPalette::mimeType())))
+    if (isPaletteOp(event->mimeData()) || !localFile(event->mimeData()).isEmpty())
         event->acceptProposedAction();
     else
         QGraphicsView::dragMoveEvent(event);
@@ -118,12 +205,15 @@ void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 void CanvasView::dropEvent(QDropEvent* event)
 {
     const QString type = QString::fromLatin1(OpPalette::mimeType());
-    if (!event->mimeData()->hasFormat(type)) {
+    if (isPaletteOp(event->mimeData())) {
+        event->acceptProposedAction();
+        emit opDropped(event->mimeData()->data(type), mapToScene(event->position().toPoint()));
+    } else if (const QString file = localFile(event->mimeData()); !file.isEmpty()) {
+        event->acceptProposedAction();
+        emit fileDropped(file);
+    } else {
         QGraphicsView::dropEvent(event);
-        return;
     }
-    event->acceptProposedAction();
-    emit opDropped(event->mimeData()->data(type), mapToScene(event->position().toPoint()));
 }
 
 } // namespace costscope

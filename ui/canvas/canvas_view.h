@@ -2,6 +2,8 @@
 #pragma once
 #include <QGraphicsView>
 
+class QVariantAnimation;
+
 namespace costscope {
 
 class Minimap;
@@ -17,11 +19,20 @@ public:
     double zoom() const { return transform().m11(); }
     void setMinimapVisible(bool visible);
     Minimap* minimap() const { return m_minimap; }
+    // Brings an item into view at a readable zoom (zooming in when the view is far out), centred, and rings it
+    // with a fading pulse: what a jump (Ctrl+J) shows, so that it is seen even when the item was already on screen.
+    void reveal(const QGraphicsItem* item);
+    // Brings a scene rectangle into view, centred; one taller or wider than the view shows its start (top or left).
+    void showSceneRect(const QRectF& rect);
+    // The scene rectangle the pulse rings while it is visible; empty otherwise.
+    QRectF pulseRect() const { return m_pulseStrength > 0 ? m_pulseRect : QRectF(); }
 
 signals:
     void viewChanged();
     // An op dragged from the palette was dropped at scenePos (the window looks up the node under it).
     void opDropped(const QByteArray& opName, QPointF scenePos);
+    // A local file was dropped on the canvas: the window opens it.
+    void fileDropped(const QString& path);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -31,12 +42,16 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void placeMinimap();
     void updateMinimapVisibility();
     Minimap* m_minimap;
     bool m_minimapEnabled = true;
+    QRectF m_pulseRect;
+    double m_pulseStrength = 0; // 1 when the pulse starts, 0 once it faded
+    QVariantAnimation* m_pulse = nullptr;
 };
 
 } // namespace costscope

@@ -132,6 +132,7 @@ void GraphScene::setGroupCollapsed(int group, bool collapsed)
     if (group <= 0 || static_cast<std::size_t>(group) >= m_collapsed.size() || m_collapsed[group] == collapsed)
         return;
     m_collapsed[static_cast<std::size_t>(group)] = collapsed;
+    m_focusGroup = group;
     if (!collapsed) // opening a group shows its members; their own subgroups open one level at a time
         for (int child : m_tree.groups[static_cast<std::size_t>(group)].children)
             if (m_tree.groups[static_cast<std::size_t>(child)].allNodes.size() > 400)
@@ -240,6 +241,15 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     blockSignals(false);
     if (previouslySelected >= 0)
         selectNode(static_cast<std::size_t>(previouslySelected));
+    if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
+        QRectF where;
+        for (std::size_t i : m_tree.groups[static_cast<std::size_t>(m_focusGroup)].allNodes)
+            if (const NodeItem* item = itemForNode(i))
+                where = where.united(item->sceneBoundingRect());
+        if (!where.isEmpty())
+            emit focusRequested(where);
+    }
+    m_focusGroup = -1;
     emit layoutFinished();
 }
 
@@ -275,6 +285,16 @@ int GraphScene::selectedNode() const
         if (it->type() == NodeItem::Type) {
             const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
             return unit.isGroup ? -1 : static_cast<int>(unit.node);
+        }
+    return -1;
+}
+
+int GraphScene::selectedGroup() const
+{
+    for (QGraphicsItem* it : selectedItems())
+        if (it->type() == NodeItem::Type) {
+            const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+            return unit.isGroup ? unit.group : -1;
         }
     return -1;
 }

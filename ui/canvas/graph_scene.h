@@ -56,6 +56,7 @@ public:
     // Selects the box that shows the node; expands nothing. Returns false when the node is hidden.
     bool selectNode(std::size_t nodeIndex);
     int selectedNode() const; // graph position, or -1
+    int selectedGroup() const; // the group of a selected collapsed box, or -1
     // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
     std::vector<std::size_t> selectedNodes() const;
     // Selected edges between two node boxes, as (producer, consumer) graph positions.
@@ -74,6 +75,9 @@ signals:
     void connectRequested(int fromNode, int toNode, int slot);
     // The context menu of a node is about to open: listeners add their actions to it.
     void nodeContextMenu(int nodeIndex, QMenu* menu);
+    // After a group was collapsed or expanded and laid out again: where it now is (its box, or its members), for
+    // the view to bring into sight (the old scroll position may show empty space).
+    void focusRequested(QRectF sceneRect);
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
@@ -103,6 +107,7 @@ private:
     ViewGraph m_laidOut;            // the view m_items were built for
     std::map<NodeId, std::string> m_problems;
     std::map<NodeId, QColor> m_marks;
+    int m_focusGroup = -1;                    // the group just collapsed or expanded, until laid out
     int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
     QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag
 };

@@ -10,6 +10,9 @@ Minimap::Minimap(CanvasView* main) : QGraphicsView(main), m_main(main)
 {
     setScene(main->scene());
     setInteractive(false);
+    // A file dragged over the minimap is for the window (a graphics view would refuse it): leave drops to it.
+    setAcceptDrops(false);
+    viewport()->setAcceptDrops(false);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFrameShape(QFrame::Box);
@@ -29,6 +32,14 @@ void Minimap::refit()
 void Minimap::resizeEvent(QResizeEvent* event)
 {
     QGraphicsView::resizeEvent(event);
+    refit();
+}
+
+// The minimap is hidden while the whole graph is in view, and a fit made while hidden used whatever size its
+// viewport had then (the Compare window's minimaps showed a corner of empty scene): fit again on showing.
+void Minimap::showEvent(QShowEvent* event)
+{
+    QGraphicsView::showEvent(event);
     refit();
 }
 

@@ -99,6 +99,24 @@ void OverlayModel::rescale()
         m_max = first ? *v : std::max(m_max, *v);
         first = false;
     }
+    if (m_scale == HeatScale::Absolute) {
+        const bool bytes = m_mode == OverlayMode::IoBytes;
+        m_scaleMin = bytes ? 1024.0 : 100.0;
+        m_scaleMax = bytes ? 1024.0 * 1024 * 1024 : 1e8;
+    } else if (m_max > 0 && m_max < m_min * kMinHeatSpan) {
+        const double middle = std::sqrt(m_min * m_max);
+        m_scaleMin = middle / std::sqrt(kMinHeatSpan);
+        m_scaleMax = middle * std::sqrt(kMinHeatSpan);
+    } else {
+        m_scaleMin = m_min;
+        m_scaleMax = m_max;
+    }
+}
+
+void OverlayModel::setScale(HeatScale scale)
+{
+    m_scale = scale;
+    rescale();
 }
 
 QColor OverlayModel::heat(double t)
@@ -119,12 +137,10 @@ QColor OverlayModel::heat(double t)
 
 QColor OverlayModel::colourForValue(double v) const
 {
-    if (v <= 0 || m_max <= 0)
+    if (v <= 0 || m_scaleMax <= 0 || m_scaleMax <= m_scaleMin)
         return heat(0);
-    if (m_max <= m_min)
-        return heat(1);
-    const double t = (std::log10(v) - std::log10(m_min)) / (std::log10(m_max) - std::log10(m_min));
-    return heat(0.08 + 0.92 * t);
+    const double t = (std::log10(v) - std::log10(m_scaleMin)) / (std::log10(m_scaleMax) - std::log10(m_scaleMin));
+    return heat(0.08 + 0.92 * std::clamp(t, 0.0, 1.0));
 }
 
 QColor OverlayModel::termColour(Term t)

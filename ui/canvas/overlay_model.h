@@ -13,6 +13,13 @@ namespace costscope {
 // Measured: the time each node took in the last run of this graph (see OverlayModel::setMeasured).
 enum class OverlayMode { None, Cost, IoBytes, SyncPoints, Dominant, Measured };
 
+// How the heat map's colour scale is set. Auto: from the nodes' own range, widened to at least kMinHeatSpan about
+// its geometric middle, so that nodes within a few percent of each other (a launch-bound device where every node
+// is 4.0 to 4.4 µs) share one colour instead of spanning the whole ramp. Absolute: fixed ends for the quantity
+// (100 ns to 100 ms, 1 KiB to 1 GiB), so that colours compare across graphs and devices.
+enum class HeatScale { Auto, Absolute };
+inline constexpr double kMinHeatSpan = 10.0;
+
 // What a collapsed group shows about the nodes inside it.
 struct GroupAggregate {
     std::size_t nodes = 0;
@@ -48,8 +55,14 @@ public:
     bool isSyncPoint(std::size_t nodeIndex) const;
     std::optional<Term> dominantTerm(std::size_t nodeIndex) const;
     GroupAggregate aggregate(const std::vector<std::size_t>& nodeIndices) const;
+    // The nodes' smallest and largest positive value.
     double minValue() const { return m_min; }
     double maxValue() const { return m_max; }
+    void setScale(HeatScale scale);
+    HeatScale scale() const { return m_scale; }
+    // The values at the pale and the dark end of the colour scale (see HeatScale); values outside are clamped.
+    double scaleMin() const { return m_scaleMin; }
+    double scaleMax() const { return m_scaleMax; }
 
     static QColor heat(double t); // 0..1 on the heat ramp
     static QColor termColour(Term t);
@@ -63,8 +76,11 @@ private:
     std::shared_ptr<const GraphCost> m_cost;
     std::vector<std::optional<double>> m_measured; // empty: no run of m_graph
     OverlayMode m_mode = OverlayMode::Cost;
+    HeatScale m_scale = HeatScale::Auto;
     double m_min = 0;
     double m_max = 0;
+    double m_scaleMin = 0;
+    double m_scaleMax = 0;
 };
 
 QString formatNs(double ns);

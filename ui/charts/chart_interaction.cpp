@@ -35,6 +35,7 @@ ChartInteraction::ChartInteraction(QCustomPlot* plot) : QObject(plot), m_plot(pl
         p->setVisible(!p->visible());
         pli->setTextColor(p->visible() ? Qt::black : QColor(170, 170, 170));
         pli->setSelected(false);
+        showItemsOfVisibleSeries();
         m_plot->replot();
     });
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -46,6 +47,21 @@ ChartInteraction::ChartInteraction(QCustomPlot* plot) : QObject(plot), m_plot(pl
             menu->addAction(tr("Export %1…").arg(format), this, [this, format] { exportTo(format); });
         menu->popup(m_plot->mapToGlobal(pos));
     });
+}
+
+void ChartInteraction::showItemsOfVisibleSeries()
+{
+    for (int i = 0; i < m_plot->itemCount(); ++i) {
+        QCPAbstractItem* item = m_plot->item(i);
+        const QStringList series = item->property("series").toStringList();
+        if (series.isEmpty())
+            continue;
+        bool shown = true;
+        for (int g = 0; g < m_plot->graphCount(); ++g)
+            if (series.contains(m_plot->graph(g)->name()) && !m_plot->graph(g)->visible())
+                shown = false;
+        item->setVisible(shown);
+    }
 }
 
 QCPGraph* ChartInteraction::pointAt(const QPoint& pixel, int* index) const

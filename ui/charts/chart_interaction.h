@@ -25,6 +25,8 @@ signals:
 
 private:
     void exportTo(const QString& format);
+    // Items tagged with the series they belong to (property "series": names) show only while all of those do.
+    void showItemsOfVisibleSeries();
     QCustomPlot* m_plot;
 };
 

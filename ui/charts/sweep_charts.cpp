@@ -101,9 +101,15 @@ void plotDeviceCosts(QCustomPlot* plot, const SweepData& d)
     std::vector<int> pick(r.pick.begin(), r.pick.end());
     addPickBands(plot, r.values, pick);
     int row = 0;
-    for (const Crossover& c : r.crossovers)
+    for (const Crossover& c : r.crossovers) {
         addMarker(plot, QStringLiteral("crossover"), c.at, QString::fromStdString(c.text), row++ % 4,
                   seriesColor(static_cast<int>(c.to)));
+        // The marker's line and label belong to both series: hiding either hides them (ChartInteraction).
+        const QStringList series{QString::fromStdString(d.deviceLabels.at(c.from)),
+                                 QString::fromStdString(d.deviceLabels.at(c.to))};
+        for (int i = std::max(plot->itemCount() - 2, 0); i < plot->itemCount(); ++i)
+            plot->item(i)->setProperty("series", series);
+    }
     finish(plot);
 }
 

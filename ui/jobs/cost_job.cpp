@@ -5,16 +5,31 @@
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
 
+#include <mutex>
+
 namespace costscope {
 
 namespace {
-// Profiles are read once per process: presets and user profiles do not change while a cost job runs.
-const ProfileLibrary& library()
+// Profiles are read once, and again when the GUI saved one (reloadProfileLibrary); a cost job keeps the snapshot
+// it started with.
+std::mutex g_libraryMutex;
+std::shared_ptr<const ProfileLibrary> g_library;
+
+std::shared_ptr<const ProfileLibrary> library()
 {
-    static const ProfileLibrary lib = ProfileLibrary::load(ProfilePaths::defaults());
-    return lib;
+    const std::lock_guard lock(g_libraryMutex);
+    if (!g_library)
+        g_library = std::make_shared<const ProfileLibrary>(ProfileLibrary::load(ProfilePaths::defaults()));
+    return g_library;
 }
 } // namespace
+
+void reloadProfileLibrary()
+{
+    auto fresh = std::make_shared<const ProfileLibrary>(ProfileLibrary::load(ProfilePaths::defaults()));
+    const std::lock_guard lock(g_libraryMutex);
+    g_library = std::move(fresh);
+}
 
 std::optional<DeviceProfile> profileForDeviceName(const std::string& name)
 {
@@ -25,7 +40,8 @@ std::optional<DeviceProfile> profileForDeviceName(const std::string& name)
         if (const DeviceProfile* p = findProfile(parity, *device))
             return *p;
     }
-    if (const DeviceProfile* p = library().find(name))
+    const auto lib = library();
+    if (const DeviceProfile* p = lib->find(name))
         return *p;
     return std::nullopt;
 }
@@ -51,7 +67,8 @@ QStringList costDeviceNames()
     QStringList names = {QStringLiteral("Cpu"),  QStringLiteral("Cuda"),   QStringLiteral("Rocm"),
                          QStringLiteral("Metal"), QStringLiteral("Mlx"),   QStringLiteral("Vulkan"),
                          QStringLiteral("Gpu"),   QStringLiteral("WebGpu"), QStringLiteral("Tpu")};
-    for (const auto& e : library().entries())
+    const auto lib = library();
+    for (const auto& e : lib->entries())
         names << QString::fromStdString(e.profile.name);
     return names;
 }

@@ -29,5 +29,7 @@ std::optional<DeviceProfile> profileForDeviceName(const std::string& name);
 
 QStringList costModelNames();
 QStringList costDeviceNames();
+// Reads the profile library again: after the GUI saved a profile (calibration, fit), so that it can be picked.
+void reloadProfileLibrary();
 
 } // namespace costscope

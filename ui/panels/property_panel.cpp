@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "panels/property_panel.h"
+#include "analysis/fused_kernel.h"
+#include "ir/fused_op.h"
 #include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
 #include <QHeaderView>
 #include <QSignalBlocker>
+#include <algorithm>
 
 namespace costscope {
 namespace {
@@ -109,10 +112,21 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
     row(node, tr("id"), QString::number(n.id));
     editableRow(node, tr("name"), QString::fromStdString(n.displayName()), Edit::Name);
     row(node, tr("op"), QString::fromStdString(n.op.label()));
-    row(node, tr("class"), QString::fromStdString(std::string(opClassName(n.op.info().opClass))));
+    const auto kernel = isFusedNode(n) ? fusedKernel(n.op) : Result<FusedKernel>(Diagnostic::error(""));
+    const OpClass cls = kernel ? kernel->opClass : n.op.info().opClass;
+    row(node, tr("class"), QString::fromStdString(std::string(opClassName(cls))));
     row(node, tr("group"), QString::fromStdString(effectiveScope(*graph, idx)));
-    if (n.op.kind == OpKind::Unknown)
+    if (kernel) {
+        // What the fused node is priced as, and what it holds, instead of its raw payload.
+        row(node, tr("kernel"), QString::fromStdString(kernel->form));
+        QStringList members;
+        for (const Node& m : kernel->members.nodes)
+            if (m.op.info().opClass != OpClass::Leaf)
+                members << QStringLiteral("#%1 %2").arg(m.id).arg(QString::fromStdString(m.op.label()));
+        row(node, tr("members"), members.join(QStringLiteral(", ")));
+    } else if (n.op.kind == OpKind::Unknown) {
         row(node, tr("payload"), QString::fromStdString(n.op.unknownPayload));
+    }
 
     auto* attrs = section(this, tr("Attributes"));
     for (const auto& [key, value] : n.op.attrs.entries())
@@ -156,6 +170,102 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
                 row(costs, tr("note"), QString::fromStdString(c.note));
         }
     }
+}
+
+void PropertyPanel::showGroup(const Graph& graph, const GroupTree& tree, int group, const GraphCost* cost)
+{
+    const QSignalBlocker block(this);
+    clear();
+    m_node = -1;
+    if (group < 0 || static_cast<std::size_t>(group) >= tree.groups.size())
+        return;
+    const GroupTree::Group& grp = tree.groups[static_cast<std::size_t>(group)];
+    std::vector<bool> inside(graph.nodes.size(), false);
+    for (std::size_t i : grp.allNodes)
+        inside[i] = true;
+
+    auto* head = section(this, tr("Group"));
+    row(head, tr("path"), QString::fromStdString(grp.path));
+    row(head, tr("nodes"), QString::number(grp.allNodes.size()));
+    row(head, tr("subgroups"), QString::number(grp.children.size()));
+
+    if (cost) {
+        NodeCost sum;
+        int syncs = 0, skipped = 0;
+        for (std::size_t i : grp.allNodes) {
+            if (i >= cost->nodes.size())
+                continue;
+            const NodeCost& c = cost->nodes[i];
+            if (c.skipped) {
+                ++skipped;
+                continue;
+            }
+            sum.totalNs += c.totalNs;
+            sum.computeNs += c.computeNs;
+            sum.memoryNs += c.memoryNs;
+            sum.dispatchNs += c.dispatchNs;
+            sum.syncNs += c.syncNs;
+            sum.bytes += c.bytes;
+            syncs += c.syncNs > 0 || graph.nodes[i].op.info().hostSync ? 1 : 0;
+        }
+        auto* costs = section(this, tr("Cost (%1, %2)").arg(QString::fromStdString(cost->model),
+                                                           QString::fromStdString(cost->profile)));
+        row(costs, tr("total"), formatNs(sum.totalNs));
+        if (cost->totalNs > 0)
+            row(costs, tr("share"), QStringLiteral("%1 %").arg(100.0 * sum.totalNs / cost->totalNs, 0, 'f', 1));
+        row(costs, tr("compute"), formatNs(sum.computeNs));
+        row(costs, tr("memory"), formatNs(sum.memoryNs));
+        row(costs, tr("dispatch"), formatNs(sum.dispatchNs));
+        row(costs, tr("sync"), formatNs(sum.syncNs));
+        row(costs, tr("sync points"), QString::number(syncs));
+        row(costs, tr("bytes moved"), formatBytes(static_cast<double>(sum.bytes)));
+        if (skipped > 0)
+            row(costs, tr("skipped"), tr("%n node(s) need unbound symbols", nullptr, skipped));
+    }
+
+    // The tensors crossing the boundary: each outside producer read inside once, each member read outside.
+    std::vector<std::size_t> entering, leaving;
+    const auto users = graph.consumers();
+    for (std::size_t i : grp.allNodes) {
+        for (NodeId in : graph.nodes[i].inputs)
+            if (auto j = graph.indexOf(in); j && !inside[*j]
+                && std::find(entering.begin(), entering.end(), *j) == entering.end())
+                entering.push_back(*j);
+        bool out = graph.isOutput(graph.nodes[i].id);
+        for (std::size_t u : users[i])
+            out = out || !inside[u];
+        if (out)
+            leaving.push_back(i);
+    }
+    auto tensorBytes = [&](const std::vector<std::size_t>& nodes) {
+        double total = 0;
+        bool known = true;
+        for (std::size_t i : nodes) {
+            const auto b = graph.nodes[i].shape.bytes();
+            known = known && b.has_value();
+            total += static_cast<double>(b.value_or(0));
+        }
+        return known ? formatBytes(total) : tr("%1 + symbolic").arg(formatBytes(total));
+    };
+    auto* io = section(this, tr("IO"));
+    row(io, tr("tensors in"), QString::number(entering.size()));
+    row(io, tr("bytes in"), tensorBytes(entering));
+    row(io, tr("tensors out"), QString::number(leaving.size()));
+    row(io, tr("bytes out"), tensorBytes(leaving));
+
+    auto* members = section(this, tr("Members"));
+    constexpr std::size_t kShown = 200;
+    for (std::size_t k = 0; k < grp.allNodes.size() && k < kShown; ++k) {
+        const Node& n = graph.nodes[grp.allNodes[k]];
+        const QString name = QString::fromStdString(n.displayName());
+        const QString cell = cost && grp.allNodes[k] < cost->nodes.size() && !cost->nodes[grp.allNodes[k]].skipped
+                               ? formatNs(cost->nodes[grp.allNodes[k]].totalNs)
+                               : QString();
+        row(members, QStringLiteral("#%1 %2").arg(n.id).arg(name.isEmpty() ? QString::fromStdString(n.op.label()) : name),
+            cell);
+    }
+    if (grp.allNodes.size() > kShown)
+        row(members, tr("…"), tr("%n more", nullptr, static_cast<int>(grp.allNodes.size() - kShown)));
 }
 
 QString PropertyPanel::valueOf(const QString& sectionTitle, const QString& key) const

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "analysis/cost_model.h"
+#include "canvas/group_tree.h"
 #include "ir/graph.h"
 #include <QTreeWidget>
 
 namespace costscope {
 
-// Everything about the selected node: identity, every attribute, input and output shapes, and its cost. The name,
+// Everything about the selected node (or group): identity, every attribute, input and output shapes, and its cost. The name,
 // every attribute, a leaf's shape and "graph output" are edited in place (double-click the value); "add attribute"
 // takes "key = value". The panel only asks for edits: the window applies them to the document.
 class PropertyPanel : public QTreeWidget {
@@ -16,6 +17,9 @@ public:
     explicit PropertyPanel(QWidget* parent = nullptr);
     // `problem`: why the node is invalid, shown first and in red; empty when it is fine.
     void showNode(const Graph* graph, int nodeIndex, const GraphCost* cost, const QString& problem = {});
+    // A group (a collapsed box, or a scope): its members, their summed cost, the tensors that cross its boundary
+    // and the sync points inside. Nothing in it is edited here.
+    void showGroup(const Graph& graph, const GroupTree& tree, int group, const GraphCost* cost);
     // The row that edits `what` (with the attribute's key), or nullptr; tests type into it.
     QTreeWidgetItem* editRow(Edit what, const QString& key = {}) const;
 

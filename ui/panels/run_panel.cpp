@@ -80,6 +80,12 @@ RunPanel::RunPanel(MainWindow* window)
     connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
     selectDevice();
     // Timings taken while a calibration runs would measure both; one at a time.
+    // A calibration or a fit saved a profile: the toolbar can offer it now.
+    for (auto saved : {&ProfileTools::calibrated, &ProfileTools::fitted})
+        connect(m_tools, saved, window, [window](bool ok) {
+            if (ok)
+                window->reloadProfiles();
+        });
     connect(m_tools, &ProfileTools::busyChanged, this,
             [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
     // A newly opened or edited graph makes any run in flight stale.
@@ -127,7 +133,9 @@ void RunPanel::start()
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;
-    m_progress->setRange(0, request.runs);
+    // One step per timed run, and a last one for what follows them (the run that times every node, the comparison):
+    // the bar reaches 100 % only when the result is in.
+    m_progress->setRange(0, request.runs + 1);
     m_progress->setValue(0);
     m_status->setText(tr("Running on %1 with %2 …").arg(m_device->currentText(), bindingsText(request.bindings)));
     setBusy(true);
@@ -154,6 +162,10 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
     setBusy(false); // Run stays disabled while a run is under way, so this one was the only one
     if (generation != m_generation)
         return; // a graph opened since: these numbers describe something else
+    if (result)
+        m_progress->setValue(m_progress->maximum());
+    else
+        m_progress->reset();
     if (!result) {
         m_status->setText(QString::fromStdString(result.error().message));
         emit finished(false);

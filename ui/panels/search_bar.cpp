@@ -12,10 +12,10 @@ namespace costscope {
 SearchBar::SearchBar(QWidget* parent)
     : QWidget(parent), m_edit(new QLineEdit(this)), m_mode(new QComboBox(this)), m_status(new QLabel(this))
 {
-    m_edit->setPlaceholderText(tr("Search nodes"));
+    m_edit->setPlaceholderText(tr("Search nodes (Ctrl+F)"));
     m_edit->setClearButtonEnabled(true);
     m_edit->setMinimumWidth(180);
-    m_mode->addItems({tr("Name"), tr("Op"), tr("Regex")});
+    m_mode->addItems({tr("Name or op"), tr("Name"), tr("Op"), tr("Regex")});
     auto* prev = new QToolButton(this);
     prev->setArrowType(Qt::UpArrow);
     prev->setToolTip(tr("Previous match (Shift+F3)"));
@@ -35,6 +35,17 @@ SearchBar::SearchBar(QWidget* parent)
     connect(m_edit, &QLineEdit::returnPressed, this, &SearchBar::next);
     connect(prev, &QToolButton::clicked, this, &SearchBar::previous);
     connect(nextButton, &QToolButton::clicked, this, &SearchBar::next);
+}
+
+SearchBar::Mode SearchBar::mode() const
+{
+    return static_cast<Mode>(m_mode->currentIndex());
+}
+
+void SearchBar::focusSearch()
+{
+    m_edit->setFocus(Qt::ShortcutFocusReason);
+    m_edit->selectAll();
 }
 
 void SearchBar::setGraph(const Graph* graph)
@@ -69,9 +80,9 @@ void SearchBar::update()
         const Node& n = m_graph->nodes[i];
         const QString name = QString::fromStdString(n.displayName());
         const QString op = QString::fromStdString(n.op.label());
-        const bool hit = mode == Mode::Name ? name.contains(text, Qt::CaseInsensitive)
-                         : mode == Mode::Op ? op.contains(text, Qt::CaseInsensitive)
-                                            : re.match(name).hasMatch() || re.match(op).hasMatch();
+        const bool nameHit = mode != Mode::Op && mode != Mode::Regex && name.contains(text, Qt::CaseInsensitive);
+        const bool opHit = (mode == Mode::Op || mode == Mode::NameOrOp) && op.contains(text, Qt::CaseInsensitive);
+        const bool hit = mode == Mode::Regex ? re.match(name).hasMatch() || re.match(op).hasMatch() : nameHit || opHit;
         if (hit)
             m_matches.push_back(i);
     }

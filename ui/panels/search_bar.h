@@ -10,18 +10,22 @@ class QLineEdit;
 
 namespace costscope {
 
-// Finds nodes by name, op or regular expression; next/previous step through the matches in graph order.
+// Finds nodes by name, op or regular expression; next/previous step through the matches in graph order. The default,
+// "Name or op", finds "Softmax" whether the user thinks of a node by what it is called or by what it does.
 class SearchBar : public QWidget {
     Q_OBJECT
 public:
-    enum class Mode { Name, Op, Regex };
+    enum class Mode { NameOrOp, Name, Op, Regex };
     explicit SearchBar(QWidget* parent = nullptr);
     void setGraph(const Graph* graph); // not owned
     void setQuery(const QString& text, Mode mode);
     const std::vector<std::size_t>& matches() const { return m_matches; }
     QLineEdit* edit() const { return m_edit; }
+    Mode mode() const;
 
 public slots:
+    // Focuses the text field with its text selected, ready to type over (Ctrl+F).
+    void focusSearch();
     void next();
     void previous();
 
