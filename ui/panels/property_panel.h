@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "analysis/cost_model.h"
-#include "canvas/group_tree.h"
+#include "layout/group_tree.h"
 #include "ir/graph.h"
 #include <QTreeWidget>
 
