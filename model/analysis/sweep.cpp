@@ -174,7 +174,8 @@ SweepResult runSweep(const Graph& g, const CostModel& model, const SweepRequest&
         tags.push_back(p.calibration);
     r.ranked = rankedByPick(tags, request.rlxVersion);
     r.pick = sweepPicks(r.totalNs, r.ranked);
-    const std::vector<std::string> labels = profileLabels(request.profiles);
+    const std::vector<std::string> labels =
+        request.labels.size() == request.profiles.size() ? request.labels : profileLabels(request.profiles);
     r.crossovers = findCrossovers(r.values, r.totalNs, r.pick, labels, request.symbol);
     // Where an unranked profile would have been the cheapest, its crossovers are still worth seeing.
     const std::vector<std::size_t> cheapest = sweepPicks(r.totalNs, std::vector<bool>(np, true));

@@ -31,6 +31,9 @@ struct SweepRequest {
     std::vector<std::int64_t> values;
     Bindings base;                       // other symbols, fixed
     std::vector<DeviceProfile> profiles; // one curve per profile
+    // What the crossover texts call each profile (the chart's series names, "apple-m3-max"); empty: the profiles'
+    // own labels.
+    std::vector<std::string> labels;
     bool keepNodeCosts = false;
     std::vector<SweepSeries> series;
     // Whose pick: RLX 0.2.16 does not pick Uncalibrated profiles unless every profile is Uncalibrated.

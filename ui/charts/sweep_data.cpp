@@ -137,12 +137,10 @@ SweepData computeSweepData(const SweepInputs& in, const std::atomic<bool>* cance
         return out;
     const std::vector<std::string> symbols = summarize(*in.graph).symbols;
     out.symbolInGraph = std::find(symbols.begin(), symbols.end(), in.symbol) != symbols.end();
-    if (!req.profiles.empty()) {
+    // Crossovers named as the series are ("apple-m3-max", not its device "Metal"), so that a label matches its curve.
+    req.labels = out.deviceLabels;
+    if (!req.profiles.empty())
         out.sweep = runSweep(*in.graph, *model, req, cancel);
-        // Named as the series are ("apple-m3-max", not its device "Metal"), so that a label matches its curve.
-        out.sweep.crossovers = findCrossovers(out.sweep.values, out.sweep.totalNs, out.sweep.pick, out.deviceLabels,
-                                              in.symbol);
-    }
     if (!in.fuseNodes.empty())
         fuseCurves(in, out);
     shareCurves(in, *model, *focus, out, cancel);
