@@ -131,7 +131,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
         std::cerr << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
-                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V] [--json|--csv]\n"
+                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
+                     " [--json|--csv]\n"
                   << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }

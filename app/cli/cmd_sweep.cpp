@@ -82,7 +82,8 @@ int cmdSweep(const std::vector<std::string>& argv)
         std::cerr << "usage: costscope-cli sweep FILE --values 1,2,4|1:65536:x2|1:64:+8 [--symbol batch] [--device D]..."
                      " [--model rlx|costscope] [--profile NAME|FILE]... [--bind SYM=N]... [--gates 3,4,5]"
                      " [--rlx-version V] [--json|--csv]\n"
-                     "--gates: the RLX fusion-gate score per target of fusing these nodes, at each value (not with --csv)\n"
+                     "--gates: the RLX fusion-gate score per target of fusing these nodes, at each value"
+                     " (not with --csv)\n"
                   << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }

@@ -88,7 +88,8 @@ RuledPick pickByRule(const std::vector<double>& totals, const std::vector<Calibr
 std::string leftOutReason(Calibration tag, RlxVersion version)
 {
     return "left out of the ranking: " + std::string(calibrationName(tag)) + " model (RLX "
-         + std::string(rlxVersionName(version)) + " ranks Uncalibrated models only when every candidate is Uncalibrated)";
+         + std::string(rlxVersionName(version))
+         + " ranks Uncalibrated models only when every candidate is Uncalibrated)";
 }
 
 } // namespace costscope

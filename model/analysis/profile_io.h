@@ -40,8 +40,8 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
 Result<DeviceProfile> loadProfileFile(const std::string& path);
 
 // An RLX calibration cache (~/.cache/rlx/<backend>-calib-<slug>.json: device_name, sgemm_gflops,
-// roundtrip_overhead_ns, memory_bw_gbps) as a profile named "rlx-cache/<file stem>", tagged Measured. RLX stores the rate in
-// FLOP/s under a GFLOP/s name: values above 1e6 are divided by 1e9 and the description says so.
+// roundtrip_overhead_ns, memory_bw_gbps) as a profile named "rlx-cache/<file stem>", tagged Measured. RLX stores the
+// rate in FLOP/s under a GFLOP/s name: values above 1e6 are divided by 1e9 and the description says so.
 Result<DeviceProfile> loadRlxCalibrationCache(const std::string& path);
 
 } // namespace costscope

@@ -77,6 +77,16 @@ std::string setText(const std::string& rows, const std::string& extra = {})
     return R"({"format": "costscope-profile-set", "version": 1, "name": "t", )" + extra + R"("rows": )" + rows + "}";
 }
 
+// setText() with every row tagged ArchDefault, so that the error under test is the one the row was written for.
+QString taggedSet(const std::string& rows, const std::string& extra = {})
+{
+    std::string tagged = rows;
+    const std::string row = R"({"devices")", with = R"({"calibration": "ArchDefault", "devices")";
+    for (auto at = tagged.find(row); at != std::string::npos; at = tagged.find(row, at + with.size()))
+        tagged.replace(at, row.size(), with);
+    return QString::fromStdString(setText(tagged, extra));
+}
+
 } // namespace
 
 class TestProfileSets : public QObject {
@@ -144,29 +154,26 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        const std::string all = R"([{"calibration": "ArchDefault", "devices": ["Cpu", "Metal", "Mlx", "Ane", "Cuda", "Rocm", "Gpu", "Vulkan",
+        const std::string all = R"([{"devices": ["Cpu", "Metal", "Mlx", "Ane", "Cuda", "Rocm", "Gpu", "Vulkan",
                                      "WebGpu", "DirectX", "OpenGl", "Tpu"]}])";
         QTest::newRow("not json") << "{" << "t: not valid JSON";
         QTest::newRow("format") << R"({"format": "x", "version": 1, "name": "t", "rows": []})"
                                 << "key 'format'";
-        QTest::newRow("unknown key") << QString::fromStdString(setText(all, R"("extra": 1, )")) << "key 'extra'";
-        QTest::newRow("missing device") << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"]}])"))
-                                        << "no row lists device Metal";
-        QTest::newRow("twice") << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"]}, {"calibration": "ArchDefault", "devices": ["cpu"]}])"))
+        QTest::newRow("unknown key") << taggedSet(all, R"("extra": 1, )") << "key 'extra'";
+        QTest::newRow("missing device") << taggedSet(R"([{"devices": ["Cpu"]}])") << "no row lists device Metal";
+        QTest::newRow("twice") << taggedSet(R"([{"devices": ["Cpu"]}, {"devices": ["cpu"]}])")
                                << "rows[1]: device Cpu is listed twice";
-        QTest::newRow("unknown device") << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Toaster"]}])"))
+        QTest::newRow("unknown device") << taggedSet(R"([{"devices": ["Toaster"]}])")
                                         << "rows[0]: key 'devices': unknown device \"Toaster\"";
-        QTest::newRow("bad number")
-            << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"], "sgemm_gflops": "fast"}])"))
-            << "rows[0]: key 'sgemm_gflops': expected a number";
+        QTest::newRow("bad number") << taggedSet(R"([{"devices": ["Cpu"], "sgemm_gflops": "fast"}])")
+                                    << "rows[0]: key 'sgemm_gflops': expected a number";
         QTest::newRow("no calibration")
             << QString::fromStdString(setText(R"([{"devices": ["Cpu"]}])"))
             << "rows[0]: key 'calibration': missing (Measured, ArchDefault or Uncalibrated)";
         QTest::newRow("unknown calibration")
             << QString::fromStdString(setText(R"([{"devices": ["Cpu"], "calibration": "Guessed"}])"))
             << "rows[0]: key 'calibration': unknown calibration 'Guessed'";
-        QTest::newRow("name in a row")
-            << QString::fromStdString(setText(R"([{"calibration": "ArchDefault", "devices": ["Cpu"], "name": "x"}])")) << "rows[0]: key 'name'";
+        QTest::newRow("name in a row") << taggedSet(R"([{"devices": ["Cpu"], "name": "x"}])") << "rows[0]: key 'name'";
     }
     void badSetsAreRefused()
     {
