@@ -5,6 +5,9 @@ Each case is run as a user would: `costscope-cli run CASE/model.onnx --backend B
 --reference output_0.pb --atol 1e-5` (one timed run, no warm-up, no host probe), one process per case so that a
 crash or a hang is caught and counted instead of ending the report. The exit code classifies the case: 0 pass,
 4 mismatch, 3 unsupported (the first error line says what is missing), a signal a crash, the time limit a hang.
+Starting the CLI costs about 0.2 s of CPU (its GPU libraries), 6 minutes of CPU for the suite; with --runner,
+tests/conformance/onnx_node_runner runs the same steps in children forked from one loaded process instead (the
+default of the CTest target; --runner '' compares with the CLI itself).
 ONNX Runtime (CPU provider) runs the same cases in a worker process of its own, compared with the same tolerance on
 the same first output.
 
@@ -36,7 +39,7 @@ def case_inputs(case):
 
 def reason_of(stderr):
     """The error line of a failed run without the node-specific prefix, so that equal causes group together."""
-    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    lines = [line for line in stderr.strip().splitlines() if line.strip() and "warning:" not in line]
     if not lines:
         return "no message"
     text = lines[-1]
@@ -44,10 +47,31 @@ def reason_of(stderr):
         if "error" in line.lower() or "cannot" in line or "unsupported" in line or "not " in line:
             text = line
             break
-    text = re.sub(r"^.*?model\.onnx:\s*", "", text)
-    text = re.sub(r"node \d+ \([^)]*\):\s*", "", text)
-    text = re.sub(r"ONNX node #\d+ '[^']*' ", "ONNX node ", text)
-    return text.strip()[:200]
+    return tidy(text)
+
+
+def tidy(reason):
+    """A failure reason without the node-specific prefix, so that equal causes group together."""
+    reason = re.sub(r"^.*?model\.onnx:\s*", "", reason)
+    reason = re.sub(r"node \d+ \([^)]*\):\s*", "", reason)
+    reason = re.sub(r"ONNX node #\d+ '[^']*' ", "ONNX node ", reason)
+    return reason.strip()[:200]
+
+
+def run_with_runner(runner, backend, cases, atol, jobs, timeout):
+    """Every case through onnx_node_runner (one process forking a child per case)."""
+    cmd = [runner, "--backend", backend, "--atol", str(atol), "--rtol", str(RTOL), "--jobs", str(jobs),
+           "--timeout", str(timeout)] + [str(c) for c in cases]
+    r = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    results = {}
+    for line in r.stdout.splitlines():
+        name, result, why = (line.split("\t", 2) + ["", ""])[:3]
+        results[name] = (result, tidy(why))
+    for case in cases:
+        if case.name not in results:
+            results[case.name] = (CRASH, f"the runner ended (status {r.returncode}) before this case: "
+                                         f"{r.stderr.strip()[-200:]}")
+    return results
 
 
 def run_ours(cli, backend, case, atol, timeout):
@@ -142,7 +166,8 @@ def ort_available():
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cli", required=True, help="the costscope-cli binary")
+    p.add_argument("--cli", help="the costscope-cli binary (one process per case)")
+    p.add_argument("--runner", help="tests/conformance/onnx_node_runner (one process, a forked child per case)")
     p.add_argument("--suite", required=True, help="the generated suite: SUITE/<case>/model.onnx")
     p.add_argument("--backend", default="cpu")
     p.add_argument("--baseline", help="committed list of cases that pass (one name a line, '#' comments); "
@@ -164,13 +189,18 @@ def main():
     if not cases:
         print(f"CONFORMANCE SUITE MISSING: no cases in {suite}", file=sys.stderr)
         return 1
+    if not args.runner and not args.cli:
+        p.error("give --runner or --cli")
     started = time.monotonic()
     ort_version, ort_problem = (None, "skipped (--no-ort)") if args.no_ort else ort_available()
     with ThreadPoolExecutor(max_workers=1) as ort_pool:
         ort_future = ort_pool.submit(run_ort, cases, args.atol) if ort_version else None
-        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            ours = dict(zip((c.name for c in cases),
-                            pool.map(lambda c: run_ours(args.cli, args.backend, c, args.atol, args.timeout), cases)))
+        if args.runner:
+            ours = run_with_runner(args.runner, args.backend, cases, args.atol, args.jobs, args.timeout)
+        else:
+            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                ours = dict(zip((c.name for c in cases), pool.map(
+                    lambda c: run_ours(args.cli, args.backend, c, args.atol, args.timeout), cases)))
         ours_seconds = time.monotonic() - started
         ort = ort_future.result() if ort_future else {}
     elapsed = time.monotonic() - started
@@ -183,7 +213,7 @@ def main():
           f"atol {args.atol:g}, rtol {RTOL:g}, first output")
     print(f"costscope ({args.backend}): {counts['pass']} pass, {counts['mismatch']} mismatch, "
           f"{counts['unsupported']} unsupported, {counts[CRASH]} crash, {counts[HANG]} hang "
-          f"({ours_seconds:.0f} s, {args.jobs} jobs)")
+          f"({ours_seconds:.0f} s, {args.jobs} jobs, {'forked runner' if args.runner else 'costscope-cli per case'})")
     if ort_version:
         oc = collections.Counter(ort.values())
         both = sum(1 for n in ours if ours[n][0] == "pass" and ort.get(n) == "pass")
