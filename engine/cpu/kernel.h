@@ -111,5 +111,6 @@ KernelStatus runWelchPeaks(KernelContext&, const Inputs&, HostTensor&);
 // ONNX-only ops (findOnnxKernel) in files of their own.
 KernelStatus runOnnxAttention(KernelContext&, const Inputs&, HostTensor&);
 KernelFn findQuantizeNormKernel(std::string_view opType); // QuantizeLinear, DequantizeLinear, RMSNormalization
+KernelFn findLossKernel(std::string_view opType);          // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 
 } // namespace costscope::cpu

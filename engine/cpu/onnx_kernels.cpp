@@ -192,7 +192,9 @@ KernelFn findOnnxKernel(std::string_view opType)
     for (const auto& [name, fn] : table)
         if (name == opType)
             return fn;
-    return findQuantizeNormKernel(opType);
+    if (KernelFn fn = findQuantizeNormKernel(opType))
+        return fn;
+    return findLossKernel(opType);
 }
 
 } // namespace costscope::cpu

@@ -221,6 +221,11 @@ void TestCpuOnnxOps::onnxOpsByName()
     auto range = RUN_OK(runOp(named("Range"), {f32({}, {1}), f32({}, {2}), f32({}, {0.25f})}));
     QVERIFY(range);
     QVERIFY(sameFloats(*range, {4}, {1, 1.25f, 1.5f, 1.75f}));
+    // Class 1 of row 0 and class 0 of row 1, weighted 2 and 1, the second row ignored: mean = -(2 * -0.5) / 2.
+    auto nll = RUN_OK(runOp(named("NegativeLogLikelihoodLoss", {{"ignore_index", std::int64_t{0}}}),
+                            {f32({2, 2}, {-0.1f, -0.5f, -0.7f, -0.2f}), i64({2}, {1, 0}), f32({2}, {1, 2})}));
+    QVERIFY(nll);
+    QVERIFY(sameFloats(*nll, {}, {0.5f}));
     auto unknown = runOp(named("NoSuchOp"), {x});
     QVERIFY(!unknown);
     QVERIFY(unknown.error().message.find("cannot run op NoSuchOp") != std::string::npos);
