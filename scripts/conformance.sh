@@ -20,10 +20,11 @@ generate() {
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$onnx_pin" ] && [ -d "$dir/node" ]; then
     echo "conformance: suite of $onnx_pin already in $dir/node"
   else
-    mkdir -p "$dir"
-    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check "$onnx_pin"
-    "$venv/bin/python" "$root/scripts/conformance/generate_node_suite.py" "$dir/node"
+    # Each step checks its own status: `if ! generate` below turns errexit off inside the function.
+    mkdir -p "$dir" || return 1
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || return 1
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check "$onnx_pin" || return 1
+    "$venv/bin/python" "$root/scripts/conformance/generate_node_suite.py" "$dir/node" || return 1
     echo "$onnx_pin" >"$stamp"
   fi
   if ! "$venv/bin/python" -c "import onnxruntime" 2>/dev/null; then
