@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "tensor.h"
+#include "half.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace costscope {
 
@@ -44,9 +46,9 @@ void AlignedBuffer::resize(std::size_t bytes)
             std::max<std::size_t>((bytes + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
         m_data.reset(static_cast<std::byte*>(std::aligned_alloc(kAlignment, rounded)));
         m_capacity = m_data ? rounded : 0;
-        if (!m_data) {
+        if (!m_data) { // callers write `bytes` bytes next: a null buffer would crash them far from the cause
             m_size = 0;
-            return;
+            throw std::bad_alloc();
         }
     }
     m_size = bytes;
@@ -113,6 +115,8 @@ double HostTensor::valueAsDouble(std::uint64_t i) const
     case DType::I64: return static_cast<double>(load<std::int64_t>(p, i));
     case DType::F32: return load<float>(p, i);
     case DType::F64: return load<double>(p, i);
+    case DType::F16: return halfToFloat(load<std::uint16_t>(p, i));
+    case DType::BF16: return bf16ToFloat(load<std::uint16_t>(p, i));
     default: return 0.0;
     }
 }

@@ -223,20 +223,33 @@ Result<HostTensor> parseTensorProto(const std::string& bytes)
     auto dtype = dtypeFromOnnx(p.dataType);
     if (!dtype)
         return Diagnostic::error("unsupported TensorProto data_type " + std::to_string(p.dataType));
-    for (std::int64_t d : p.dims)
+    // The element count is checked against the data the file holds before anything is allocated: another message
+    // read as a TensorProto (an ONNX optional or sequence value) gives absurd dims.
+    std::uint64_t elements = 1;
+    std::string shape;
+    for (std::int64_t d : p.dims) {
         if (d < 0)
             return Diagnostic::error("negative dimension " + std::to_string(d));
-    HostTensor t(p.dims, *dtype);
+        shape += (shape.empty() ? "" : ",") + std::to_string(d);
+        if (d > 0 && elements > (std::uint64_t(1) << 62) / std::uint64_t(d))
+            return Diagnostic::error("dims [" + shape + "] are too large: not a tensor (is it an ONNX sequence or "
+                                     "optional value?)");
+        elements *= std::uint64_t(d);
+    }
+    const std::uint64_t needed = elements * byteSize(*dtype);
     if (!p.raw.empty() || typedCount(p) == 0) {
-        if (p.raw.size() != t.byteSize())
-            return Diagnostic::error("raw_data holds " + std::to_string(p.raw.size()) + " bytes, " + describe(t)
-                                     + " needs " + std::to_string(t.byteSize()));
+        if (p.raw.size() != needed)
+            return Diagnostic::error("raw_data holds " + std::to_string(p.raw.size()) + " bytes, "
+                                     + std::string(dtypeName(*dtype)) + "[" + shape + "] needs "
+                                     + std::to_string(needed));
+        HostTensor t(p.dims, *dtype);
         std::memcpy(t.bytes(), p.raw.data(), p.raw.size());
         return t;
     }
-    if (typedCount(p) != t.elements())
-        return Diagnostic::error("TensorProto holds " + std::to_string(typedCount(p)) + " values, " + describe(t)
-                                 + " needs " + std::to_string(t.elements()));
+    if (typedCount(p) != elements)
+        return Diagnostic::error("TensorProto holds " + std::to_string(typedCount(p)) + " values, "
+                                 + std::string(dtypeName(*dtype)) + "[" + shape + "] needs " + std::to_string(elements));
+    HostTensor t(p.dims, *dtype);
     fillFromTyped(t, p);
     return t;
 }

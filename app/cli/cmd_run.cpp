@@ -111,20 +111,37 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     return s;
 }
 
-Result<std::vector<HostTensor>> loadInputs(const Settings& s, const ExecutablePlan& plan)
+// arange(n)/n for every input of the plan: what a run without --input files gets.
+std::vector<HostTensor> syntheticInputs(const ExecutablePlan& plan)
 {
     std::vector<HostTensor> inputs;
-    if (!s.inputFiles.empty() && s.inputFiles.size() != plan.inputs().size())
-        return Diagnostic::error("the graph has " + std::to_string(plan.inputs().size()) + " inputs, "
+    for (const PlanInput& in : plan.inputs())
+        inputs.push_back(arangeInput(in.dims, in.dtype));
+    return inputs;
+}
+
+// The --input files in graph-input order; the graph's symbols that --bind leaves open take their sizes from them
+// (as ONNX Runtime binds a model's dynamic dims from the tensors it is fed).
+Result<std::vector<HostTensor>> readInputFiles(Settings& s, const Graph& g)
+{
+    std::vector<const Node*> graphInputs;
+    for (const Node& n : g.nodes)
+        if (n.op.kind == OpKind::Input)
+            graphInputs.push_back(&n);
+    std::vector<HostTensor> inputs;
+    if (s.inputFiles.empty())
+        return inputs;
+    if (s.inputFiles.size() != graphInputs.size())
+        return Diagnostic::error("the graph has " + std::to_string(graphInputs.size()) + " inputs, "
                                  + std::to_string(s.inputFiles.size()) + " --input files were given");
-    for (std::size_t i = 0; i < plan.inputs().size(); ++i) {
-        if (s.inputFiles.empty()) {
-            inputs.push_back(arangeInput(plan.inputs()[i].dims, plan.inputs()[i].dtype));
-            continue;
-        }
+    for (std::size_t i = 0; i < graphInputs.size(); ++i) {
         auto t = readTensorProtoFile(s.inputFiles[i]);
         if (!t)
             return t.error();
+        const std::vector<Dim>& dims = graphInputs[i]->shape.dims;
+        for (std::size_t d = 0; d < dims.size() && d < t->rank(); ++d)
+            if (!dims[d].isStatic() && !s.bindings.count(dims[d].symbol))
+                s.bindings[dims[d].symbol] = t->dim(d);
         inputs.push_back(std::move(*t));
     }
     return inputs;
@@ -139,12 +156,8 @@ Result<std::unique_ptr<ExecutablePlan>> prepare(Backend& backend, const Graph& g
         return plan.error();
     if (auto r = (*plan)->uploadParameters(); !r)
         return r.error();
-    if (inputs->empty()) {
-        auto loaded = loadInputs(s, **plan);
-        if (!loaded)
-            return loaded.error();
-        *inputs = std::move(*loaded);
-    }
+    if (inputs->empty())
+        *inputs = syntheticInputs(**plan);
     if (auto r = (*plan)->setInputs(*inputs); !r)
         return r.error();
     return std::move(*plan);
@@ -305,12 +318,17 @@ int cmdRun(const std::vector<std::string>& argv)
         loaded->graph = std::move(*rebatched);
     }
     const Graph& g = loaded->graph;
+    auto fileInputs = readInputFiles(*settings, g);
+    if (!fileInputs) {
+        std::cerr << fileInputs.error().format(s.file) << '\n';
+        return kBadInput;
+    }
     auto predictions = predictRun(g, s.bindings, s.backend, s.profile);
     if (!predictions) {
         std::cerr << "costscope-cli run: " << predictions.error().message << '\n';
         return kUsage;
     }
-    std::vector<HostTensor> inputs;
+    std::vector<HostTensor> inputs = std::move(*fileInputs);
     auto plan = prepare(*backend, g, s, s.device, &inputs);
     // The profile's reference kernels again, before and after the timed runs (about 50 ms each on the CPU).
     const bool probe = plan && s.hostProbe && predictions->costscopeProfile.hostProbe.valid();

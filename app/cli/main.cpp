@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <new>
 
 namespace {
 void printUsage(std::ostream& os)
@@ -42,7 +43,13 @@ int main(int argc, char** argv)
                 std::cout << "usage: costscope-cli " << c.usage << '\n';
                 return 0;
             }
-            return c.run(args);
+            try {
+                return c.run(args);
+            } catch (const std::bad_alloc&) { // a tensor larger than memory: bad input, not a crash
+                std::cerr << "costscope-cli " << cmd << ": out of memory (the input asks for a tensor larger than "
+                          << "this machine can hold)\n";
+                return costscope::cli::kBadInput;
+            }
         }
     std::cerr << "costscope-cli: unknown command '" << cmd << "'\n";
     printUsage(std::cerr);

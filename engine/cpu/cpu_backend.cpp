@@ -59,6 +59,8 @@ Result<std::unique_ptr<ExecutablePlan>> CpuBackend::compile(const Graph& g, cons
             return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, msg);
         };
         cpu::CpuPlan::Step step{pos, cpu::findKernel(n.op.kind), {}};
+        if (n.op.kind == OpKind::Unknown && !n.op.attrs.has("onnx_domain"))
+            step.kernel = cpu::findOnnxKernel(n.op.name);
         const bool leaf = n.op.kind == OpKind::Input || n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant;
         if (!leaf && !step.kernel)
             return nodeError("the CPU backend cannot run op " + n.op.label());

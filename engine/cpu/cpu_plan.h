@@ -30,12 +30,15 @@ public:
 private:
     Result<bool> execute(const std::atomic<bool>* cancel, std::vector<NodeTiming>* timings);
     Diagnostic atNode(std::size_t node, const std::string& message) const;
+    // Runs one step's kernel, through converted copies where its inputs' dtypes are not ones it computes in.
+    KernelStatus runStep(const Step& step, KernelContext& ctx, Inputs& in);
 
     std::shared_ptr<ThreadPool> m_pool;
     Graph m_graph;
     Bindings m_bindings;
     std::vector<Step> m_steps;
     std::vector<HostTensor> m_values; // one per graph node
+    std::vector<HostTensor> m_converted; // a step's inputs in its kernel's dtypes (see precision.h), reused
     bool m_parametersReady = false;
     bool m_inputsReady = false;
 };

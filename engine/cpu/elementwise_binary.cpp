@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: MIT
-// Binary, Compare, Where and Sum: numpy-broadcast element-wise ops over F32, F64, I64 and I32.
+// Binary, Compare, Where and Sum: numpy-broadcast element-wise ops over F32, F64, I64, I32, U8 and Bool (the plan
+// converts other dtypes, see precision.h). Logical ops (And, Or, Xor) read any non-zero as true; bitwise ones and
+// BitShift take integers only.
 #include "cpu/broadcast.h"
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace costscope::cpu {
 
 namespace {
-enum class BinOp { Add, Sub, Mul, Div, Pow, Max, Min, Mod, PRelu };
+enum class BinOp {
+    Add, Sub, Mul, Div, Pow, Max, Min, Mod, FMod, PRelu, And, Or, Xor, BitAnd, BitOr, BitXor, ShiftLeft, ShiftRight
+};
 enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
 
 std::optional<BinOp> parseBinOp(const std::string& s)
 {
     static const std::pair<const char*, BinOp> names[] = {
         {"Add", BinOp::Add}, {"Sub", BinOp::Sub}, {"Mul", BinOp::Mul},  {"Div", BinOp::Div},        {"Pow", BinOp::Pow},
-        {"Max", BinOp::Max}, {"Min", BinOp::Min}, {"Mod", BinOp::Mod}, {"PRelu", BinOp::PRelu}};
+        {"Max", BinOp::Max}, {"Min", BinOp::Min}, {"Mod", BinOp::Mod}, {"PRelu", BinOp::PRelu},
+        {"And", BinOp::And}, {"Or", BinOp::Or},   {"Xor", BinOp::Xor}, {"BitwiseAnd", BinOp::BitAnd},
+        {"BitwiseOr", BinOp::BitOr}, {"BitwiseXor", BinOp::BitXor}};
     for (const auto& [n, op] : names)
         if (s == n)
             return op;
@@ -43,17 +50,22 @@ bool isNegative(T a)
         return a < T(0);
 }
 
+// ONNX Mod with fmod=1: C's remainder, with the sign of the dividend.
+template <class T>
+T truncatedModulo(T a, T b)
+{
+    if constexpr (std::is_floating_point_v<T>)
+        return std::fmod(a, b);
+    else
+        return b == 0 ? T(0) : T(a % b); // integer division by zero is undefined in ONNX; avoid the trap
+}
+
+// ONNX Mod with fmod=0: the sign of the divisor, as numpy's mod (for floats too).
 template <class T>
 T modulo(T a, T b)
 {
-    if constexpr (std::is_floating_point_v<T>) {
-        return std::fmod(a, b);
-    } else {
-        if (b == 0)
-            return 0; // integer division by zero is undefined in ONNX; avoid the trap
-        T r = a % b;
-        return (r != 0 && isNegative(r) != isNegative(b)) ? T(r + b) : r; // ONNX Mod (fmod=0): sign of the divisor
-    }
+    const T r = truncatedModulo(a, b);
+    return (r != 0 && isNegative(r) != isNegative(b)) ? T(r + b) : r;
 }
 
 template <class T>
@@ -84,10 +96,53 @@ void binaryLoop(ThreadPool& pool, const Broadcast& b, const T* x, const T* y, T*
     });
 }
 
+bool isBitwise(BinOp op)
+{
+    return op == BinOp::BitAnd || op == BinOp::BitOr || op == BinOp::BitXor || op == BinOp::ShiftLeft
+        || op == BinOp::ShiftRight;
+}
+
+// ONNX's BitShift (its reference, numpy): a shift by a negative amount or by `width` (the bits of the graph's
+// dtype, which may be narrower than T when the plan widened it) or more gives 0, or -1 shifting a negative value
+// right; signed values shift right arithmetically.
 template <class T>
-void binaryTyped(ThreadPool& pool, BinOp op, const Broadcast& b, const T* x, const T* y, T* o)
+T shifted(T a, T by, bool left, int width)
+{
+    using U = std::make_unsigned_t<T>;
+    if (by < 0 || static_cast<std::uint64_t>(by) >= static_cast<std::uint64_t>(width))
+        return !left && isNegative(a) ? T(-1) : T(0);
+    return left ? T(U(a) << by) : T(a >> by);
+}
+
+template <class T>
+void bitwiseTyped(ThreadPool& pool, BinOp op, const Broadcast& b, const T* x, const T* y, T* o, int width)
 {
     switch (op) {
+    case BinOp::BitAnd: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a & c); });
+    case BinOp::BitOr: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a | c); });
+    case BinOp::BitXor: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a ^ c); });
+    case BinOp::ShiftLeft: return binaryLoop(pool, b, x, y, o, [&](T a, T c) { return shifted(a, c, true, width); });
+    case BinOp::ShiftRight: return binaryLoop(pool, b, x, y, o, [&](T a, T c) { return shifted(a, c, false, width); });
+    default: return;
+    }
+}
+
+// `width`: the bits of the graph's integer dtype, for BitShift (0: T's own).
+template <class T>
+void binaryTyped(ThreadPool& pool, BinOp op, const Broadcast& b, const T* x, const T* y, T* o, int width = 0)
+{
+    switch (op) {
+    case BinOp::And: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a != T(0) && c != T(0)); });
+    case BinOp::Or: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a != T(0) || c != T(0)); });
+    case BinOp::Xor: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T((a != T(0)) != (c != T(0))); });
+    case BinOp::BitAnd:
+    case BinOp::BitOr:
+    case BinOp::BitXor:
+    case BinOp::ShiftLeft:
+    case BinOp::ShiftRight:
+        if constexpr (std::is_integral_v<T>)
+            bitwiseTyped(pool, op, b, x, y, o, width > 0 ? width : int(sizeof(T) * 8));
+        return;
     case BinOp::Add: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a + c); });
     case BinOp::Sub: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a - c); });
     case BinOp::Mul: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return T(a * c); });
@@ -96,6 +151,7 @@ void binaryTyped(ThreadPool& pool, BinOp op, const Broadcast& b, const T* x, con
     case BinOp::Max: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return a > c ? a : c; });
     case BinOp::Min: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return a < c ? a : c; });
     case BinOp::Mod: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return modulo(a, c); });
+    case BinOp::FMod: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return truncatedModulo(a, c); });
     case BinOp::PRelu: return binaryLoop(pool, b, x, y, o, [](T a, T c) { return isNegative(a) ? T(a * c) : a; });
     }
 }
@@ -165,10 +221,16 @@ KernelStatus sameDType(const Inputs& in, std::size_t from)
 KernelStatus runBinary(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     auto op = parseBinOp(ctx.node.op.subOp());
+    if (op == BinOp::Mod && ctx.attrs().getBool("fmod").value_or(false))
+        op = BinOp::FMod;
+    if (ctx.node.op.subOp() == "BitShift")
+        op = ctx.attrs().stringOr("direction", "LEFT") == "RIGHT" ? BinOp::ShiftRight : BinOp::ShiftLeft;
     if (!op)
         return fail("unsupported Binary op '" + ctx.node.op.subOp() + "'");
     if (auto s = sameDType(in, 0); !s)
         return s;
+    if (isBitwise(*op) && isFloating(in[0]->dtype()))
+        return fail("Binary." + ctx.node.op.subOp() + " takes integers, got " + describe(*in[0]));
     Inputs operands = in;
     HostTensor perChannel;
     if (*op == BinOp::PRelu && !makeBroadcast({&in[0]->dims(), &in[1]->dims()}) && in[1]->rank() == 1
@@ -186,8 +248,10 @@ KernelStatus runBinary(KernelContext& ctx, const Inputs& in, HostTensor& out)
     out.reset(b->shape, in[0]->dtype());
     const bool known = dispatchNumeric(in[0]->dtype(), [&](auto zero) {
         using T = decltype(zero);
+        const DType graphType = ctx.node.shape.dtype;
+        const int width = isFloating(graphType) || graphType == DType::Bool ? 0 : int(byteSize(graphType) * 8);
         binaryTyped<T>(ctx.pool, *op, *b, in[0]->values<T>().data(), operands[1]->values<T>().data(),
-                       out.values<T>().data());
+                       out.values<T>().data(), std::min<int>(width, int(sizeof(T) * 8)));
     });
     if (!known)
         return fail("Binary does not support " + std::string(dtypeName(in[0]->dtype())));

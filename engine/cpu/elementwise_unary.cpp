@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Activation, Clip and Cast.
+#include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
 
 #include <array>
@@ -13,8 +14,10 @@ namespace costscope::cpu {
 namespace {
 enum class Act {
     Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Rsqrt, Neg, Abs, Erf, Sign, Softplus, Softsign, IsNaN, Reciprocal, Floor,
-    Ceil, Round, Sin, Cos, Gelu, GeluApprox, Silu, LeakyRelu, Elu, Selu, Shrink, HardSigmoid
+    Ceil, Round, Sin, Cos, Gelu, GeluApprox, Silu, LeakyRelu, Elu, Selu, Shrink, HardSigmoid, Not, Tan, Asin, Acos,
+    Atan, Sinh, Cosh, Asinh, Acosh, Atanh, IsInf, HardSwish, Mish, Celu, ThresholdedRelu
 };
+constexpr Act kLastAct = Act::ThresholdedRelu;
 
 std::optional<Act> parseAct(const std::string& s)
 {
@@ -28,7 +31,12 @@ std::optional<Act> parseAct(const std::string& s)
         {"Sin", Act::Sin},         {"Cos", Act::Cos},               {"Gelu", Act::Gelu},
         {"GeluApprox", Act::GeluApprox}, {"Silu", Act::Silu},       {"LeakyRelu", Act::LeakyRelu},
         {"Elu", Act::Elu},         {"Selu", Act::Selu},             {"Shrink", Act::Shrink},
-        {"HardSigmoid", Act::HardSigmoid}};
+        {"HardSigmoid", Act::HardSigmoid}, {"Not", Act::Not},         {"Tan", Act::Tan},
+        {"Asin", Act::Asin},       {"Acos", Act::Acos},             {"Atan", Act::Atan},
+        {"Sinh", Act::Sinh},       {"Cosh", Act::Cosh},             {"Asinh", Act::Asinh},
+        {"Acosh", Act::Acosh},     {"Atanh", Act::Atanh},           {"IsInf", Act::IsInf},
+        {"HardSwish", Act::HardSwish}, {"Mish", Act::Mish},         {"Celu", Act::Celu},
+        {"ThresholdedRelu", Act::ThresholdedRelu}};
     for (const auto& [n, a] : names)
         if (s == n)
             return a;
@@ -38,6 +46,7 @@ std::optional<Act> parseAct(const std::string& s)
 // Parameters of the parameterised activations, with ONNX's defaults.
 struct ActParams {
     double alpha = 0, beta = 0, gamma = 0, bias = 0, lambd = 0;
+    bool negative = true, positive = true; // IsInf's detect_negative, detect_positive
 };
 
 ActParams paramsFor(Act a, const Attrs& attrs)
@@ -57,6 +66,12 @@ ActParams paramsFor(Act a, const Attrs& attrs)
     case Act::HardSigmoid:
         p.alpha = attrs.doubleOr("alpha", 0.2);
         p.beta = attrs.doubleOr("beta", 0.5);
+        break;
+    case Act::Celu:
+    case Act::ThresholdedRelu: p.alpha = attrs.doubleOr("alpha", 1.0); break;
+    case Act::IsInf:
+        p.negative = attrs.getBool("detect_negative").value_or(true);
+        p.positive = attrs.getBool("detect_positive").value_or(true);
         break;
     default: break;
     }
@@ -97,6 +112,21 @@ template <class T>
     case Act::Selu: return T(p.gamma) * (x > 0 ? x : T(p.alpha) * (std::exp(x) - one));
     case Act::Shrink: return x < -T(p.lambd) ? x + T(p.bias) : (x > T(p.lambd) ? x - T(p.bias) : T(0));
     case Act::HardSigmoid: return std::max(T(0), std::min(one, T(p.alpha) * x + T(p.beta)));
+    case Act::Not: return T(x == T(0) ? 1 : 0);
+    case Act::Tan: return std::tan(x);
+    case Act::Asin: return std::asin(x);
+    case Act::Acos: return std::acos(x);
+    case Act::Atan: return std::atan(x);
+    case Act::Sinh: return std::sinh(x);
+    case Act::Cosh: return std::cosh(x);
+    case Act::Asinh: return std::asinh(x);
+    case Act::Acosh: return std::acosh(x);
+    case Act::Atanh: return std::atanh(x);
+    case Act::IsInf: return T(std::isinf(x) && (x > 0 ? p.positive : p.negative) ? 1 : 0);
+    case Act::HardSwish: return x * std::max(T(0), std::min(one, x / T(6) + T(0.5)));
+    case Act::Mish: return x * std::tanh(std::log1p(std::exp(x)));
+    case Act::Celu: return std::max(T(0), x) + std::min(T(0), T(p.alpha) * (std::exp(x / T(p.alpha)) - one));
+    case Act::ThresholdedRelu: return x > T(p.alpha) ? x : T(0);
     }
     return x;
 }
@@ -119,7 +149,7 @@ constexpr auto rangeTable(std::index_sequence<I...>)
 template <class T, class O>
 void activateAll(ThreadPool& pool, Act a, const ActParams& p, const T* x, O* o, std::int64_t n)
 {
-    static constexpr auto table = rangeTable<T, O>(std::make_index_sequence<std::size_t(Act::HardSigmoid) + 1>());
+    static constexpr auto table = rangeTable<T, O>(std::make_index_sequence<std::size_t(kLastAct) + 1>());
     const auto range = table[static_cast<std::size_t>(a)];
     pool.parallelFor(n, 1 << 14, [&](std::int64_t s, std::int64_t e) { range(p, x, o, s, e); });
 }
@@ -135,15 +165,29 @@ bool applyActivation(ThreadPool& pool, const std::string& name, float* data, std
     return true;
 }
 
+namespace {
+KernelStatus bitwiseNot(const HostTensor& x, HostTensor& out)
+{
+    if (isFloating(x.dtype()) || x.dtype() == DType::Bool)
+        return fail("Activation.BitwiseNot takes integers, got " + describe(x));
+    out.reset(x.dims(), x.dtype());
+    for (std::size_t i = 0; i < x.byteSize(); ++i)
+        out.bytes()[i] = ~x.bytes()[i];
+    return ok();
+}
+} // namespace
+
 KernelStatus runActivation(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
+    if (ctx.node.op.subOp() == "BitwiseNot") // bitwise, so byte by byte whatever the integer width
+        return bitwiseNot(*in[0], out);
     auto a = parseAct(ctx.node.op.subOp());
     if (!a)
         return fail("unsupported Activation op '" + ctx.node.op.subOp() + "'");
     const HostTensor& x = *in[0];
     const ActParams p = paramsFor(*a, ctx.attrs());
     const auto n = static_cast<std::int64_t>(x.elements());
-    if (*a == Act::IsNaN) {
+    if (*a == Act::IsNaN || *a == Act::IsInf) {
         out.reset(x.dims(), DType::Bool);
         if (x.dtype() == DType::F32)
             activateAll(ctx.pool, *a, p, x.values<float>().data(), out.values<std::uint8_t>().data(), n);
@@ -199,50 +243,16 @@ KernelStatus runClip(KernelContext& ctx, const Inputs& in, HostTensor& out)
     return ok();
 }
 
-namespace {
-template <class T>
-void storeAs(std::byte* dst, std::uint64_t i, T v)
-{
-    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
-}
-
-bool castElement(const HostTensor& x, std::uint64_t i, DType to, std::byte* dst)
-{
-    const bool intSource = x.dtype() == DType::I64;
-    const double d = x.valueAsDouble(i);
-    const std::int64_t v = intSource ? x.valueAsInt(i) : static_cast<std::int64_t>(std::isfinite(d) ? d : 0);
-    switch (to) {
-    case DType::F32: storeAs(dst, i, static_cast<float>(intSource ? double(v) : d)); return true;
-    case DType::F64: storeAs(dst, i, intSource ? double(v) : d); return true;
-    case DType::I64: storeAs(dst, i, v); return true;
-    case DType::I32: storeAs(dst, i, static_cast<std::int32_t>(v)); return true;
-    case DType::U32: storeAs(dst, i, static_cast<std::uint32_t>(v)); return true;
-    case DType::I16: storeAs(dst, i, static_cast<std::int16_t>(v)); return true;
-    case DType::I8: storeAs(dst, i, static_cast<std::int8_t>(v)); return true;
-    case DType::U8: storeAs(dst, i, static_cast<std::uint8_t>(v)); return true;
-    case DType::Bool: storeAs(dst, i, static_cast<std::uint8_t>(d != 0.0 ? 1 : 0)); return true;
-    default: return false;
-    }
-}
-} // namespace
-
 KernelStatus runCast(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
+    if (auto onnxType = ctx.attrs().getString("onnx_to"))
+        return fail("Cast: the CPU backend has no " + *onnxType + " type");
     const std::string toName = ctx.attrs().stringOr("to", std::string(dtypeName(ctx.node.shape.dtype)));
     auto to = parseDType(toName);
     if (!to)
         return fail("Cast: unknown target dtype '" + toName + "'");
-    const HostTensor& x = *in[0];
-    for (DType t : {x.dtype(), *to})
-        if (t == DType::F16 || t == DType::BF16 || t == DType::C64 || t == DType::C128)
-            return fail("Cast: " + std::string(dtypeName(t)) + " is not supported on the CPU backend");
-    out.reset(x.dims(), *to);
-    if (x.elements() && !castElement(x, 0, *to, out.bytes()))
-        return fail("Cast: cannot cast to " + toName);
-    ctx.pool.parallelFor(static_cast<std::int64_t>(x.elements()), 1 << 14, [&](std::int64_t s, std::int64_t e) {
-        for (std::int64_t i = s; i < e; ++i)
-            castElement(x, static_cast<std::uint64_t>(i), *to, out.bytes());
-    });
+    if (!convertTensor(ctx.pool, *in[0], *to, out))
+        return fail("Cast: " + describe(*in[0]) + " to " + toName + " is not supported on the CPU backend");
     return ok();
 }
 

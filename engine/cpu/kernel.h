@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace costscope::cpu {
@@ -29,6 +30,12 @@ using KernelFn = KernelStatus (*)(KernelContext& ctx, const Inputs& in, HostTens
 
 // nullptr for kinds the CPU backend cannot run (Custom, Unknown and the leaves, which the plan handles).
 KernelFn findKernel(OpKind kind);
+// Kernels for ONNX ops (default domain) the op catalogue has no kind for, which import as unknown ops that keep
+// their ONNX attributes (onnx_kernels.cpp); nullptr for any other name.
+KernelFn findOnnxKernel(std::string_view opType);
+// Input `slot` of the ONNX node (its position in the ONNX input list, where omitted optional inputs still count),
+// or nullptr when it was omitted.
+const HostTensor* onnxInput(const KernelContext& ctx, const Inputs& in, std::size_t slot);
 
 inline KernelStatus ok()
 {
@@ -101,5 +108,9 @@ KernelStatus runGlobalPool(KernelContext&, const Inputs&, HostTensor&);
 KernelStatus runFft(KernelContext&, const Inputs&, HostTensor&);
 KernelStatus runLogMel(KernelContext&, const Inputs&, HostTensor&);
 KernelStatus runWelchPeaks(KernelContext&, const Inputs&, HostTensor&);
+// ONNX-only ops (findOnnxKernel) in files of their own.
+KernelStatus runOnnxAttention(KernelContext&, const Inputs&, HostTensor&);
+KernelFn findQuantizeNormKernel(std::string_view opType); // QuantizeLinear, DequantizeLinear, RMSNormalization
+KernelFn findLossKernel(std::string_view opType);          // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 
 } // namespace costscope::cpu

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reduce, Softmax and LogSoftmax over F32.
+// Reduce, Softmax and LogSoftmax over F32 (the plan converts other dtypes, see precision.h).
 #include "cpu/kernel.h"
 
 #include <algorithm>
@@ -14,11 +14,17 @@ KernelStatus runReduce(KernelContext& ctx, const Inputs& in, HostTensor& out)
     if (auto s = requireDType(x, DType::F32, "Reduce input"); !s)
         return s;
     const std::string op = ctx.node.op.subOp();
-    if (op != "Mean" && op != "Sum" && op != "Max" && op != "Min" && op != "Prod")
+    // L1, L2, SumSquare, LogSum and LogSumExp are a Sum between an element-wise step before and one after.
+    const bool composite = op == "L1" || op == "L2" || op == "SumSquare" || op == "LogSum" || op == "LogSumExp";
+    if (op != "Mean" && op != "Sum" && op != "Max" && op != "Min" && op != "Prod" && !composite)
         return fail("unsupported Reduce op '" + op + "'");
     const bool keep = ctx.attrs().getBool("keep_dim").value_or(ctx.attrs().intOr("keepdims", 1) != 0);
     std::vector<bool> reduced(x.rank(), false);
     auto axes = intsFromAttrOrInput(ctx, in, "axes", 1);
+    if (axes && axes->empty() && ctx.attrs().getBool("noop_with_empty_axes").value_or(false)) {
+        out = x; // axes computed at run time and empty: ONNX's noop_with_empty_axes leaves the input as it is
+        return ok();
+    }
     if (!axes || axes->empty())
         std::fill(reduced.begin(), reduced.end(), true);
     else
@@ -48,11 +54,31 @@ KernelStatus runReduce(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const std::int64_t count = product(redDims);
     const float* src = x.values<float>().data();
     float* dst = out.values<float>().data();
+    HostTensor before;
+    float shift = 0; // LogSumExp subtracts the largest value before exp and adds it back after the log
+    if (composite && op != "LogSum") {
+        before.reset(x.dims(), DType::F32);
+        float* b = before.values<float>().data();
+        const auto n = static_cast<std::int64_t>(x.elements());
+        if (op == "LogSumExp" && n)
+            shift = *std::max_element(src, src + n);
+        if (!std::isfinite(shift))
+            shift = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+            b[i] = op == "L1" ? std::abs(src[i]) : op == "LogSumExp" ? std::exp(src[i] - shift) : src[i] * src[i];
+        src = b;
+    }
+    const auto after = [&] {
+        if (!composite || op == "L1" || op == "SumSquare")
+            return;
+        for (std::int64_t o = 0; o < static_cast<std::int64_t>(out.elements()); ++o)
+            dst[o] = op == "L2" ? std::sqrt(dst[o]) : std::log(dst[o]) + shift;
+    };
     // Reducing the trailing dims makes every reduction one contiguous run (the common case: mean over H, W).
     bool trailing = true;
     for (std::size_t d = 0; d < x.rank(); ++d)
         trailing = trailing && (reduced[d] == (d >= x.rank() - redDims.size()));
-    const int kind = op == "Sum" ? 0 : op == "Mean" ? 1 : op == "Max" ? 2 : op == "Min" ? 3 : 4;
+    const int kind = op == "Sum" || composite ? 0 : op == "Mean" ? 1 : op == "Max" ? 2 : op == "Min" ? 3 : 4;
     if (trailing) {
         // One contiguous run per output, one loop per kind (the general loop below spent ~10 ns an element on its
         // index arithmetic and kind tests); same order of accumulation, so the same results.
@@ -78,6 +104,7 @@ KernelStatus runReduce(KernelContext& ctx, const Inputs& in, HostTensor& out)
                 dst[o] = static_cast<float>(kind == 1 && count ? acc / double(count) : acc);
             }
         });
+        after();
         return ok();
     }
     ctx.pool.parallelFor(product(iterDims), 16, [&](std::int64_t s, std::int64_t e) {
@@ -102,6 +129,7 @@ KernelStatus runReduce(KernelContext& ctx, const Inputs& in, HostTensor& out)
             dst[o] = static_cast<float>(kind == 1 && count ? acc / double(count) : acc);
         }
     });
+    after();
     return ok();
 }
 

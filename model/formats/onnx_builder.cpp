@@ -194,6 +194,7 @@ std::optional<Diagnostic> GraphBuilder::addMapped(const onnx::NodeProto& n, cons
 std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, const NodeContext& ctx)
 {
     Node node;
+    std::vector<std::int64_t> slots; // the ONNX input index of each input kept (omitted optional ones are skipped)
     for (int i = 0; i < n.input_size(); ++i) {
         if (n.input(i).empty())
             continue;
@@ -201,6 +202,7 @@ std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, con
         if (!p)
             return p.error();
         node.inputs.push_back(*p);
+        slots.push_back(i);
     }
     Attrs attrs;
     OJson payload = OJson::object();
@@ -211,6 +213,12 @@ std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, con
     }
     node.id = static_cast<NodeId>(m_graph.nodes.size());
     node.op = Op::unknown(validUtf8(n.op_type()), attrs.empty() ? std::string{} : payload.dump());
+    // Backends that run ONNX ops the catalogue has no kind for (cpu/onnx_kernels.h) need to know where the inputs
+    // sit and which domain the op is from; these two are not ONNX attributes and stay out of the payload.
+    if (static_cast<int>(slots.size()) != n.input_size())
+        attrs.set("onnx_input_slots", slots);
+    if (!n.domain().empty() && n.domain() != "ai.onnx")
+        attrs.set("onnx_domain", validUtf8(n.domain()));
     node.op.attrs = std::move(attrs);
     node.name = nodeName(n);
     node.shape = outputShape(n.output_size() > 0 ? n.output(0) : std::string{}, node.id, *node.name);

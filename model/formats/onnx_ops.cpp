@@ -26,14 +26,17 @@
 //   Pad             mode ("constant"|"reflect"|"edge"), pads (ONNX order: all begins, then all ends), value, axes?
 //   Clip            min?, max? (absent = unbounded)           Tile   repeats (the repeats input stays too)
 //   Cast            to (dtype name, "I64")
-//   Binary          op: Add Sub Mul Div Pow Max Min Mod PRelu And Or Xor BitShift; fmod? (Mod), direction? (BitShift)
+//   Binary          op: Add Sub Mul Div Pow Max Min Mod PRelu And Or Xor BitShift BitwiseAnd BitwiseOr BitwiseXor;
+//                   fmod? (Mod), direction? (BitShift)
 //                   (Max/Min of 3+ inputs: a chain of Binary)
 //   Compare         op: Eq Lt Le Gt Ge (RLX's names)
 //   Activation      op: the ONNX name (Relu, Sigmoid, Tanh, Exp, Log, Sqrt, Neg, Abs, Erf, Sign, Softplus, IsNaN,
-//                   Reciprocal, Floor, Ceil, ...); LeakyRelu/Elu/Celu/ThresholdedRelu alpha; Selu alpha, gamma;
+//                   Reciprocal, Floor, Ceil, Not, BitwiseNot, ...; Gelu as Gelu or GeluApprox); IsInf detect_negative,
+//                   detect_positive (bool); LeakyRelu/Elu/Celu/ThresholdedRelu alpha; Selu alpha, gamma;
 //                   HardSigmoid alpha, beta; Shrink lambd, bias
 //   Reduce          op ("Mean"|"Sum"|"Max"|"Min"|"Prod"|"L1"|"L2"|"LogSum"|"LogSumExp"|"SumSquare"), axes,
 //                   keep_dim (bool); axes absent only when the rank is unknown and the file gives none (= all)
+//                   or when they are computed (input 1 kept; then noop_with_empty_axes? (true))
 //   anything else   Op::unknown(op_type) with the ONNX attributes under their ONNX names
 #include "formats/onnx_ops.h"
 
@@ -63,6 +66,8 @@ Mapped mapReduce(const NodeContext& ctx, const std::string& op)
     }
     if (axes)
         a.set("axes", *axes);
+    else if (inputs.size() == 2 && ctx.attrInt("noop_with_empty_axes").value_or(0) != 0)
+        a.set("noop_with_empty_axes", true); // the axes input may turn out empty at run time
     a.set("keep_dim", ctx.attrInt("keepdims").value_or(1) != 0);
     return single(Op::make(OpKind::Reduce, std::move(a)), inputs);
 }

@@ -14,7 +14,7 @@ const std::map<std::string, std::string, std::less<>>& binaryOps()
     static const std::map<std::string, std::string, std::less<>> m = {
         {"Add", "Add"}, {"Sub", "Sub"}, {"Mul", "Mul"}, {"Div", "Div"},   {"Pow", "Pow"}, {"Max", "Max"},
         {"Min", "Min"}, {"Mod", "Mod"}, {"PRelu", "PRelu"}, {"And", "And"}, {"Or", "Or"}, {"Xor", "Xor"},
-        {"BitShift", "BitShift"},
+        {"BitShift", "BitShift"}, {"BitwiseAnd", "BitwiseAnd"}, {"BitwiseOr", "BitwiseOr"}, {"BitwiseXor", "BitwiseXor"},
     };
     return m;
 }
@@ -33,7 +33,7 @@ bool isPlainActivation(const std::string& t)
                                         "Abs",  "Erf",     "Sign",  "Softplus", "IsNaN", "Reciprocal", "Floor",
                                         "Ceil", "Not",     "Sin",   "Cos",   "Tan",   "Round",    "Softsign",
                                         "Asin", "Acos",    "Atan",  "Sinh",  "Cosh",  "Asinh",    "Acosh",
-                                        "Atanh", "IsInf",  "HardSwish", "Mish"};
+                                        "Atanh", "HardSwish", "Mish", "BitwiseNot"};
     for (const char* n : names)
         if (t == n)
             return true;
@@ -107,6 +107,19 @@ Mapped mapCast(const NodeContext& ctx)
                  + std::string(dtypeName(t)));
     Attrs a;
     a.set("to", std::string(dtypeName(t)));
+    if (!dtypeFromOnnx(static_cast<std::int32_t>(*to)))
+        a.set("onnx_to", onnxTypeName(static_cast<std::int32_t>(*to))); // so that a backend can say what it lacks
+    return single(Op::make(OpKind::Cast, std::move(a)), {0});
+}
+
+// CastLike is Cast to the element type of its second input, which the file states.
+Mapped mapCastLike(const NodeContext& ctx)
+{
+    const Shape* like = ctx.inputShape(1);
+    if (!like)
+        return ctx.error("the element type of input 1 (target_type) is not known");
+    Attrs a;
+    a.set("to", std::string(dtypeName(like->dtype)));
     return single(Op::make(OpKind::Cast, std::move(a)), {0});
 }
 
@@ -153,6 +166,16 @@ std::optional<Mapped> mapElementWise(const NodeContext& ctx)
         return single(subOp(OpKind::Compare, it->second), {0, 1});
     if (isPlainActivation(t))
         return single(subOp(OpKind::Activation, t), {0});
+    if (t == "IsInf") {
+        Op op = subOp(OpKind::Activation, t);
+        op.attrs.set("detect_negative", ctx.attrInt("detect_negative").value_or(1) != 0);
+        op.attrs.set("detect_positive", ctx.attrInt("detect_positive").value_or(1) != 0);
+        return single(std::move(op), {0});
+    }
+    if (t == "Gelu") {
+        const bool tanh = ctx.attrString("approximate").value_or("none") == "tanh";
+        return single(subOp(OpKind::Activation, tanh ? "GeluApprox" : "Gelu"), {0});
+    }
     if (auto it = paramActivations().find(t); it != paramActivations().end()) {
         Op op = subOp(OpKind::Activation, t);
         for (const auto& [name, dflt] : it->second)
@@ -168,6 +191,8 @@ std::optional<Mapped> mapElementWise(const NodeContext& ctx)
         return mapClip(ctx);
     if (t == "Cast")
         return mapCast(ctx);
+    if (t == "CastLike")
+        return mapCastLike(ctx);
     if (t == "ConstantOfShape")
         return mapConstantOfShape(ctx);
     if (t == "Dropout")

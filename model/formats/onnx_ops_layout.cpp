@@ -120,12 +120,28 @@ Mapped mapSlice(const NodeContext& ctx)
     return single(withAttrs(OpKind::Slice, std::move(a)), {0});
 }
 
-// The size of each Split output: the split attribute or input, else equal parts (the last one smaller when the
-// dim does not divide), else the sizes shape inference found.
+// The sizes shape inference found for the Split outputs; nullopt unless all are known.
+std::optional<Ints> statedSplitSizes(const NodeContext& ctx, std::int64_t axis)
+{
+    Ints sizes;
+    for (int i = 0; i < ctx.outputCount(); ++i) {
+        const Shape* s = ctx.outputShape(i);
+        if (!s || axis < 0 || static_cast<std::size_t>(axis) >= s->rank() || !s->dims[axis].isStatic())
+            return std::nullopt;
+        sizes.push_back(s->dims[axis].value);
+    }
+    return sizes;
+}
+
+// The size of each Split output: the split attribute or constant input, else (a computed split input) the sizes
+// shape inference found, else equal parts (the last one smaller when the dim does not divide), else the sizes shape
+// inference found.
 std::optional<Ints> splitSizes(const NodeContext& ctx, std::int64_t axis)
 {
     if (auto s = attrOrConstInput(ctx, "split", 1))
         return s;
+    if (ctx.opset() >= 13 && ctx.hasInput(1)) // computed sizes: equal parts would be a guess
+        return statedSplitSizes(ctx, axis);
     const auto parts = static_cast<std::int64_t>(ctx.outputCount());
     const Shape* in = ctx.inputShape(0);
     if (in && axis >= 0 && static_cast<std::size_t>(axis) < in->rank() && in->dims[axis].isStatic()) {
@@ -136,14 +152,7 @@ std::optional<Ints> splitSizes(const NodeContext& ctx, std::int64_t axis)
             sizes.push_back(std::max<std::int64_t>(0, std::min(chunk, dim - i * chunk)));
         return sizes;
     }
-    Ints sizes;
-    for (int i = 0; i < ctx.outputCount(); ++i) {
-        const Shape* s = ctx.outputShape(i);
-        if (!s || axis < 0 || static_cast<std::size_t>(axis) >= s->rank() || !s->dims[axis].isStatic())
-            return std::nullopt;
-        sizes.push_back(s->dims[axis].value);
-    }
-    return sizes;
+    return statedSplitSizes(ctx, axis);
 }
 
 Mapped mapSplit(const NodeContext& ctx)

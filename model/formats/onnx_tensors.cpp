@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <iterator>
 
 namespace costscope::onnx_import {
 
@@ -112,6 +113,11 @@ std::string onnxTypeName(std::int32_t elemType)
 {
     if (TP::DataType_IsValid(elemType))
         return TP::DataType_Name(static_cast<TP::DataType>(elemType));
+    // Types newer than the libonnx this was built with (ONNX 1.14 to 1.20), by their TensorProto numbers.
+    static const char* const newer[] = {"FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
+                                        "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
+    if (elemType >= 17 && elemType < 17 + static_cast<std::int32_t>(std::size(newer)))
+        return newer[elemType - 17];
     return "type " + std::to_string(elemType);
 }
 

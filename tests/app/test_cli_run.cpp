@@ -17,6 +17,7 @@ private slots:
     void runReportsTimings();
     void referenceChecks();
     void badArgumentsAreUsageErrors();
+    void inputThatIsNotATensorIsBadInput();
 };
 
 void TestCliRun::devicesListsTheCpu()
@@ -81,6 +82,19 @@ void TestCliRun::badArgumentsAreUsageErrors()
     QCOMPARE(runCli({"run", "x.json", "--backend", "nope"}, &out, &err), 2);
     QCOMPARE(runCli({"run", "/nonexistent/graph.json"}, &out, &err), 3);
     QCOMPARE(runCli({"devices", "extra"}, &out, &err), 2);
+}
+
+// ONNX's test_identity_opt feeds an optional(sequence(tensor)) value: its input_0.pb is an OptionalProto, which
+// the TensorProto reader took for a tensor of about 10^12 elements and costscope-cli crashed allocating it.
+void TestCliRun::inputThatIsNotATensorIsBadInput()
+{
+    const QString dir = testDataPath("onnx_optional_input");
+    QByteArray out, err;
+    QCOMPARE(runCli({"run", dir + "/identity_opt.onnx", "--runs", "1", "--warmup", "0", "--no-host-probe", "--input",
+                     dir + "/identity_opt_input_0.pb"},
+                    &out, &err),
+             3);
+    QVERIFY2(err.contains("identity_opt_input_0.pb"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)
