@@ -10,6 +10,7 @@
 #include "edit/graph_document.h"
 #include "edit/graph_edits.h"
 #include "formats/graph_file.h"
+#include "jobs/batched_graph.h"
 #include "jobs/load_job.h"
 #include "panels/device_cost_table.h"
 #include "panels/node_table_model.h"
@@ -138,6 +139,10 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> grap
     m_file = path;
     // ONNX is read, never written: Save asks where to put the .costscope or RLX JSON copy.
     m_doc->reset(graph, formatFromPath(path.toStdString()) == GraphFormat::Onnx ? QString() : path);
+    // A graph whose inputs fix the batch opens at that batch, so that the batch control shows what the canvas shows;
+    // changing it then rebatches the costs.
+    if (const auto own = fixedBatch(*graph); own && *own <= m_batch->maximum())
+        m_batch->setValue(static_cast<int>(*own));
     showGraph(std::move(graph), true);
     addRecent(path);
     emit graphLoaded(path);

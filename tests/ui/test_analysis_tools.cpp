@@ -184,7 +184,9 @@ private slots:
         MainWindow w;
         w.show();
         const QString cnn = test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        w.batchSpin()->setValue(16);
         QVERIFY(openAndWait(w, cnn));
+        QCOMPARE(w.batchSpin()->value(), 2); // it opens at its own batch: the costs are of the graph as shown
         w.setCostProvider(makeCostProvider());
         QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() != nullptr; }, 30000));
         const Graph original = *w.graph();
@@ -215,6 +217,8 @@ private slots:
                 + R"(},{"id":2,"op":{"Mir":{"Binary":"Add"}},"inputs":[0,1],"shape":)" + shape + R"(}],"outputs":[2]})");
         f.close();
         QVERIFY(openAndWait(w, pinned));
+        QCOMPARE(w.batchSpin()->value(), 2);
+        w.batchSpin()->setValue(8);
         QVERIFY(QTest::qWaitFor([&] { return w.batchSpin()->toolTip().contains(QStringLiteral("cannot change")); },
                                 30000));
         QVERIFY2(w.batchSpin()->toolTip().contains(QStringLiteral("node 2")), qPrintable(w.batchSpin()->toolTip()));

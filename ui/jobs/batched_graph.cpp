@@ -37,6 +37,15 @@ std::string whyNot(const Graph& g, const Diagnostic& e, std::int64_t own)
 }
 } // namespace
 
+std::optional<std::int64_t> fixedBatch(const Graph& g)
+{
+    const auto symbols = g.symbols();
+    if (std::find(symbols.begin(), symbols.end(), "batch") != symbols.end())
+        return std::nullopt;
+    const std::int64_t own = ownBatch(g);
+    return own > 0 ? std::optional<std::int64_t>(own) : std::nullopt;
+}
+
 BatchedGraph graphAtBatch(const std::shared_ptr<const Graph>& g, std::int64_t batch)
 {
     if (!g)

@@ -3,6 +3,7 @@
 #include "ir/graph.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace costscope {
@@ -18,5 +19,9 @@ struct BatchedGraph {
 };
 
 BatchedGraph graphAtBatch(const std::shared_ptr<const Graph>& g, std::int64_t batch);
+
+// The batch a graph without the symbol "batch" fixes (its first Input's static dim 0); nullopt for a graph with
+// the symbol or without such an Input.
+std::optional<std::int64_t> fixedBatch(const Graph& g);
 
 } // namespace costscope
