@@ -19,8 +19,9 @@ count=$(printf '%s' "$skips" | grep -c . || true)
 echo
 echo "Skipped test functions: $count"
 if [ "$count" -gt 0 ]; then
-  # "TestX::function() reason" lines, grouped by reason (the text after the first ") ").
-  printf '%s\n' "$skips" | sed -E 's/^[^ ]+\) //' | sort | uniq -c | sort -rn | sed 's/^/  /'
+  # "TestX::function(data tag) reason" lines, grouped by reason.
+  printf '%s\n' "$skips" | sed -E 's/^[A-Za-z0-9_]+::[A-Za-z0-9_]+(\([^)]*\))? //' | sort | uniq -c | sort -rn |
+    sed 's/^/  /'
 fi
 grep -E '^[0-9]+% tests passed' "$log" | tail -n 1 || true
 exit "$status"
