@@ -31,6 +31,20 @@ std::vector<FitRun> syntheticRuns(const std::map<std::string, double>& factors, 
     return runs;
 }
 
+// A CPU profile without corrections for the profile fits.
+DeviceProfile cpuTestProfile()
+{
+    DeviceProfile p;
+    p.name = "calibrated-test";
+    p.device = Device::Cpu;
+    p.sgemmGflops = 50;
+    p.memoryBw = 10;
+    p.dispatchNs = 100;
+    p.roundtripNs = 1000;
+    p.unifiedMemory = true;
+    return p;
+}
+
 // x [batch, 64] through a chain of `n` MatMuls with 64×64 weights.
 std::shared_ptr<const Graph> matmulChain(int n)
 {
@@ -136,14 +150,7 @@ private slots:
     }
     void profileFitReplacesOldCorrections()
     {
-        DeviceProfile p;
-        p.name = "calibrated-test";
-        p.device = Device::Cpu;
-        p.sgemmGflops = 50;
-        p.memoryBw = 10;
-        p.dispatchNs = 100;
-        p.roundtripNs = 1000;
-        p.unifiedMemory = true;
+        DeviceProfile p = cpuTestProfile();
         DeviceProfile uncorrected = p;
         p.corrections = {{"matmul", 5.0}, {"conv", 2.0}};
         // Measured: exactly 3 × what the model predicts without corrections, at two batches.
@@ -178,14 +185,7 @@ private slots:
     // not pay. The fit must take it off and find the nodes' real factor (2x), not 2x plus the overhead.
     void fitRemovesTheInstrumentationOverhead()
     {
-        DeviceProfile p;
-        p.name = "calibrated-test";
-        p.device = Device::Cpu;
-        p.sgemmGflops = 50;
-        p.memoryBw = 10;
-        p.dispatchNs = 100;
-        p.roundtripNs = 1000;
-        p.unifiedMemory = true;
+        DeviceProfile p = cpuTestProfile();
         constexpr double overheadNs = 3000;
         std::vector<MeasuredRun> runs;
         for (std::int64_t batch : {8, 64}) {
