@@ -11,7 +11,7 @@
 namespace costscope {
 
 namespace {
-Result<DeviceCalibration> calibrateCpuDevice(const DeviceCalibrationOptions& o, const std::string& name)
+Result<DeviceCalibration> calibrateCpuDevice(const DeviceCalibrationOptions& o)
 {
     CpuCalibrationOptions options;
     options.quick = o.quick;
@@ -20,7 +20,7 @@ Result<DeviceCalibration> calibrateCpuDevice(const DeviceCalibrationOptions& o, 
     auto c = calibrateCpu(options);
     if (!c)
         return c.error();
-    DeviceCalibration d{profileFromCpuCalibration(*c, name, calibrationHost(), calibrationDate(), o.tool), {}};
+    DeviceCalibration d{profileFromCpuCalibration(*c, o.name, calibrationHost(), calibrationDate(), o.tool), {}};
     std::ostringstream out;
     out << "device:        " << c->device << " (" << c->numThreads << " threads)\n";
     printSgemmTable(out, d.profile, "sgemm");
@@ -43,7 +43,7 @@ Result<DeviceCalibration> calibrateDevice(const DeviceCalibrationOptions& o)
     if (named.name.empty())
         named.name = "calibrated-" + o.backend;
     if (o.backend == "cpu")
-        return calibrateCpuDevice(named, named.name);
+        return calibrateCpuDevice(named);
     auto plugin = loadBackendPlugin(o.backend);
     if (!plugin)
         return Diagnostic::error("backend '" + o.backend + "' cannot be calibrated here: " + plugin.error().message);
