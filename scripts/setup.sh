@@ -12,7 +12,7 @@ packages=(
   # GUI
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libglx-dev libxkbcommon-dev fonts-dejavu-core
   # model
-  nlohmann-json3-dev libonnx-dev libprotobuf-dev protobuf-compiler
+  nlohmann-json3-dev libxgboost-dev libonnx-dev libprotobuf-dev protobuf-compiler
   # engine
   libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   # layout reference, headless windows, report checks, packaging checks

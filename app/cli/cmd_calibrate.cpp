@@ -6,22 +6,73 @@
 #include "calibration/save_calibration.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/zoo_runs.h"
+#include "train/family_holdout.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
 
 namespace costscope::cli {
 
 namespace {
 constexpr const char* kUsageLine =
-    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]";
+    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]\n"
+    "                               [--no-predictors] [--predictor-budget S]";
+
+// The kernel predictors (analysis/kernel_predictor.h): the zoo's graphs, smallest first so that every family is
+// sampled within the budget, measured per node through the backend's own kernels and learned with XGBoost.
+Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const DeviceProfile& profile, bool quick,
+                                     double budgetS, std::string& figures)
+{
+    const bool cpu = profile.device == Device::Cpu;
+    std::vector<PlannedGraph> plan = zooPlan({}, quick ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{1, 8});
+    std::vector<std::pair<double, std::size_t>> order;
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        double elements = 0; // the size of its tensors: a cheap proxy for its time
+        for (const Node& n : plan[i].graph->nodes)
+            elements += double(n.shape.elements().value_or(0));
+        order.emplace_back(elements, i);
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<PlannedGraph> sorted;
+    for (const auto& [size, i] : order)
+        sorted.push_back(plan[i]);
+    PlanMeasureOptions o;
+    o.device = device;
+    o.maxGflop = cpu ? (quick ? 0.5 : 3.0) : (quick ? 100.0 : 2000.0);
+    o.perGraphS = quick ? 0.05 : 0.2;
+    o.totalS = budgetS;
+    o.progress = false;
+    std::vector<std::string> skipped;
+    const std::vector<EvalRun> runs = measurePlan(backend, sorted, profile, o, skipped);
+    std::vector<std::string> notes;
+    auto trained = withTrainedPredictors(profile, runs, {}, &notes);
+    if (!trained)
+        return trained.error();
+    DeviceProfile out = profile;
+    out.kernelPredictors = trained->kernelPredictors;
+    char line[160];
+    std::snprintf(line, sizeof line, "kernel predictors from %zu measured zoo graphs (%zu skipped):\n", runs.size(),
+                  skipped.size());
+    figures += line;
+    for (const auto& [cls, k] : *out.kernelPredictors) {
+        std::snprintf(line, sizeof line, "  %-12s %5d kernels, %.1f %% mean error on them\n", cls.c_str(), k.samples,
+                      k.trainMape);
+        figures += line;
+    }
+    for (const std::string& n : notes)
+        figures += "  " + n + "\n";
+    return out;
+}
 } // namespace
 
 int cmdCalibrate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"quick", "json"}, {"backend", "save", "device"}, &err);
+    auto args = Args::parse(argv, {"quick", "json", "no-predictors"}, {"backend", "save", "device", "predictor-budget"}, &err);
     if (!args || !args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "unexpected positional argument" : err) << '\n';
         return kUsage;
@@ -53,6 +104,26 @@ int cmdCalibrate(const std::vector<std::string>& argv)
     if (!measured) {
         std::cerr << "costscope-cli calibrate: " << measured.error().message << '\n';
         return kBadInput;
+    }
+    if (!args->flag("no-predictors")) {
+        const bool cpu = backendName == "cpu";
+        const double budget = parseDouble(args->option("predictor-budget").value_or(
+                                              options.quick ? (cpu ? "25" : "20") : (cpu ? "240" : "150")))
+                                  .value_or(-1);
+        if (budget <= 0) {
+            std::cerr << kUsageLine << "\n--predictor-budget takes seconds\n";
+            return kUsage;
+        }
+        if (!predictorTrainingAvailable()) {
+            std::cerr << "warning: this build has no XGBoost: no kernel predictors; the analytic terms price every "
+                         "kernel\n";
+        } else if (auto p = withPredictors(**backend, options.device, measured->profile, options.quick, budget,
+                                           measured->figures)) {
+            measured->profile = std::move(*p);
+        } else {
+            std::cerr << "costscope-cli calibrate: kernel predictors: " << p.error().message << '\n';
+            return kBadInput;
+        }
     }
     auto saved = saveCalibratedProfile(measured->profile);
     if (!saved) {

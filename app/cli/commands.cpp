@@ -26,6 +26,8 @@ const std::vector<Command>& commands()
         {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]  microbenchmarks"
                       " -> device profile",
          cmdCalibrate},
+        {"evaluate", "evaluate [--backend B] [--profile NAME] [--families F,G] [--batches 1,8] [--json] [DATA...]  "
+                     "accuracy of the cost models on model families they were not fitted on", cmdEvaluate},
         {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]  fit per-op-class corrections "
                 "from measured runs", cmdFit},
         {"report", "report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... [--measured T]  export a report",

@@ -23,6 +23,7 @@ struct NodeCost {
     double flops = 0;
     std::uint64_t bytes = 0;
     bool skipped = false; // an unbound symbol made it uncostable
+    bool learned = false; // priced by the profile's learned predictor of its kernel class (kernel_predictor.h)
     std::string note;     // e.g. "unknown op: costed as memory-bound"
 };
 

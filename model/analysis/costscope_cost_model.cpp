@@ -2,6 +2,7 @@
 #include "analysis/costscope_cost_model.h"
 
 #include "analysis/gemm_rate.h"
+#include "analysis/kernel_predictor.h"
 #include "analysis/kernel_rate.h"
 #include "analysis/memory_rate.h"
 #include "analysis/op_cost.h"
@@ -117,6 +118,15 @@ double packedBytes(const Op& op, const OpWork& w, const DeviceProfile& p)
     return 2.0 * 4.0 * static_cast<double>(w.gemmK) * static_cast<double>(w.gemmN);
 }
 
+// The profile's predictor of the kernel class that runs this node, or null (the analytic terms price it).
+const KernelPredictor* predictorFor(const DeviceProfile& p, const Node& node, const OpWork& w)
+{
+    if (!p.kernelPredictors || p.kernelPredictors->empty())
+        return nullptr;
+    auto it = p.kernelPredictors->find(kernelClassOf(node, w));
+    return it != p.kernelPredictors->end() && it->second.valid() ? &it->second : nullptr;
+}
+
 } // namespace
 
 double CostscopeCostModel::classEfficiency(OpClass c)
@@ -147,6 +157,9 @@ GraphWork CostscopeCostModel::work(const Graph& g, const Bindings& b) const
         elements[i] = g.nodes[i].shape.elements(b);
     gw.nodes.reserve(g.nodes.size());
     gw.outputBytes.assign(g.nodes.size(), 0.0);
+    gw.outputElements.assign(g.nodes.size(), 0.0);
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        gw.outputElements[i] = elements[i] ? static_cast<double>(*elements[i]) : 0.0;
     std::vector<TensorRef> inputs;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
         const Node& node = g.nodes[i];
@@ -188,6 +201,9 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
     const MemoryRate memoryRate(p);
     const KernelRate kernelRate(p);
     const Rates rates{p, gemmRate, kernelRate, classRate};
+    double bestBw = std::max(p.memoryBw, 1e-9);
+    for (const BandwidthPoint& b : p.memoryBwTable)
+        bestBw = std::max(bestBw, b.gbps);
 
     double total = p.roundtripNs;
     for (std::size_t i = 0; i < g.nodes.size() && i < gw.nodes.size(); ++i) {
@@ -221,7 +237,16 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
             }
             nc.memoryNs = bytes / memoryRate.at(bytes);
             nc.dispatchNs = p.dispatchNs;
-            nc.totalNs = (std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs) * corrections[cls];
+            const double analytic = std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs;
+            const KernelPredictor* learned = predictorFor(p, node, w);
+            if (learned) {
+                // The learned ratio replaces the class correction; the roofline bounds it from below.
+                const double floor = std::max(w.flops / peak, bytes / bestBw);
+                const double elements = i < gw.outputElements.size() ? gw.outputElements[i] : 0.0;
+                nc.totalNs = learned->predictNs(kernelFeatures(node, w, analytic, elements), analytic, floor);
+                nc.learned = true;
+            } else
+                nc.totalNs = analytic * corrections[cls];
         } else if (p.viewCopyBw > 0 && w.viewBytes > 0) {
             // A backend without aliasing views copies the tensor: one read and one write.
             nc.memoryNs = 2.0 * static_cast<double>(w.viewBytes) / p.viewCopyBw;

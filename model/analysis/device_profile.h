@@ -7,10 +7,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace costscope {
+
+class KernelPredictor;
+using KernelPredictors = std::map<std::string, KernelPredictor>; // analysis/kernel_predictor.h
 
 // One measured (or datasheet) sgemm rate at a shape; the Costscope model interpolates between them.
 struct SgemmPoint {
@@ -104,6 +108,11 @@ struct DeviceProfile {
     // 0: views are free.
     double viewCopyBw = 0;
     std::map<std::string, double> corrections; // per op class (opClassName) multiplicative factors, fitted
+    // Learned per-kernel-class predictors (analysis/kernel_predictor.h) by kernelClassOf; a class without one is
+    // priced by the analytic terms above (and its correction). Shared: profiles are copied freely, trees are not.
+    std::shared_ptr<const KernelPredictors> kernelPredictors;
+    // What loading the profile had to leave out (a malformed predictor: the analytic terms price its class).
+    std::vector<std::string> loadWarnings;
 
     double readbackBw() const { return hostReadbackBw > 0 ? hostReadbackBw : memoryBw; }
     // RLX parity sgemm_gflops(m,k,n): the flat rate, or the small rate under the threshold (Mlx).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/profile_io.h"
+#include "analysis/kernel_predictor.h"
 
 #include "formats/graph_file.h"
 
@@ -206,13 +207,45 @@ void readWaves(Reader& r, const std::string& key, TileWaves& w)
         r.fail(key, "tiles, concurrent_tiles and step_ns must be positive");
 }
 
+// "kernel_predictors": {class: {"samples": n, "train_mape": %, "xgboost": XGBoost JSON model}}. A predictor that
+// cannot be read is left out with a warning (DeviceProfile::loadWarnings): its class falls back to the analytic
+// terms, and the rest of the profile stays usable.
+void readKernelPredictors(const Json& j, const std::string& origin, DeviceProfile& p)
+{
+    auto it = j.find("kernel_predictors");
+    if (it == j.end())
+        return;
+    const std::string where = origin + ": key 'kernel_predictors'";
+    if (!it->is_object()) {
+        p.loadWarnings.push_back(where + ": expected an object {kernel class: predictor}; the analytic terms price "
+                                         "every kernel");
+        return;
+    }
+    auto predictors = std::make_shared<KernelPredictors>();
+    for (auto e = it->begin(); e != it->end(); ++e) {
+        const std::string at = origin + ": key 'kernel_predictors." + e.key() + "'";
+        const Json* model = e->is_object() && e->contains("xgboost") ? &(*e)["xgboost"] : nullptr;
+        auto k = model ? KernelPredictor::fromXgboostJson(model->dump(), at)
+                       : Result<KernelPredictor>(Diagnostic::error(at + ": no 'xgboost' model"));
+        if (!k) {
+            p.loadWarnings.push_back(k.error().message + "; the analytic terms price this class");
+            continue;
+        }
+        k->samples = e->value("samples", 0);
+        k->trainMape = e->value("train_mape", 0.0);
+        predictors->emplace(e.key(), std::move(*k));
+    }
+    if (!predictors->empty())
+        p.kernelPredictors = std::move(predictors);
+}
+
 const std::set<std::string>& knownKeys()
 {
     static const std::set<std::string> k = {"name", "device", "description", "source", "calibration", "sgemm_gflops",
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
         "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "host_probe", "conv_per_sample", "conv_call_ns",
-        "gemm_packs_b", "view_copy_bw_gbps", "corrections", "rlx_fallback"};
+        "gemm_packs_b", "view_copy_bw_gbps", "corrections", "kernel_predictors", "rlx_fallback"};
     return k;
 }
 
@@ -280,6 +313,12 @@ std::string profileToJsonText(const DeviceProfile& p)
     j["corrections"] = Json::object();
     for (const auto& [cls, f] : p.corrections)
         j["corrections"][cls] = f;
+    if (p.kernelPredictors && !p.kernelPredictors->empty()) {
+        j["kernel_predictors"] = Json::object();
+        for (const auto& [cls, k] : *p.kernelPredictors)
+            j["kernel_predictors"][cls] = {{"samples", k.samples}, {"train_mape", k.trainMape},
+                                           {"xgboost", Json::parse(k.xgboostJson())}};
+    }
     j["rlx_fallback"] = p.rlxFallback;
     return j.dump(2) + "\n";
 }
@@ -338,6 +377,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.boolean("gemm_packs_b", p.gemmPacksB);
     r.number("view_copy_bw_gbps", p.viewCopyBw);
     readPositiveMap(r, "corrections", "expected an object {op class: factor}", p.corrections);
+    readKernelPredictors(j, origin, p);
     r.boolean("rlx_fallback", p.rlxFallback);
     // Files from before the tag: RLX's discrete-GPU fallback is a guess without a model, anything else a default.
     p.calibration = p.rlxFallback ? Calibration::Uncalibrated : Calibration::ArchDefault;

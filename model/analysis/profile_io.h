@@ -32,6 +32,9 @@ namespace costscope {
 //   "gemm_packs_b": true,                  CPU: the sgemm writes a packed copy of B (saved only when true)
 //   "view_copy_bw_gbps": 12,               CPU: views copy their tensor at this rate (saved only when set)
 //   "corrections": {"matmul": 1.1},        per op class (opClassName) time factors
+//   "kernel_predictors": {"matmul": {"samples": 900, "train_mape": 4.1, "xgboost": {XGBoost JSON model}}},
+//                                          learned per kernel class (kernel_predictor.h); unreadable ones are
+//                                          left out with a warning (DeviceProfile::loadWarnings)
 //   "rlx_fallback": false                  RLX's discrete-GPU fallback estimate for this device
 // }
 std::string profileToJsonText(const DeviceProfile& p);

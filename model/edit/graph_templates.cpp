@@ -2,68 +2,12 @@
 #include "edit/graph_templates.h"
 
 #include "analysis/welch_graphs.h"
+#include "edit/graph_builder.h"
 #include "edit/graph_edits.h"
 #include "ir/shape_inference.h"
 
 namespace costscope::edit {
 namespace {
-
-// Appends nodes with consecutive ids; an op's shape is inferred from its inputs.
-class Builder {
-public:
-    explicit Builder(std::string name) { m_g.name = std::move(name); }
-
-    NodeId leaf(OpKind kind, const std::string& name, Shape shape, const std::string& scope = {})
-    {
-        Node n;
-        n.op = defaultOp(kind);
-        n.op.attrs.set("name", name);
-        n.shape = std::move(shape);
-        n.scope = scope;
-        return push(std::move(n));
-    }
-    NodeId op(Op op, std::vector<NodeId> inputs, const std::string& scope = {})
-    {
-        Node n;
-        n.op = std::move(op);
-        n.inputs = std::move(inputs);
-        n.scope = scope;
-        std::vector<Shape> shapes;
-        std::vector<const Node*> nodes;
-        for (NodeId in : n.inputs) {
-            shapes.push_back(m_g.find(in)->shape);
-            nodes.push_back(m_g.find(in));
-        }
-        if (auto s = inferShape(n.op, shapes, nodes))
-            n.shape = *s;
-        return push(std::move(n));
-    }
-    NodeId op(OpKind kind, std::vector<NodeId> inputs, const std::string& scope = {})
-    {
-        return op(defaultOp(kind), std::move(inputs), scope);
-    }
-    NodeId sub(OpKind kind, const std::string& subOp, std::vector<NodeId> inputs, const std::string& scope = {})
-    {
-        Op o = defaultOp(kind);
-        o.attrs.set("op", subOp);
-        return op(std::move(o), std::move(inputs), scope);
-    }
-    Graph finish(std::vector<NodeId> outputs)
-    {
-        m_g.outputs = std::move(outputs);
-        return std::move(m_g);
-    }
-
-private:
-    NodeId push(Node n)
-    {
-        n.id = static_cast<NodeId>(m_g.nodes.size());
-        m_g.add(std::move(n));
-        m_g.invalidate();
-        return m_g.nodes.back().id;
-    }
-    Graph m_g;
-};
 
 Shape batched(std::vector<std::int64_t> rest)
 {
@@ -75,7 +19,7 @@ Shape batched(std::vector<std::int64_t> rest)
 }
 
 // x·W + b, then the activation (none when empty).
-NodeId dense(Builder& b, NodeId x, std::int64_t in, std::int64_t out, const std::string& scope,
+NodeId dense(GraphBuilder& b, NodeId x, std::int64_t in, std::int64_t out, const std::string& scope,
              const std::string& activation)
 {
     const NodeId w = b.leaf(OpKind::Param, scope + ".weight", Shape::of({in, out}), scope);
@@ -86,7 +30,7 @@ NodeId dense(Builder& b, NodeId x, std::int64_t in, std::int64_t out, const std:
 
 Graph mlp()
 {
-    Builder b("mlp");
+    GraphBuilder b("mlp");
     const NodeId x = b.leaf(OpKind::Input, "x", batched({784}));
     const NodeId h1 = dense(b, x, 784, 512, "fc1", "Relu");
     const NodeId h2 = dense(b, h1, 512, 256, "fc2", "Relu");
@@ -97,7 +41,7 @@ Graph mlp()
 Graph transformerBlock()
 {
     constexpr std::int64_t seq = 128, width = 256, heads = 8, hidden = 1024;
-    Builder b("transformer_block");
+    GraphBuilder b("transformer_block");
     const NodeId x = b.leaf(OpKind::Input, "x", batched({seq, width}));
     auto norm = [&](NodeId in, const std::string& scope) {
         const NodeId g = b.leaf(OpKind::Param, scope + ".weight", Shape::of({width}), scope);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli evaluate: the cost models against measured runs of whole model families they were not fitted on
+// (leave-one-family-out; train/family_holdout.h), on one device of a backend.
+#include "analysis/profile_io.h"
+#include "analysis/rlx_profiles.h"
+#include "analysis/run_predictions.h"
+#include "backend.h"
+#include "calibration/calibrate_device.h"
+#include "cli/analysis_setup.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/zoo_runs.h"
+#include "train/family_holdout.h"
+#include "zoo/model_zoo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+namespace costscope::cli {
+
+namespace {
+
+constexpr const char* kUsageLine =
+    "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
+    "                              [--no-zoo] [--batches 1,8] [--max-gflop X] [--budget S] [--json] [DATA...]";
+
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const auto comma = s.find(',', start);
+        const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!item.empty())
+            out.push_back(item);
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+void printTable(const EvaluationReport& r, const std::string& device)
+{
+    std::printf("\nleave-one-family-out on %s: %zu families (", device.c_str(), r.families.size());
+    for (std::size_t i = 0; i < r.families.size(); ++i)
+        std::printf("%s%s", i ? ", " : "", r.families[i].c_str());
+    std::printf(")\n\n| model                     | graphs | ±10 %% | ±25 %% | MAPE %% | nodes | nodes ±25 %% |\n");
+    std::printf("|---------------------------|-------:|------:|------:|-------:|------:|------------:|\n");
+    for (const ModelAccuracy& m : r.models)
+        std::printf("| %-25s | %6d | %4.0f%% | %4.0f%% | %6.1f | %5d | %10.0f%% |\n", m.model.c_str(), m.graphs.count,
+                    100 * m.graphs.within10, 100 * m.graphs.within25, m.graphs.mape, m.nodes.count,
+                    100 * m.nodes.within25);
+    std::printf("\nworst misses of the learned model:\n");
+    for (const EvalPrediction& p : r.worst)
+        std::printf("  %-12s %-32s b%-4lld predicted %10.3f ms, measured %10.3f ms (%+.0f%%)\n", p.family.c_str(),
+                    p.graph.c_str(), static_cast<long long>(p.batch), p.predictedNs / 1e6, p.measuredNs / 1e6,
+                    100 * p.error());
+    for (const std::string& n : r.notes)
+        std::printf("note: %s\n", n.c_str());
+}
+
+nlohmann::ordered_json statsJson(const ErrorStats& s)
+{
+    return {{"count", s.count}, {"within_10", s.within10}, {"within_25", s.within25}, {"mape", s.mape}};
+}
+
+nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& backend, const std::string& device,
+                                  const std::string& profile)
+{
+    nlohmann::ordered_json j;
+    j["backend"] = backend;
+    j["device"] = device;
+    j["profile"] = profile;
+    j["protocol"] = "leave-one-family-out";
+    j["families"] = r.families;
+    j["models"] = nlohmann::ordered_json::array();
+    for (const ModelAccuracy& m : r.models)
+        j["models"].push_back({{"model", m.model}, {"graphs", statsJson(m.graphs)}, {"nodes", statsJson(m.nodes)}});
+    auto preds = [](const std::vector<EvalPrediction>& v) {
+        nlohmann::ordered_json a = nlohmann::ordered_json::array();
+        for (const EvalPrediction& p : v)
+            a.push_back({{"model", p.model}, {"family", p.family}, {"graph", p.graph}, {"batch", p.batch},
+                         {"predicted_ns", p.predictedNs}, {"measured_ns", p.measuredNs}, {"error", p.error()}});
+        return a;
+    };
+    j["worst"] = preds(r.worst);
+    j["predictions"] = preds(r.predictions);
+    j["notes"] = r.notes;
+    return j;
+}
+
+} // namespace
+
+int cmdEvaluate(const std::vector<std::string>& argv)
+{
+    std::string err;
+    auto args = Args::parse(argv, {"json", "no-zoo"},
+                            {"backend", "device", "profile", "families", "batches", "max-gflop", "budget"}, &err);
+    if (!args) {
+        std::cerr << kUsageLine << '\n' << err << '\n';
+        return kUsage;
+    }
+    const std::string backendName = args->option("backend").value_or("cpu");
+    const std::int64_t device = parseInt(args->option("device").value_or("0")).value_or(-1);
+    std::vector<std::int64_t> batches;
+    for (const std::string& b : splitList(args->option("batches").value_or("1,8")))
+        if (auto v = parseInt(b); v && *v > 0)
+            batches.push_back(*v);
+        else {
+            std::cerr << kUsageLine << "\n--batches takes positive integers, got '" << b << "'\n";
+            return kUsage;
+        }
+    const double maxGflop =
+        parseDouble(args->option("max-gflop").value_or(backendName == "cpu" ? "4" : "2000")).value_or(-1);
+    const double budget = parseDouble(args->option("budget").value_or(backendName == "cpu" ? "0.4" : "0.3")).value_or(-1);
+    if (device < 0 || batches.empty() || maxGflop <= 0 || budget <= 0) {
+        std::cerr << kUsageLine << "\n--device, --max-gflop and --budget take non-negative numbers\n";
+        return kUsage;
+    }
+    std::set<std::string> families;
+    for (const std::string& f : splitList(args->option("families").value_or("")))
+        families.insert(f);
+    for (const std::string& f : families)
+        if (auto all = zooFamilies(); std::find(all.begin(), all.end(), f) == all.end()) {
+            std::cerr << kUsageLine << "\nunknown zoo family '" << f << "' (the zoo has:";
+            for (const std::string& a : all)
+                std::cerr << ' ' << a;
+            std::cerr << ")\n";
+            return kUsage;
+        }
+
+    auto backend = loadBackend(backendName);
+    if (!backend) {
+        std::cerr << "costscope-cli evaluate: " << backend.error().message << " (see costscope-cli devices)\n";
+        return isKnownBackend(backendName) ? kBadInput : kUsage;
+    }
+    if (static_cast<std::size_t>(device) >= (*backend)->devices().size()) {
+        std::cerr << "costscope-cli evaluate: backend " << backendName << " has no device " << device << '\n';
+        return kBadInput;
+    }
+    const std::string deviceName = (*backend)->devices()[static_cast<std::size_t>(device)].name;
+
+    // The device's calibrated profile: named, the saved calibrated-<backend>, or a quick calibration now.
+    DeviceProfile calibrated;
+    const std::string profileName = args->option("profile").value_or("calibrated-" + backendName);
+    std::string perr;
+    if (auto p = resolveProfile(profileName, &perr)) {
+        calibrated = std::move(*p);
+    } else if (args->option("profile")) {
+        std::cerr << "costscope-cli evaluate: " << perr << '\n';
+        return kBadInput;
+    } else {
+        std::cerr << "evaluate: no profile '" << profileName << "': calibrating " << backendName << " now (--quick)\n";
+        DeviceCalibrationOptions co;
+        co.backend = backendName;
+        co.device = static_cast<DeviceIndex>(device);
+        co.quick = true;
+        co.name = profileName;
+        auto c = calibrateDevice(co);
+        if (!c) {
+            std::cerr << "costscope-cli evaluate: calibration failed: " << c.error().message << '\n';
+            return kBadInput;
+        }
+        calibrated = std::move(c->profile);
+    }
+    for (const std::string& w : calibrated.loadWarnings)
+        std::cerr << "warning: " << w << '\n';
+    const auto rlxSet = rlxProfileSet("rlx-linux");
+    const DeviceProfile* rlx = findProfile(rlxSet, deviceOfBackend(backendName));
+    if (!rlx) {
+        std::cerr << "costscope-cli evaluate: RLX parity has no profile for this device\n";
+        return kBadInput;
+    }
+
+    std::vector<PlannedGraph> planned = args->flag("no-zoo") ? std::vector<PlannedGraph>{} : zooPlan(families, batches);
+    auto files = filePlan(args->positional(), batches);
+    if (!files) {
+        std::cerr << "costscope-cli evaluate: " << files.error().message << '\n';
+        return kBadInput;
+    }
+    planned.insert(planned.end(), files->begin(), files->end());
+    PlanMeasureOptions mo;
+    mo.device = static_cast<DeviceIndex>(device);
+    mo.maxGflop = maxGflop;
+    mo.perGraphS = budget;
+    std::vector<std::string> skipped;
+    const std::vector<EvalRun> runs = measurePlan(**backend, planned, calibrated, mo, skipped);
+    auto report = evaluateLeaveFamilyOut(runs, calibrated, *rlx);
+    if (!report) {
+        std::cerr << "costscope-cli evaluate: " << report.error().message << '\n';
+        return kBadInput;
+    }
+    for (const std::string& s : skipped)
+        report->notes.push_back("skipped " + s);
+    if (args->flag("json")) {
+        std::cout << reportJson(*report, backendName, deviceName, calibrated.name).dump(2) << '\n';
+        return kOk;
+    }
+    printTable(*report, backendName + " (" + deviceName + ", profile " + calibrated.name + ")");
+    return kOk;
+}
+
+} // namespace costscope::cli

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Measuring graphs for the cost model's evaluation and for the kernel predictors' training samples: the zoo
+// (zoo/model_zoo.h) and graph files, each at several batches, each measured with per-node times (measureForFit),
+// with the host probed around each run where the profile holds a probe (the CPU). Shared by evaluate and calibrate.
+#include "analysis/device_profile.h"
+#include "backend.h"
+#include "train/family_holdout.h"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace costscope::cli {
+
+struct PlannedGraph {
+    std::string family, name;
+    std::int64_t batch = 0;
+    std::shared_ptr<const Graph> graph;
+};
+
+// The zoo's graphs of `families` (all when empty) at each batch.
+std::vector<PlannedGraph> zooPlan(const std::set<std::string>& families, const std::vector<std::int64_t>& batches);
+
+// DATA: graph files, or folders of them. A file's family is its folder's name when the folder was given, else the
+// file's own name (its own family).
+Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data, const std::vector<std::int64_t>& batches);
+
+struct PlanMeasureOptions {
+    DeviceIndex device = 0;
+    double maxGflop = 1e9;     // graphs over this are skipped
+    double perGraphS = 0.3;    // timed runs' budget per graph
+    double totalS = 1e9;       // stop measuring after this long (the graphs left are skipped)
+    bool progress = true;      // a line per graph on stderr
+};
+
+// Graphs that cannot run or are over a limit are skipped with a line in `skipped`.
+std::vector<EvalRun> measurePlan(Backend& backend, const std::vector<PlannedGraph>& plan, const DeviceProfile& profile,
+                                 const PlanMeasureOptions& options, std::vector<std::string>& skipped);
+
+} // namespace costscope::cli

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/kernel_samples.h"
+
+#include "analysis/calibration_fit.h"
+#include "analysis/costscope_cost_model.h"
+
+#include <map>
+
+namespace costscope {
+
+DeviceProfile analyticOnly(DeviceProfile p)
+{
+    p.kernelPredictors.reset();
+    p.corrections.clear();
+    return p;
+}
+
+std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile& analyticProfile,
+                                            const std::vector<std::pair<NodeId, double>>& measured,
+                                            double wholeMeasuredNs, const std::string& family)
+{
+    const CostscopeCostModel model;
+    const DeviceProfile p = analyticOnly(analyticProfile);
+    const GraphWork work = model.work(g, {});
+    const GraphCost cost = model.price(g, work, p);
+    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs);
+    std::map<NodeId, double> byNode;
+    for (const auto& [id, ns] : measured)
+        byNode[id] += ns;
+    std::vector<KernelSample> samples;
+    double total = 0;
+    for (std::size_t i = 0; i < g.nodes.size() && i < cost.nodes.size(); ++i) {
+        const Node& node = g.nodes[i];
+        const NodeCost& nc = cost.nodes[i];
+        const std::string cls = kernelClassOf(node, work.nodes[i]);
+        auto m = byNode.find(node.id);
+        if (cls.empty() || m == byNode.end() || nc.totalNs <= 0 || nc.skipped)
+            continue;
+        // The analytic time the predictor multiplies: the kernel's terms, without sync and readback (the model
+        // adds those outside the learned part).
+        const double analytic = nc.totalNs - nc.syncNs - nc.readbackNs;
+        if (analytic <= 0)
+            continue;
+        KernelSample s;
+        s.kernelClass = cls;
+        s.analyticNs = analytic;
+        s.measuredNs = withoutOverheadNs(m->second, overhead);
+        s.features = kernelFeatures(node, work.nodes[i], analytic, work.outputElements[i]);
+        s.family = family;
+        total += s.measuredNs;
+        samples.push_back(std::move(s));
+    }
+    for (KernelSample& s : samples)
+        s.weight = 0.5 / double(samples.size()) + (total > 0 ? 0.5 * s.measuredNs / total : 0.0);
+    return samples;
+}
+
+} // namespace costscope

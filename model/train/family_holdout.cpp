@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include "train/family_holdout.h"
+
+#include "analysis/costscope_cost_model.h"
+#include "analysis/host_speed.h"
+#include "analysis/kernel_samples.h"
+#include "analysis/rlx_cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+namespace costscope {
+
+namespace {
+
+constexpr const char* kRlx = "rlx parity";
+constexpr const char* kAnalytic = "costscope analytic";
+constexpr const char* kCorrected = "costscope class-corrected";
+constexpr const char* kLearned = "costscope learned";
+
+std::vector<KernelSample> samplesOf(const std::vector<EvalRun>& runs, const DeviceProfile& analytic,
+                                    const std::string& except)
+{
+    std::vector<KernelSample> out;
+    for (const EvalRun& r : runs)
+        if (r.family != except) {
+            auto s = kernelSamplesFrom(*r.run.graph, hostAdjusted(analytic, r.run.host), r.run.nodes, r.run.wholeNs,
+                                       r.family);
+            out.insert(out.end(), std::make_move_iterator(s.begin()), std::make_move_iterator(s.end()));
+        }
+    return out;
+}
+
+// Node-level pairs (prediction, measurement less the run's instrumentation overhead) of the nodes that launch a
+// kernel.
+void addNodePairs(const EvalRun& r, const GraphCost& cost, std::vector<std::pair<double, double>>& pairs)
+{
+    const double overhead = instrumentationOverheadNs(r.run.nodes, r.run.wholeNs);
+    std::map<NodeId, double> measured;
+    for (const auto& [id, ns] : r.run.nodes)
+        measured[id] += ns;
+    for (const NodeCost& n : cost.nodes) {
+        auto m = measured.find(n.id);
+        if (m != measured.end() && n.totalNs > 0 && !n.skipped)
+            pairs.emplace_back(n.totalNs, withoutOverheadNs(m->second, overhead));
+    }
+}
+
+struct Accumulator {
+    std::vector<std::pair<double, double>> graphs, nodes;
+};
+
+} // namespace
+
+Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, const std::vector<EvalRun>& runs,
+                                            const PredictorTrainOptions& options, std::vector<std::string>* notes)
+{
+    const DeviceProfile analytic = analyticOnly(calibrated);
+    auto trained = trainKernelPredictors(samplesOf(runs, analytic, {}), options);
+    if (!trained)
+        return trained.error();
+    if (notes)
+        for (const std::string& s : trained->skipped)
+            notes->push_back("no predictor for " + s + ": the analytic terms price it");
+    DeviceProfile p = analytic;
+    p.kernelPredictors = std::make_shared<const KernelPredictors>(std::move(trained->predictors));
+    return p;
+}
+
+Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs, const DeviceProfile& calibrated,
+                                                const DeviceProfile& rlx, const PredictorTrainOptions& options)
+{
+    EvaluationReport report;
+    for (const EvalRun& r : runs)
+        if (std::find(report.families.begin(), report.families.end(), r.family) == report.families.end())
+            report.families.push_back(r.family);
+    if (report.families.size() < 2)
+        return Diagnostic::error("leave-one-family-out needs runs of at least two families (got " +
+                                 std::to_string(report.families.size()) + ")");
+    const DeviceProfile analytic = analyticOnly(calibrated);
+    const CostscopeCostModel costscope;
+    const RlxCostModel rlxModel;
+    std::map<std::string, Accumulator> acc;
+    for (const std::string& family : report.families) {
+        // Everything the held-out family is predicted with comes from the other families only.
+        auto trained = trainKernelPredictors(samplesOf(runs, analytic, family), options);
+        if (!trained)
+            return trained.error();
+        for (const std::string& s : trained->skipped)
+            report.notes.push_back("without " + family + ": no predictor for " + s);
+        DeviceProfile learned = analytic;
+        learned.kernelPredictors = std::make_shared<const KernelPredictors>(std::move(trained->predictors));
+        std::vector<FitRun> fitRuns;
+        for (const EvalRun& r : runs)
+            if (r.family != family)
+                fitRuns.push_back(fitRunFrom(*r.run.graph,
+                                             costscope.estimate(*r.run.graph, hostAdjusted(analytic, r.run.host),
+                                                                r.run.bindings),
+                                             r.run.nodes, r.run.wholeNs));
+        DeviceProfile corrected = analytic;
+        corrected.corrections = fitCorrections(fitRuns).corrections;
+
+        for (const EvalRun& r : runs) {
+            if (r.family != family)
+                continue;
+            // The Costscope models see the host's speed around the run (all 1 but on a probed CPU), RLX never.
+            const Graph& g = *r.run.graph;
+            const std::pair<const char*, GraphCost> costs[] = {
+                {kRlx, rlxModel.estimate(g, rlx, r.run.bindings)},
+                {kAnalytic, costscope.estimate(g, hostAdjusted(analytic, r.run.host), r.run.bindings)},
+                {kCorrected, costscope.estimate(g, hostAdjusted(corrected, r.run.host), r.run.bindings)},
+                {kLearned, costscope.estimate(g, hostAdjusted(learned, r.run.host), r.run.bindings)},
+            };
+            for (const auto& [model, cost] : costs) {
+                Accumulator& a = acc[model];
+                a.graphs.emplace_back(cost.totalNs, r.run.wholeNs);
+                addNodePairs(r, cost, a.nodes);
+                report.predictions.push_back({model, r.family, r.graph, r.batch, cost.totalNs, r.run.wholeNs});
+            }
+        }
+    }
+    for (const char* model : {kRlx, kAnalytic, kCorrected, kLearned})
+        report.models.push_back({model, errorStats(acc[model].graphs), errorStats(acc[model].nodes)});
+    for (const EvalPrediction& p : report.predictions)
+        if (p.model == kLearned)
+            report.worst.push_back(p);
+    std::sort(report.worst.begin(), report.worst.end(), [](const EvalPrediction& a, const EvalPrediction& b) {
+        return std::fabs(a.error()) > std::fabs(b.error());
+    });
+    if (report.worst.size() > 10)
+        report.worst.resize(10);
+    return report;
+}
+
+} // namespace costscope

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// The learned kernel predictors: XGBoost recovers a synthetic kernel's behaviour, the tree walk of the model library
+// agrees with XGBoost's own predictions, predictors survive the profile JSON, bad predictor data falls back to the
+// analytic terms with a warning, and the training samples lose the run's instrumentation overhead.
+#include "analysis/costscope_cost_model.h"
+#include "analysis/kernel_samples.h"
+#include "analysis/profile_io.h"
+#include "train/family_holdout.h"
+#include "train/kernel_predictor_train.h"
+#include "zoo/model_zoo.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+using namespace costscope;
+
+namespace {
+
+// A synthetic "kernel": its time is the analytic time × a ratio that depends on the GEMM's m (a tile of 64 wastes
+// what m leaves of it) and on the element count (small ones pay a launch).
+double syntheticRatio(double m, double elements)
+{
+    const double tiles = std::ceil(m / 64.0);
+    return (tiles * 64.0 / m) * (elements < 4096 ? 3.0 : 1.0);
+}
+
+std::vector<KernelSample> syntheticSamples(int n, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> logm(0, 11), loge(6, 20), logt(3, 15);
+    std::vector<KernelSample> out;
+    for (int i = 0; i < n; ++i) {
+        KernelSample s;
+        s.kernelClass = "matmul";
+        const double m = std::round(std::exp2(logm(rng))) + 1, elements = std::exp2(loge(rng));
+        s.analyticNs = std::exp2(logt(rng));
+        s.features.fill(NAN);
+        s.features[size_t(KernelFeature::LogGemmM)] = float(std::log2(1 + m));
+        s.features[size_t(KernelFeature::LogElements)] = float(std::log2(1 + elements));
+        s.features[size_t(KernelFeature::LogAnalyticNs)] = float(std::log2(1 + s.analyticNs));
+        s.measuredNs = s.analyticNs * syntheticRatio(m, elements);
+        out.push_back(s);
+    }
+    return out;
+}
+
+DeviceProfile cpuProfile()
+{
+    DeviceProfile p;
+    p.name = "test-cpu";
+    p.device = Device::Cpu;
+    p.sgemmGflops = 50;
+    p.memoryBw = 10;
+    p.dispatchNs = 100;
+    p.roundtripNs = 1000;
+    p.unifiedMemory = true;
+    return p;
+}
+
+KernelPredictors trainedMatmul()
+{
+    PredictorTrainOptions o;
+    o.threads = 1;
+    auto t = trainKernelPredictors(syntheticSamples(600, 1), o);
+    if (!t)
+        qFatal("%s", t.error().message.c_str());
+    return t->predictors;
+}
+
+} // namespace
+
+class TestKernelPredictor : public QObject {
+    Q_OBJECT
+private slots:
+    void recoversASyntheticKernel()
+    {
+        const KernelPredictors p = trainedMatmul();
+        QCOMPARE(p.size(), std::size_t(1));
+        const KernelPredictor& k = p.at("matmul");
+        QCOMPARE(k.samples, 600);
+        int within10 = 0;
+        const auto held = syntheticSamples(200, 2); // drawn apart from the training set
+        for (const KernelSample& s : held)
+            within10 += std::fabs(k.predictNs(s.features, s.analyticNs, 0) / s.measuredNs - 1) <= 0.10;
+        QVERIFY2(within10 >= 180, qPrintable(QString::number(within10) + " of 200 within 10 %"));
+    }
+
+    void treeWalkAgreesWithXgboost()
+    {
+        const KernelPredictor k = trainedMatmul().at("matmul");
+        std::vector<KernelFeatures> rows;
+        for (const KernelSample& s : syntheticSamples(100, 3))
+            rows.push_back(s.features);
+        KernelFeatures missing;
+        missing.fill(NAN); // every feature missing: the default directions
+        rows.push_back(missing);
+        auto reference = xgboostMargins(k, rows);
+        QVERIFY2(reference.ok(), reference.ok() ? "" : reference.error().message.c_str());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            QVERIFY2(std::fabs(k.margin(rows[i]) - (*reference)[i]) < 1e-4,
+                     qPrintable(QString("row %1: %2 vs %3").arg(i).arg(k.margin(rows[i])).arg((*reference)[i])));
+    }
+
+    void predictionIsClampedAndBoundedByTheRoofline()
+    {
+        const KernelPredictor k = trainedMatmul().at("matmul");
+        const KernelFeatures f = syntheticSamples(1, 4).front().features;
+        QVERIFY(k.predictNs(f, 1000, 5e6) == 5e6); // never under the roofline's floor
+        const double r = k.predictNs(f, 1000, 0) / 1000;
+        QVERIFY(r >= KernelPredictor::kMinRatio && r <= KernelPredictor::kMaxRatio);
+    }
+
+    void roundTripsThroughTheProfileJson()
+    {
+        DeviceProfile p = cpuProfile();
+        p.kernelPredictors = std::make_shared<const KernelPredictors>(trainedMatmul());
+        auto back = profileFromJsonText(profileToJsonText(p), "round-trip");
+        QVERIFY(back.ok());
+        QVERIFY(back->loadWarnings.empty());
+        QVERIFY(back->kernelPredictors && back->kernelPredictors->count("matmul"));
+        const KernelPredictor& a = p.kernelPredictors->at("matmul");
+        const KernelPredictor& b = back->kernelPredictors->at("matmul");
+        QCOMPARE(b.samples, a.samples);
+        for (const KernelSample& s : syntheticSamples(50, 5))
+            QCOMPARE(b.margin(s.features), a.margin(s.features));
+        // The cost model prices matmul nodes with it, and nothing else.
+        const Graph g = modelZoo().front().build(1);
+        const GraphCost learned = CostscopeCostModel().estimate(g, *back);
+        const GraphCost plain = CostscopeCostModel().estimate(g, cpuProfile());
+        int learnedNodes = 0;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+            const bool matmul = g.nodes[i].op.kind == OpKind::MatMul;
+            QCOMPARE(learned.nodes[i].learned, matmul);
+            if (!matmul)
+                QCOMPARE(learned.nodes[i].totalNs, plain.nodes[i].totalNs);
+            learnedNodes += learned.nodes[i].learned;
+        }
+        QVERIFY(learnedNodes > 0);
+    }
+
+    void badPredictorDataFallsBackWithAWarning()
+    {
+        DeviceProfile p = cpuProfile();
+        p.kernelPredictors = std::make_shared<const KernelPredictors>(trainedMatmul());
+        auto j = nlohmann::json::parse(profileToJsonText(p));
+        j["kernel_predictors"]["conv"] = {{"samples", 3}}; // no model
+        j["kernel_predictors"]["norm"] = {{"xgboost", {{"learner", {{"objective", {{"name", "binary:logistic"}}}}}}}};
+        auto& tree = j["kernel_predictors"]["matmul"]["xgboost"]["learner"]["gradient_booster"]["model"]["trees"][0];
+        tree["left_children"][0] = 0; // a loop
+        auto back = profileFromJsonText(j.dump(), "bad.json");
+        QVERIFY(back.ok()); // the rest of the profile stays usable
+        QCOMPARE(back->loadWarnings.size(), std::size_t(3));
+        for (const std::string& w : back->loadWarnings) {
+            QVERIFY2(w.find("bad.json: key 'kernel_predictors.") == 0, w.c_str());
+            QVERIFY2(w.find("analytic") != std::string::npos, w.c_str());
+        }
+        QVERIFY(!back->kernelPredictors || back->kernelPredictors->empty());
+        const Graph g = modelZoo().front().build(1);
+        const GraphCost cost = CostscopeCostModel().estimate(g, *back);
+        const GraphCost plain = CostscopeCostModel().estimate(g, cpuProfile());
+        QCOMPARE(cost.totalNs, plain.totalNs);
+        QVERIFY(!KernelPredictor::fromXgboostJson("{", "x").ok());
+        QVERIFY(!KernelPredictor::fromXgboostJson("{\"learner\": {}}", "x").ok());
+    }
+
+    void samplesLoseTheInstrumentationOverhead()
+    {
+        // A scripted plan: every node measured at 4x its analytic time plus 2 us of per-node timing overhead, and
+        // a whole-graph median without that overhead.
+        const Graph g = modelZoo().front().build(1);
+        const DeviceProfile p = cpuProfile();
+        const GraphCost cost = CostscopeCostModel().estimate(g, p);
+        std::vector<std::pair<NodeId, double>> measured;
+        double whole = p.roundtripNs;
+        for (const NodeCost& n : cost.nodes)
+            if (n.totalNs > 0) {
+                measured.emplace_back(n.id, 4 * n.totalNs + 2000);
+                whole += 4 * n.totalNs;
+            }
+        const auto samples = kernelSamplesFrom(g, p, measured, whole, "gpt");
+        QVERIFY(!samples.empty());
+        double weights = 0;
+        for (const KernelSample& s : samples) {
+            QVERIFY2(std::fabs(s.measuredNs / s.analyticNs - 4) < 0.05,
+                     qPrintable(QString::number(s.measuredNs / s.analyticNs)));
+            QCOMPARE(s.family, std::string("gpt"));
+            weights += s.weight;
+        }
+        QVERIFY(std::fabs(weights - 1) < 1e-9); // each run weighs one
+    }
+
+    void leaveOneFamilyOutNeverTrainsOnTheHeldOutFamily()
+    {
+        // Two families whose kernels run at different ratios of the analytic time: the held-out family is
+        // predicted with the other's ratio, so the learned model must miss it by that difference.
+        const DeviceProfile p = cpuProfile();
+        std::vector<EvalRun> runs;
+        for (const auto& [family, ratio] : {std::pair{"mlp", 2.0}, std::pair{"gpt", 5.0}})
+            for (const ZooGraph& z : modelZoo())
+                if (z.family == family)
+                    for (std::int64_t b : {1, 2}) {
+                        auto g = std::make_shared<const Graph>(z.build(b));
+                        const GraphCost c = CostscopeCostModel().estimate(*g, p);
+                        EvalRun r{family, z.name, b, {}};
+                        r.run.graph = g;
+                        r.run.wholeNs = p.roundtripNs;
+                        for (const NodeCost& n : c.nodes)
+                            if (n.totalNs > 0) {
+                                r.run.nodes.emplace_back(n.id, ratio * n.totalNs);
+                                r.run.wholeNs += ratio * n.totalNs;
+                            }
+                        runs.push_back(r);
+                    }
+        DeviceProfile rlx = p;
+        rlx.name = "rlx";
+        PredictorTrainOptions o;
+        o.threads = 1;
+        o.minSamples = 3;
+        auto report = evaluateLeaveFamilyOut(runs, p, rlx, o);
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
+        QCOMPARE(report->families, (std::vector<std::string>{"mlp", "gpt"}));
+        QCOMPARE(report->models.size(), std::size_t(4));
+        for (const EvalPrediction& e : report->predictions)
+            if (e.model == "costscope learned") {
+                const double expected = e.family == "mlp" ? 5.0 / 2.0 : 2.0 / 5.0; // the other family's ratio
+                QVERIFY2(std::fabs((e.predictedNs - p.roundtripNs) / (e.measuredNs - p.roundtripNs) - expected) <
+                             0.15 * expected,
+                         qPrintable(QString::fromStdString(e.graph + " " + std::to_string(e.error()))));
+            }
+        // With one family there is nothing to hold out.
+        std::vector<EvalRun> one(runs.begin(), runs.begin() + 2);
+        QVERIFY(!evaluateLeaveFamilyOut(one, p, rlx, o).ok());
+    }
+
+    void zooHasFortyGraphsInSevenFamiliesThatValidate()
+    {
+        QVERIFY(modelZoo().size() >= 40);
+        QCOMPARE(zooFamilies().size(), std::size_t(7));
+        std::set<std::string> names;
+        for (const ZooGraph& z : modelZoo()) {
+            QVERIFY2(names.insert(z.name).second, z.name.c_str());
+            const Graph g = z.build(2);
+            QCOMPARE(g.name, z.name);
+            for (const Node& n : g.nodes)
+                QVERIFY2(n.shape.isStatic() && n.shape.rank() > 0,
+                         qPrintable(QString::fromStdString(z.name + ": node " + std::to_string(n.id) + " " +
+                                                           n.op.label() + " has no shape")));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelPredictor)
+#include "test_kernel_predictor.moc"
