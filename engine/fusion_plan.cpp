@@ -72,11 +72,14 @@ bool isElementWise(const View& v, std::size_t p)
     if (!v.dims[p] || n.shape.dtype != DType::F32)
         return false;
     switch (n.op.kind) {
-    case OpKind::Binary: return n.inputs.size() == 2 && isFusableBinary(n.op.subOp()) && inputsAre(v, n, DType::F32);
+    case OpKind::Binary:
+        return n.inputs.size() == 2 && isFusableBinary(n.op.subOp()) && inputsAre(v, n, DType::F32);
     case OpKind::Activation:
         return n.inputs.size() == 1 && isFusableActivation(n.op.subOp()) && inputsAre(v, n, DType::F32);
-    case OpKind::Cast: return n.inputs.size() == 1 && castSourceType(v.dtype(v.pos(n.inputs[0])));
-    default: return false;
+    case OpKind::Cast:
+        return n.inputs.size() == 1 && castSourceType(v.dtype(v.pos(n.inputs[0])));
+    default:
+        return false;
     }
 }
 
@@ -141,8 +144,8 @@ FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<
     FusionGroup group{FusionGroup::Kind::GemmEpilogue, {}, {}, {}, {}};
     const Node& r = v.node(root);
     const bool fused = r.op.kind == OpKind::FusedMatMulBiasAct;
-    if ((r.op.kind != OpKind::MatMul && !fused) || !v.dims[root] || r.shape.dtype != DType::F32
-        || r.inputs.size() < 2 || !inputsAre(v, r, DType::F32))
+    if ((r.op.kind != OpKind::MatMul && !fused) || !v.dims[root] || r.shape.dtype != DType::F32 || r.inputs.size() < 2
+        || !inputsAre(v, r, DType::F32))
         return group;
     const auto& a = v.dims[v.pos(r.inputs[0])];
     const auto& w = v.dims[v.pos(r.inputs[1])];
@@ -212,9 +215,9 @@ bool isFusableBinary(const std::string& subOp)
 bool isFusableActivation(const std::string& name)
 {
     static const std::set<std::string> ops = {
-        "Relu",  "Sigmoid", "Tanh",  "Exp",  "Log",  "Sqrt",       "Rsqrt",     "Neg",  "Abs",  "Erf",
-        "Sign",  "Softplus", "Softsign", "Reciprocal", "Floor", "Ceil", "Round", "Sin", "Cos", "Gelu",
-        "GeluApprox", "Silu", "LeakyRelu", "Elu", "Selu", "Shrink", "HardSigmoid"};
+        "Relu", "Sigmoid", "Tanh",       "Exp",      "Log",        "Sqrt",  "Rsqrt", "Neg",    "Abs",
+        "Erf",  "Sign",    "Softplus",   "Softsign", "Reciprocal", "Floor", "Ceil",  "Round",  "Sin",
+        "Cos",  "Gelu",    "GeluApprox", "Silu",     "LeakyRelu",  "Elu",   "Selu",  "Shrink", "HardSigmoid"};
     return ops.count(name) != 0;
 }
 

@@ -67,8 +67,10 @@ Result<FusedOp> fusedOp(const Node& n, const std::map<std::size_t, int>& reg, co
             return op;
         }
         break;
-    case OpKind::Cast: return op; // to F32 as the input is read; the op itself is the identity
-    default: break;
+    case OpKind::Cast:
+        return op; // to F32 as the input is read; the op itself is the identity
+    default:
+        break;
     }
     return lowerError("the fused kernel has no op " + n.op.label());
 }
@@ -169,7 +171,8 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     if (group.bias) {
         const DeviceValue& b = values[*group.bias];
         if (b.dtype != DType::F32 || std::int64_t(b.elements()) != n)
-            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n) + " F32 values");
+            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n)
+                              + " F32 values");
         bias = b.ptr;
     }
     const void* residual = nullptr;
@@ -187,17 +190,17 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     cublasLtMatmulHeuristicResult_t found{};
     int count = 0;
     const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
-    bool ok = cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F)
-                  == CUBLAS_STATUS_SUCCESS
-              && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
-                     == CUBLAS_STATUS_SUCCESS
-              && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
-              && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
-              && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
-              && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
-              && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                      &workspace, sizeof workspace)
-                     == CUBLAS_STATUS_SUCCESS;
+    bool ok =
+        cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
+               == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                sizeof workspace)
+               == CUBLAS_STATUS_SUCCESS;
     if (ok && bias)
         ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
              == CUBLAS_STATUS_SUCCESS;

@@ -6,9 +6,9 @@
 // of cuda_transformer_graphs.h as built in the IR (FusedMatMulBiasAct) and as an ONNX export writes them.
 // Usage: bench_cuda_fusion [--quick]   (--quick: batch 1 and 8 only, 20 timed runs)
 // Exit status 1 when a check fails, 77 without a CUDA device.
-#include "cuda_transformer_graphs.h"
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
+#include "cuda_transformer_graphs.h"
 #include "measure.h"
 
 #include <algorithm>
@@ -40,13 +40,9 @@ struct Ran {
 
 Result<Ran> runOn(Backend& be, const Graph& g, const std::vector<HostTensor>& inputs, bool timed)
 {
-    auto plan = be.compile(g, {}, 0);
+    auto plan = preparePlan(be, g, {}, 0, inputs);
     if (!plan)
         return plan.error();
-    if (auto r = (*plan)->uploadParameters(); !r)
-        return r.error();
-    if (auto r = (*plan)->setInputs(inputs); !r)
-        return r.error();
     Ran out;
     MeasureOptions o;
     o.timedRuns = timed ? g_runs : 1;
@@ -85,13 +81,30 @@ double relativeError(const std::vector<HostTensor>& got, const std::vector<HostT
 
 std::size_t fusedKernels(const std::vector<NodeTiming>& kernels)
 {
-    return std::size_t(std::count_if(kernels.begin(), kernels.end(), [](const NodeTiming& t) { return !t.fused.empty(); }));
+    return std::size_t(
+        std::count_if(kernels.begin(), kernels.end(), [](const NodeTiming& t) { return !t.fused.empty(); }));
+}
+
+// The first fused kernels of an instrumented run: name, time, the nodes they ran.
+void printKernels(const std::string& name, const std::vector<NodeTiming>& kernels)
+{
+    std::printf("fused kernels of %s (first layer):\n", name.c_str());
+    int shown = 0;
+    for (const NodeTiming& k : kernels)
+        if (!k.fused.empty() && shown++ < 6) {
+            std::printf("  node %llu %s %.1f us, with nodes", static_cast<unsigned long long>(k.node), k.label.c_str(),
+                        double(k.ns) * 1e-3);
+            for (NodeId id : k.fused)
+                std::printf(" %llu", static_cast<unsigned long long>(id));
+            std::printf("\n");
+        }
 }
 
 // Compiles and runs `g` fused and unfused; checks the two agree (and, with `cpu`, that fused matches the CPU
-// backend); prints times and kernel counts. `expectFused`: fused kernels the plan must have (-1: any number).
+// backend); prints times and kernel counts (and, with `showKernels`, the fused kernels). `expectFused`: fused
+// kernels the plan must have (-1: any number).
 void compare(const std::string& name, const Graph& g, const std::vector<HostTensor>& inputs, bool cpu, double tol,
-             int expectFused = -1)
+             int expectFused = -1, bool showKernels = false)
 {
     CudaBackend fusedBe, plainBe;
     plainBe.setCompileOptions({false});
@@ -115,38 +128,14 @@ void compare(const std::string& name, const Graph& g, const std::vector<HostTens
     }
     const std::size_t groups = fusedKernels(fused->kernels);
     if (expectFused >= 0)
-        check(groups == std::size_t(expectFused), name + ": " + std::to_string(groups) + " fused kernels, expected "
-                                                      + std::to_string(expectFused));
+        check(groups == std::size_t(expectFused),
+              name + ": " + std::to_string(groups) + " fused kernels, expected " + std::to_string(expectFused));
     std::printf("TIME %s: fused %.1f us (%zu kernels, %zu of them fused), unfused %.1f us (%zu kernels): "
                 "fused/unfused %.3f\n",
                 name.c_str(), fused->medianUs, fused->kernels.size(), groups, plain->medianUs, plain->kernels.size(),
                 fused->medianUs / plain->medianUs);
-}
-
-void printKernels(const std::string& name, const Graph& g)
-{
-    CudaBackend be;
-    auto plan = be.compile(g, {}, 0);
-    if (!plan || !(*plan)->uploadParameters())
-        return;
-    std::vector<HostTensor> inputs;
-    for (const PlanInput& in : (*plan)->inputs())
-        inputs.push_back(HostTensor(in.dims, in.dtype));
-    if (!(*plan)->setInputs(inputs))
-        return;
-    auto t = (*plan)->runInstrumented(nullptr);
-    if (!t)
-        return;
-    std::printf("fused kernels of %s (first layer):\n", name.c_str());
-    int shown = 0;
-    for (const NodeTiming& k : *t)
-        if (!k.fused.empty() && shown++ < 6) {
-            std::printf("  node %llu %s %.1f us, with nodes", static_cast<unsigned long long>(k.node), k.label.c_str(),
-                        double(k.ns) * 1e-3);
-            for (NodeId id : k.fused)
-                std::printf(" %llu", static_cast<unsigned long long>(id));
-            std::printf("\n");
-        }
+    if (showKernels)
+        printKernels(name, fused->kernels);
 }
 
 NodeId binary(Builder& b, const char* op, NodeId x, NodeId y, std::vector<std::int64_t> dims)
@@ -171,8 +160,8 @@ void smallCases()
         const NodeId scaled = binary(b, "Mul", x, b.param({7}, cudacases::values(7, 3)), d);
         const NodeId shifted = binary(b, "Sub", scaled, f, d);
         const NodeId left = activation(b, "Tanh", shifted, d);
-        const NodeId right = b.op(OpKind::Activation, attrs({{"op", std::string("LeakyRelu")}, {"alpha", 0.2}}),
-                                  {shifted}, d);
+        const NodeId right =
+            b.op(OpKind::Activation, attrs({{"op", std::string("LeakyRelu")}, {"alpha", 0.2}}), {shifted}, d);
         const NodeId out = binary(b, "Div", binary(b, "Add", left, right, d), b.param({1}, {4.0f}), d);
         std::vector<std::int64_t> idValues = {0, 1, 2, 3, 4};
         const std::vector<HostTensor> in = {cudacases::tensor(d, cudacases::values(105, 5)),
@@ -185,8 +174,8 @@ void smallCases()
         const std::int64_t m = 64, k = 96, n = 80;
         const NodeId x = b.input({2, m, k});
         const NodeId res = b.input({2, m, n});
-        const NodeId mm = b.op(OpKind::MatMul, {}, {x, b.param({k, n}, cudacases::values(std::size_t(k * n), 7))},
-                               {2, m, n});
+        const NodeId mm =
+            b.op(OpKind::MatMul, {}, {x, b.param({k, n}, cudacases::values(std::size_t(k * n), 7))}, {2, m, n});
         NodeId y = binary(b, "Add", mm, b.param({n}, cudacases::values(std::size_t(n), 8)), {2, m, n});
         y = binary(b, "Add", res, y, {2, m, n});
         if (*act)
@@ -199,9 +188,9 @@ void smallCases()
     {
         Builder b;
         const NodeId x = b.input({32, 48});
-        const NodeId y = b.op(OpKind::FusedMatMulBiasAct, attrs({{"activation", std::string("GeluApprox")}}),
-                              {x, b.param({48, 40}, cudacases::values(48 * 40, 11)), b.param({40}, cudacases::values(40, 12))},
-                              {32, 40});
+        const NodeId y = b.op(
+            OpKind::FusedMatMulBiasAct, attrs({{"activation", std::string("GeluApprox")}}),
+            {x, b.param({48, 40}, cudacases::values(48 * 40, 11)), b.param({40}, cudacases::values(40, 12))}, {32, 40});
         compare("FusedMatMulBiasAct GeluApprox as one cuBLASLt call", b.finish(y),
                 {cudacases::tensor({32, 48}, cudacases::values(32 * 48, 13))}, true, 1e-4, 1);
     }
@@ -216,8 +205,8 @@ void largeChain()
     const NodeId x = b.input({n});
     const NodeId s = b.op(OpKind::Param, {}, {}, {n});
     const NodeId t = b.op(OpKind::Param, {}, {}, {n});
-    const NodeId y = binary(b, "Sub", activation(b, "Relu", binary(b, "Add", binary(b, "Mul", x, s, {n}), t, {n}), {n}),
-                            x, {n});
+    const NodeId y =
+        binary(b, "Sub", activation(b, "Relu", binary(b, "Add", binary(b, "Mul", x, s, {n}), t, {n}), {n}), x, {n});
     std::vector<float> values(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = float(i % 1000) * 1e-3f - 0.5f;
@@ -228,7 +217,8 @@ void transformers(bool quick)
 {
     for (bool decomposed : {false, true})
         for (bool causal : {true, false})
-            for (std::int64_t batch : quick ? std::vector<std::int64_t>{1, 8} : std::vector<std::int64_t>{1, 2, 8, 64}) {
+            for (std::int64_t batch :
+                 quick ? std::vector<std::int64_t>{1, 8} : std::vector<std::int64_t>{1, 2, 8, 64}) {
                 cudacases::TransformerConfig c;
                 c.batch = batch;
                 c.causal = causal;
@@ -240,9 +230,7 @@ void transformers(bool quick)
                 const HostTensor in = HostTensor::fromBytes({batch, c.seq}, DType::I64, ids.data(), ids.size() * 8);
                 const std::string name = std::string(causal ? "gpt2" : "bert") + "_12l-shaped"
                                          + (decomposed ? " (ONNX-like ops)" : "") + " batch " + std::to_string(batch);
-                compare(name, g, {in}, false, 1e-3);
-                if (batch == 1 && causal)
-                    printKernels(name, g);
+                compare(name, g, {in}, false, 1e-3, -1, batch == 1 && causal);
             }
 }
 } // namespace

@@ -32,8 +32,8 @@ inline Graph transformerGraph(const TransformerConfig& c)
     };
     auto linear = [&](NodeId x, std::int64_t in, std::int64_t out, const char* act) {
         if (c.decomposed) {
-            const NodeId y = binary("Add", b.op(OpKind::MatMul, {}, {x, param({in, out})}, {B, S, out}), param({out}),
-                                    {B, S, out});
+            const NodeId y =
+                binary("Add", b.op(OpKind::MatMul, {}, {x, param({in, out})}, {B, S, out}), param({out}), {B, S, out});
             return act ? geluTanh(y, {B, S, out}) : y;
         }
         Attrs a;

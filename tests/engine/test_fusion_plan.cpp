@@ -41,6 +41,14 @@ std::vector<std::vector<NodeId>> groupIds(const Graph& g, const FusionPlan& plan
     return out;
 }
 
+// x -> Add(x, param) -> Relu over [8], the graph's output being the Relu.
+Graph addRelu(NodeId* add)
+{
+    Builder b;
+    *add = binary(b, "Add", b.input({8}), param(b, {8}), {8});
+    return b.finish(activation(b, "Relu", *add, {8}));
+}
+
 std::size_t countKind(const FusionPlan& plan, FusionGroup::Kind kind)
 {
     return std::size_t(std::count_if(plan.groups.begin(), plan.groups.end(),
@@ -116,11 +124,9 @@ void TestFusionPlan::branchToAnotherKernelDoesNotFuse()
 
 void TestFusionPlan::graphOutputsStayMaterialized()
 {
-    Builder b;
-    const NodeId x = b.input({8});
-    const NodeId add = binary(b, "Add", x, param(b, {8}), {8});
-    const NodeId relu = activation(b, "Relu", add, {8});
-    Graph g = b.finish(relu);
+    NodeId add = 0;
+    Graph g = addRelu(&add);
+    const NodeId relu = g.outputs.front();
     g.outputs = {add, relu};
     QVERIFY(planFusion(g, {}).groups.empty());
     // The output may still be a group's exit.
@@ -175,11 +181,8 @@ void TestFusionPlan::inputLimitSplitsGroups()
 
 void TestFusionPlan::unresolvedShapesDoNotFuse()
 {
-    Builder b;
-    const NodeId x = b.input({8});
-    const NodeId add = binary(b, "Add", x, param(b, {8}), {8});
-    const NodeId relu = activation(b, "Relu", add, {8});
-    Graph g = b.finish(relu);
+    NodeId add = 0;
+    Graph g = addRelu(&add);
     for (Node& n : g.nodes)
         n.shape.dims = {Dim::named("n")};
     QVERIFY(planFusion(g, {}).groups.empty());
