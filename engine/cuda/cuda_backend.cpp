@@ -66,11 +66,10 @@ Result<bool> resolveValue(CudaPlan& plan, std::size_t pos, const Bindings& bindi
     v.dtype = n.shape.dtype;
     for (const Dim& d : n.shape.dims) {
         auto r = d.resolve(bindings);
-        if (!r || *r < 0)
-            return plan.atNode(pos, "dim '" + d.toString()
-                                        + "' is not bound (the CUDA backend needs every "
-                                          "node's shape; use --bind "
-                                        + d.symbol + "=N)");
+        if (!r || *r < 0) {
+            const std::string hint = "the CUDA backend needs every node's shape; use --bind " + d.symbol + "=N";
+            return plan.atNode(pos, "dim '" + d.toString() + "' is not bound (" + hint + ")");
+        }
         v.dims.push_back(*r);
     }
     auto bytes = denseBytes(v.dims, v.dtype);
