@@ -32,6 +32,7 @@
 # The bundle stage writes .carry/bundle (the conformance bundle) and .carry/data (rlx/, onnx/light/,
 # onnx/transformers/ as RLX HIR JSON, bench_accuracy's data layout) on the GPU machine.
 # CARRY and GL_DIR name those two folders when the script runs from another source tree (default: ./.carry, ./.gl).
+# FUSION_ARGS adds bench_cuda_fusion arguments (--quick: batch 1 and 8, 20 timed runs).
 # Time limits (seconds): CUDA_BENCH_TIMEOUT, TORCH_TIMEOUT, ACC_TIMEOUT (default 300 each); ACC_ARGS adds
 # bench_accuracy arguments (--dump FILE, say).
 # Usage: scripts/device_gpu_checks.sh STAGE...
@@ -207,13 +208,15 @@ stage_cuda() {
 stage_fusion() {
     build_cuda_only build-fusion bench_cuda_fusion costscope-cli costscope_backend_cuda || return 1
     timeout "${CUDA_BENCH_TIMEOUT:-300}" build-fusion/tests/bench/bench_cuda_fusion ${FUSION_ARGS:-}
-    local status=$? cli=build-fusion/app/costscope-cli g f
+    local status=$? cli=build-fusion/app/costscope-cli g f text code
     for g in resources/examples/*.hir.json; do
         for f in on off; do
-            printf '%s --fusion %s: ' "$(basename "$g")" "$f"
-            timeout 120 "$cli" run "$g" --backend cuda --runs 20 --per-node --fusion "$f" --reference cpu \
-                --no-host-probe 2>&1 | grep -E "check|median|one kernel" | tr '\n' ' '
-            echo " (exit ${PIPESTATUS[0]})"
+            text=$(timeout 120 "$cli" run "$g" --backend cuda --runs 20 --per-node --fusion "$f" --reference cpu \
+                --no-host-probe 2>&1)
+            code=$?
+            printf '%s --fusion %s: %s| %s fused kernels (exit %s)\n' "$(basename "$g")" "$f" \
+                "$(grep -E "check|median" <<<"$text" | tr '\n' ' ')" "$(grep -c "one kernel" <<<"$text")" "$code"
+            grep "one kernel" <<<"$text" | head -n 4
         done
     done
     return $status
