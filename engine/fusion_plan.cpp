@@ -113,7 +113,7 @@ std::vector<std::size_t> growElementWise(const View& v, std::size_t exit, const 
         for (std::size_t i = 0; i < members.size() && members.size() < o.maxOps; ++i)
             for (NodeId id : v.node(members[i]).inputs) {
                 const std::size_t p = v.pos(id);
-                if (!joins(p))
+                if (members.size() >= o.maxOps || !joins(p))
                     continue;
                 members.push_back(p);
                 inGroup[p] = true;

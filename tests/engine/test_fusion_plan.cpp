@@ -107,6 +107,11 @@ void TestFusionPlan::diamondFusesWhole()
     QCOMPARE(plan.groups[0].members.size(), std::size_t(4));
     QCOMPARE(g.nodes[plan.groups[0].members.front()].id, m);
     QCOMPARE(g.nodes[plan.groups[0].exit()].id, sum);
+    // Both branches join the exit's group at once: the op limit still holds.
+    FusionOptions o;
+    o.maxOps = 2;
+    for (const FusionGroup& group : planFusion(g, {}, o).groups)
+        QVERIFY(group.members.size() <= 2);
 }
 
 void TestFusionPlan::branchToAnotherKernelDoesNotFuse()
