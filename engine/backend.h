@@ -53,6 +53,13 @@ protected:
     std::vector<PlanInput> m_inputs;
 };
 
+// What every backend's compile step reads; a backend ignores what it does not do.
+struct CompileOptions {
+    // Run the groups of planFusion (fusion_plan.h) as one kernel each (the CUDA backend); off gives one kernel per
+    // node, so that both can be measured.
+    bool fusion = true;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -61,6 +68,11 @@ public:
     // An error names the first node the backend cannot run (unsupported op, unbound symbol, ...).
     virtual Result<std::unique_ptr<ExecutablePlan>> compile(const Graph& g, const Bindings& bindings,
                                                             DeviceIndex device) = 0;
+    void setCompileOptions(const CompileOptions& options) { m_compileOptions = options; }
+    const CompileOptions& compileOptions() const { return m_compileOptions; }
+
+protected:
+    CompileOptions m_compileOptions;
 };
 
 // Whether a backend can be used in this process: "cpu" is built in; "cuda" and "vulkan" are plugins loaded on first

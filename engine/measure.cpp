@@ -37,6 +37,19 @@ std::vector<NodeTiming> medianPerNode(std::vector<std::vector<NodeTiming>> runs)
 }
 } // namespace
 
+Result<std::unique_ptr<ExecutablePlan>> preparePlan(Backend& backend, const Graph& g, const Bindings& bindings,
+                                                    DeviceIndex device, const std::vector<HostTensor>& inputs)
+{
+    auto plan = backend.compile(g, bindings, device);
+    if (!plan)
+        return plan.error();
+    if (auto r = (*plan)->uploadParameters(); !r)
+        return r.error();
+    if (auto r = (*plan)->setInputs(inputs); !r)
+        return r.error();
+    return std::move(*plan);
+}
+
 Result<RunResult> measure(ExecutablePlan& plan, const MeasureOptions& options)
 {
     using Clock = std::chrono::steady_clock;

@@ -21,6 +21,10 @@ struct MeasureOptions {
     double instrumentedBudgetS = 1.0;
 };
 
+// Compiles `g` for `device`, uploads its parameters and sets `inputs` (one per plan input, in order).
+Result<std::unique_ptr<ExecutablePlan>> preparePlan(Backend& backend, const Graph& g, const Bindings& bindings,
+                                                    DeviceIndex device, const std::vector<HostTensor>& inputs);
+
 // Plain timing (warm-up runs, then timed whole-graph runs) and, if asked, instrumented runs; the outputs of
 // the last run are read back. The plan must have its parameters and inputs set.
 Result<RunResult> measure(ExecutablePlan& plan, const MeasureOptions& options);

@@ -10,11 +10,13 @@
 
 namespace costscope {
 
-// Time of one node in an instrumented run.
+// Time of one node in an instrumented run. Nodes a backend ran as one kernel (a fusion group) share one timing: it
+// names the group's exit node, the kernel in `label`, and the group's other nodes in `fused`.
 struct NodeTiming {
     NodeId node = 0;
-    std::string label; // "Binary.Add", "Conv"
+    std::string label; // "Binary.Add", "Conv", or the fused kernel's name
     std::int64_t ns = 0;
+    std::vector<NodeId> fused = {}; // the other nodes of the kernel, inputs first; empty when the node ran alone
 };
 
 // Whole-graph wall times over the timed runs (warm-up runs excluded).

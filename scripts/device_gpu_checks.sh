@@ -15,6 +15,9 @@
 #             when build-gpu has none) into .carry/bundle, the exported transformers included, and the graphs
 #             converted to RLX HIR JSON into .carry/data
 #   cuda      bench_cuda_backend: op cases, sgemm vs cuBLAS, element-wise vs copy, whole graphs, conformance bundle
+#   fusion    build-fusion (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_fusion (fused vs
+#             unfused outputs and times: small cases, a 2^26 chain, the GPT-2/BERT-shaped graphs as built and as an
+#             ONNX export writes them), then costscope-cli run --per-node --fusion on and off on the bundled examples
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
 #   acc-cuda  bench_accuracy --backend cuda on the carried graphs
 #   vulkan    scripts/device_vulkan_bench.sh (element-wise vs vkCmdCopyBuffer, matmul 1024 and 4096)
@@ -29,6 +32,7 @@
 # The bundle stage writes .carry/bundle (the conformance bundle) and .carry/data (rlx/, onnx/light/,
 # onnx/transformers/ as RLX HIR JSON, bench_accuracy's data layout) on the GPU machine.
 # CARRY and GL_DIR name those two folders when the script runs from another source tree (default: ./.carry, ./.gl).
+# FUSION_ARGS adds bench_cuda_fusion arguments (--quick: batch 1 and 8, 20 timed runs).
 # Time limits (seconds): CUDA_BENCH_TIMEOUT, TORCH_TIMEOUT, ACC_TIMEOUT (default 300 each); ACC_ARGS adds
 # bench_accuracy arguments (--dump FILE, say).
 # Usage: scripts/device_gpu_checks.sh STAGE...
@@ -122,14 +126,20 @@ stage_build_vk() {
         costscope_backend_cuda
 }
 
-# The backends are plugins: the CLI must load the CUDA one, and start and run on the CPU without the toolkit.
-stage_plugins() {
-    local gen=()
+# build_cuda_only DIR TARGET...: a build with CUDA and without GUI, ONNX or Vulkan (only .carry/include needed).
+build_cuda_only() {
+    local dir=$1 gen=()
+    shift
     command -v ninja >/dev/null && gen=(-G Ninja)
-    cmake -S . -B build-plugins "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+    cmake -S . -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
         -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
-    cmake --build build-plugins -j16 --target costscope-cli costscope_backend_cuda bench_startup >/dev/null || return 1
+    cmake --build "$dir" -j16 --target "$@" >/dev/null
+}
+
+# The backends are plugins: the CLI must load the CUDA one, and start and run on the CPU without the toolkit.
+stage_plugins() {
+    build_cuda_only build-plugins costscope-cli costscope_backend_cuda bench_startup || return 1
     local cli=build-plugins/app/costscope-cli g
     "$cli" devices
     for g in resources/examples/*.hir.json "$carry"/rlx/*.hir.json; do
@@ -193,6 +203,23 @@ stage_cuda() {
     local bundle=()
     [ -f "$carry/bundle/manifest.json" ] && bundle=("$carry/bundle")
     timeout "${CUDA_BENCH_TIMEOUT:-300}" "$d/bench_cuda_backend" "$carry/rlx" "${bundle[@]}"
+}
+
+stage_fusion() {
+    build_cuda_only build-fusion bench_cuda_fusion costscope-cli costscope_backend_cuda || return 1
+    timeout "${CUDA_BENCH_TIMEOUT:-300}" build-fusion/tests/bench/bench_cuda_fusion ${FUSION_ARGS:-}
+    local status=$? cli=build-fusion/app/costscope-cli g f text code
+    for g in resources/examples/*.hir.json; do
+        for f in on off; do
+            text=$(timeout 120 "$cli" run "$g" --backend cuda --runs 20 --per-node --fusion "$f" --reference cpu \
+                --no-host-probe 2>&1)
+            code=$?
+            printf '%s --fusion %s: %s| %s fused kernels (exit %s)\n' "$(basename "$g")" "$f" \
+                "$(grep -E "check|median" <<<"$text" | tr '\n' ' ')" "$(grep -c "one kernel" <<<"$text")" "$code"
+            grep "one kernel" <<<"$text" | head -n 4
+        done
+    done
+    return $status
 }
 
 stage_torch() {

@@ -29,7 +29,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
-    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--json]";
+    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off] [--json]";
 
 std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
 {
@@ -56,13 +56,14 @@ struct Settings {
     double rtol = 1e-3, atol = 1e-7;
     bool json = false;
     bool hostProbe = true; // re-time the profile's reference kernels around the run (see adjustForHost)
+    CompileOptions compile;
 };
 
 std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std::string* error)
 {
     auto args = Args::parse(argv, {"json", "per-node", "no-host-probe"},
                             {"backend", "device", "bind", "input", "runs", "warmup", "reference", "rtol", "atol",
-                             "save-output", "profile", "batch"},
+                             "save-output", "profile", "batch", "fusion"},
                             error);
     if (!args)
         return std::nullopt;
@@ -80,6 +81,12 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     s.json = args->flag("json");
     s.measure.perNode = args->flag("per-node");
     s.hostProbe = !args->flag("no-host-probe");
+    const std::string fusion = args->option("fusion").value_or("on");
+    if (fusion != "on" && fusion != "off") {
+        *error = "--fusion expects on or off, got '" + fusion + "'";
+        return std::nullopt;
+    }
+    s.compile.fusion = fusion == "on";
     auto bindings = parseBindings(args->options("bind"), error);
     if (!bindings)
         return std::nullopt;
@@ -204,6 +211,20 @@ std::unordered_map<NodeId, NodePredictions> predictionsById(const RunPredictions
     return out;
 }
 
+// The predictions of a timed kernel: its node's, plus those of the nodes fused into it (the unfused prediction of
+// the group, beside the fused kernel's measured time).
+NodePredictions predictedFor(std::unordered_map<NodeId, NodePredictions>& byId, const NodeTiming& t)
+{
+    NodePredictions sum = byId[t.node];
+    for (NodeId id : t.fused) {
+        const NodePredictions& f = byId[id];
+        sum.rlx += f.rlx;
+        sum.costscope += f.costscope;
+        sum.host += f.host;
+    }
+    return sum;
+}
+
 Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, const RunResult& r,
                 const RunPredictions& p)
 {
@@ -216,6 +237,7 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     j["backend"] = s.backend;
     j["device"] = {{"index", device.index}, {"name", device.name}};
     j["bindings"] = s.bindings;
+    j["fusion"] = s.compile.fusion ? "on" : "off";
     j["whole"] = {{"runs", r.whole.runs}, {"warmup", s.measure.warmupRuns}, {"median_ns", r.whole.medianNs},
                   {"min_ns", r.whole.minNs}, {"max_ns", r.whole.maxNs}, {"spread", r.whole.spread}};
     auto nodes = Json::array();
@@ -228,7 +250,7 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
         j["instrumentation_overhead_ns"] = overhead;
     for (const NodeTiming& t : r.perNode) {
         const Node* n = g.find(t.node);
-        const auto [rlx, cs, host] = predicted[t.node];
+        const auto [rlx, cs, host] = predictedFor(predicted, t);
         Json node = {{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
                      {"net_ns", withoutOverheadNs(double(t.ns), overhead)},
                      {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
@@ -237,6 +259,8 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
             node["predicted_ns"]["costscope_host_adjusted"] = host;
             node["error"]["costscope_host_adjusted"] = relError(host, double(t.ns));
         }
+        if (!t.fused.empty()) // one kernel for several nodes: "op" is its name, the time and predictions the group's
+            node["fused_nodes"] = t.fused;
         nodes.push_back(std::move(node));
     }
     j["per_node"] = nodes;
@@ -276,11 +300,17 @@ void printText(const Graph& g, const DeviceInfo& device, const RunResult& r, con
         std::cout << "per node (ns): id op measured rlx costscope" << (p.hostSpeed ? " costscope-host-adjusted" : "")
                   << '\n';
     for (const NodeTiming& t : r.perNode) {
-        const auto [rlx, cs, host] = predicted[t.node];
+        const auto [rlx, cs, host] = predictedFor(predicted, t);
         std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << ' ' << std::llround(rlx) << ' '
                   << std::llround(cs);
         if (p.hostSpeed)
             std::cout << ' ' << std::llround(host);
+        if (!t.fused.empty()) {
+            std::cout << " (one kernel with nodes";
+            for (NodeId id : t.fused)
+                std::cout << ' ' << id;
+            std::cout << ')';
+        }
         std::cout << '\n';
     }
 }
@@ -301,6 +331,7 @@ int cmdRun(const std::vector<std::string>& argv)
         return isKnownBackend(s.backend) ? kBadInput : kUsage;
     }
     const std::unique_ptr<Backend>& backend = *loadedBackend;
+    backend->setCompileOptions(s.compile);
     const auto devices = backend->devices();
     if (s.device >= static_cast<DeviceIndex>(devices.size())) {
         std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device << '\n';

@@ -10,7 +10,11 @@ namespace costscope {
 
 Result<std::unique_ptr<ExecutablePlan>> readyPlan(Backend& backend, const Graph& g, DeviceIndex device)
 {
+    // Microbenchmarks time one kernel per node (the dispatch probe is a chain of 64 Adds): no fusion.
+    const CompileOptions saved = backend.compileOptions();
+    backend.setCompileOptions({false});
     auto plan = backend.compile(g, {}, device);
+    backend.setCompileOptions(saved);
     if (!plan)
         return plan.error();
     if (auto r = (*plan)->uploadParameters(); !r)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_lower.h"
+#include "cuda/fused_kernels.h"
 
 namespace costscope {
 
@@ -56,6 +57,77 @@ bool isMatMulKind(OpKind k)
 {
     return k == OpKind::MatMul || k == OpKind::Gemm || k == OpKind::FusedMatMulBiasAct;
 }
+
+// Sets the value's dims and bytes from the node's shape; the error names the node.
+Result<bool> resolveValue(CudaPlan& plan, std::size_t pos, const Bindings& bindings)
+{
+    const Node& n = plan.graph().nodes[pos];
+    DeviceValue& v = plan.values()[pos];
+    v.dtype = n.shape.dtype;
+    for (const Dim& d : n.shape.dims) {
+        auto r = d.resolve(bindings);
+        if (!r || *r < 0) {
+            const std::string hint = "the CUDA backend needs every node's shape; use --bind " + d.symbol + "=N";
+            return plan.atNode(pos, "dim '" + d.toString() + "' is not bound (" + hint + ")");
+        }
+        v.dims.push_back(*r);
+    }
+    auto bytes = denseBytes(v.dims, v.dtype);
+    if (!bytes)
+        return plan.atNode(pos, "tensor size overflows: " + n.shape.toString());
+    v.bytes = *bytes;
+    return true;
+}
+
+Result<bool> allocateValue(CudaPlan& plan, std::size_t pos)
+{
+    DeviceValue& v = plan.values()[pos];
+    auto mem = plan.allocate(v.bytes, pos);
+    if (!mem)
+        return mem.error();
+    v.ptr = *mem;
+    return true;
+}
+
+// One step for one node through its lowering.
+Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
+{
+    const Graph& g = plan.graph();
+    const Node& n = g.nodes[pos];
+    std::vector<std::size_t> inPos;
+    for (NodeId id : n.inputs)
+        inPos.push_back(*g.indexOf(id));
+    cuda::LowerContext ctx{plan, pos, n, {}, inPos, plan.values()[pos]};
+    for (std::size_t p : inPos)
+        ctx.in.push_back(&plan.values()[p]);
+    auto launch = lower(ctx);
+    if (!launch)
+        return plan.atNode(pos, launch.error().message);
+    std::string label = n.op.label();
+    if (isMatMulKind(n.op.kind))
+        label += "[" + cuda::precisionName(plan.options().precision) + "]";
+    plan.steps().push_back({pos, std::move(label), std::move(*launch)});
+    return true;
+}
+
+// One step for a fusion group at its exit; where the group cannot run as one kernel, its members one by one.
+Result<bool> lowerGroup(CudaPlan& plan, const FusionGroup& group)
+{
+    std::string label;
+    if (auto launch = cuda::lowerFusionGroup(plan, group, &label)) {
+        std::vector<std::size_t> others(group.members.begin(), group.members.end() - 1);
+        plan.steps().push_back({group.exit(), std::move(label), std::move(*launch), std::move(others)});
+        return true;
+    }
+    for (std::size_t m : group.members) {
+        if (m != group.exit())
+            if (auto r = allocateValue(plan, m); !r)
+                return r;
+        if (auto r = lowerNode(plan, m, cuda::findLowering(plan.graph().nodes[m].op.kind)); !r)
+            return r;
+    }
+    return true;
+}
 } // namespace
 
 Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, const Bindings& bindings,
@@ -70,22 +142,20 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
     if (auto r = plan->createHandles(); !r)
         return r.error();
     const Graph& pg = plan->graph();
+    FusionPlan fusion;
+    fusion.groupOf.assign(pg.nodes.size(), -1);
+    if (m_compileOptions.fusion) {
+        FusionOptions o;
+        o.maxInputs = cuda::kMaxFusedInputs;
+        o.maxOps = cuda::kMaxFusedOps;
+        fusion = planFusion(pg, bindings, o);
+    }
     std::vector<DeviceValue>& values = plan->values();
     for (std::size_t pos : *order) {
         const Node& n = pg.nodes[pos];
+        if (auto r = resolveValue(*plan, pos, bindings); !r)
+            return r.error();
         DeviceValue& v = values[pos];
-        v.dtype = n.shape.dtype;
-        for (const Dim& d : n.shape.dims) {
-            auto r = d.resolve(bindings);
-            if (!r || *r < 0)
-                return plan->atNode(pos, "dim '" + d.toString() + "' is not bound (the CUDA backend needs every "
-                                             "node's shape; use --bind " + d.symbol + "=N)");
-            v.dims.push_back(*r);
-        }
-        auto bytes = denseBytes(v.dims, v.dtype);
-        if (!bytes)
-            return plan->atNode(pos, "tensor size overflows: " + n.shape.toString());
-        v.bytes = *bytes;
         const OpKind kind = n.op.kind;
         const bool leaf = kind == OpKind::Input || kind == OpKind::Param || kind == OpKind::Constant;
         const OpInfo& info = n.op.info();
@@ -97,37 +167,28 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         cuda::LowerFn lower = leaf || cuda::isAliasOp(kind) ? nullptr : cuda::findLowering(kind);
         if (!leaf && !cuda::isAliasOp(kind) && !lower)
             return plan->atNode(pos, "the CUDA backend cannot run op " + n.op.label());
-        std::vector<std::size_t> inPos;
-        for (NodeId id : n.inputs)
-            inPos.push_back(*pg.indexOf(id));
         if (cuda::isAliasOp(kind)) {
-            const DeviceValue& src = values[inPos[0]];
+            const DeviceValue& src = values[*pg.indexOf(n.inputs[0])];
             if (src.bytes != v.bytes || src.dtype != v.dtype)
                 return plan->atNode(pos, n.op.label() + ": " + cuda::valueString(src) + " cannot become "
                                              + cuda::valueString(v));
             v.ptr = src.ptr;
             continue;
         }
-        auto mem = plan->allocate(v.bytes, pos);
-        if (!mem)
-            return mem.error();
-        v.ptr = *mem;
+        if (fusion.isInternal(pos))
+            continue; // its value never leaves the group's kernel
+        if (auto r = allocateValue(*plan, pos); !r)
+            return r.error();
         if (kind == OpKind::Input) {
             plan->planInputs().push_back({n.id, n.displayName(), v.dims, v.dtype});
             continue;
         }
         if (leaf)
             continue;
-        cuda::LowerContext ctx{*plan, pos, n, {}, inPos, v};
-        for (std::size_t p : inPos)
-            ctx.in.push_back(&values[p]);
-        auto launch = lower(ctx);
-        if (!launch)
-            return plan->atNode(pos, launch.error().message);
-        std::string label = n.op.label();
-        if (isMatMulKind(kind))
-            label += "[" + cuda::precisionName(m_options.precision) + "]";
-        plan->steps().push_back({pos, std::move(label), std::move(*launch)});
+        auto r = fusion.isFused(pos) ? lowerGroup(*plan, fusion.groups[std::size_t(fusion.groupOf[pos])])
+                                     : lowerNode(*plan, pos, lower);
+        if (!r)
+            return r.error();
     }
     for (NodeId id : g.outputs)
         if (!g.indexOf(id))

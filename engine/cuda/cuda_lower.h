@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_kernels.h"
 #include "cuda/cuda_plan.h"
+#include "fusion_plan.h"
 
 #include <optional>
 
@@ -51,6 +52,8 @@ Dims contiguousStrides(const Dims& dims);
 std::optional<Dims> broadcastStrides(const Dims& in, const Dims& out);
 std::string valueString(const DeviceValue& v);
 Result<bool> requireF32(const DeviceValue& v, const char* what);
+// A named Binary sub-op ("Add"); nullopt for an unknown name.
+std::optional<BinaryOp> binaryOpFor(const std::string& name);
 // A named activation ("Gelu") with its attributes; nullopt for an unknown name.
 std::optional<ActArgs> activationFor(const std::string& name, const Attrs& attrs);
 // The typed kernels' element type of a dtype (Bool as U8); nullopt for dtypes they do not take.
@@ -61,6 +64,10 @@ bool makeBroadcastArgs(const Dims& a, const Dims& b, const Dims& out, BinaryArgs
 // Fills a StridedCopyArgs; false when the rank exceeds kMaxRank.
 bool makeStridedCopy(const Dims& dims, const Dims& srcStrides, const Dims& dstStrides, std::int64_t srcBase,
                      std::int64_t dstBase, int elementSize, StridedCopyArgs& out);
+
+// One launch for a fusion group whose exit has its buffer and whose internal members have their dims (and no buffer);
+// `label` gets the kernel's name. An error when the group cannot run as one kernel: its nodes then run one by one.
+LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label);
 
 LowerResult lowerBinary(LowerContext&);
 LowerResult lowerActivation(LowerContext&);

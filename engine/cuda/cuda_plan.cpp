@@ -62,6 +62,8 @@ CudaPlan::~CudaPlan()
         cufftDestroy(h);
     if (m_cublas)
         cublasDestroy(m_cublas);
+    if (m_cublasLt)
+        cublasLtDestroy(m_cublasLt);
     if (m_stream)
         cudaStreamDestroy(m_stream);
 }
@@ -81,6 +83,8 @@ Result<bool> CudaPlan::createHandles()
         return Diagnostic::error("cannot create a CUDA stream: " + cudaErrorText(e));
     if (cublasCreate(&m_cublas) != CUBLAS_STATUS_SUCCESS)
         return Diagnostic::error("cannot initialise cuBLAS");
+    if (cublasLtCreate(&m_cublasLt) != CUBLAS_STATUS_SUCCESS)
+        return Diagnostic::error("cannot initialise cuBLASLt");
     if (cudaMalloc(&m_cublasWorkspace.ptr, kCublasWorkspace) != cudaSuccess)
         return Diagnostic::error("out of GPU memory allocating the cuBLAS workspace");
     m_cublasWorkspace.bytes = kCublasWorkspace;
@@ -249,7 +253,11 @@ std::vector<NodeTiming> CudaPlan::timings() const
     for (std::size_t i = 0; i < m_steps.size(); ++i) {
         float ms = 0;
         cudaEventElapsedTime(&ms, m_events[i], m_events[i + 1]);
-        out.push_back({m_graph.nodes[m_steps[i].node].id, m_steps[i].label, static_cast<std::int64_t>(ms * 1e6)});
+        std::vector<NodeId> fused;
+        for (std::size_t p : m_steps[i].fused)
+            fused.push_back(m_graph.nodes[p].id);
+        out.push_back({m_graph.nodes[m_steps[i].node].id, m_steps[i].label, static_cast<std::int64_t>(ms * 1e6),
+                       std::move(fused)});
     }
     return out;
 }

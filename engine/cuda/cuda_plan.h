@@ -4,6 +4,7 @@
 #include "backend.h"
 #include "cuda/cuda_options.h"
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -43,10 +44,12 @@ using Launch = std::function<void(cudaStream_t)>;
 // driver cannot capture events it launches node by node instead (runEager).
 class CudaPlan : public ExecutablePlan {
 public:
+    // One kernel (or library call) of the plan: a node's, or a fusion group's at its exit node.
     struct Step {
         std::size_t node = 0;
         std::string label;
         Launch launch;
+        std::vector<std::size_t> fused = {}; // the group's other members (positions), inputs first
     };
 
     CudaPlan(int device, Graph graph, Bindings bindings, CudaOptions options);
@@ -62,6 +65,10 @@ public:
     std::vector<Step>& steps() { return m_steps; }
     std::vector<PlanInput>& planInputs() { return m_inputs; }
     cublasHandle_t cublas() const { return m_cublas; }
+    cublasLtHandle_t cublasLt() const { return m_cublasLt; }
+    // The workspace cuBLAS and cuBLASLt share (their calls are ordered on the plan's one stream).
+    void* libraryWorkspace() const { return m_cublasWorkspace.ptr; }
+    std::size_t libraryWorkspaceBytes() const { return m_cublasWorkspace.bytes; }
     const CudaOptions& options() const { return m_options; }
     // Keeps a cuFFT plan alive for the plan's lifetime.
     void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
@@ -94,6 +101,7 @@ private:
     std::vector<cufftHandle> m_fftPlans;
     cudaStream_t m_stream = nullptr;
     cublasHandle_t m_cublas = nullptr;
+    cublasLtHandle_t m_cublasLt = nullptr;
     DeviceMemory m_cublasWorkspace;
     cudaGraphExec_t m_graphExec = nullptr;
     std::vector<cudaEvent_t> m_events; // before the first node, then after each node

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Element-wise kernels: broadcasting binary ops, activations, bias + activation, strided copies and gather.
 #include "cuda/cuda_kernels.h"
+#include "cuda/elementwise_ops.cuh"
 
 #include <cstdint>
 
@@ -14,59 +15,6 @@ unsigned blocksFor(std::int64_t n, std::int64_t perBlock = kThreads)
     const std::int64_t b = (n + perBlock - 1) / perBlock;
     // A grid-stride loop covers the rest: enough blocks to fill an H200 several times over.
     return static_cast<unsigned>(b < 1 ? 1 : (b > 65535 * 16 ? 65535 * 16 : b));
-}
-
-__device__ float binaryOp(BinaryOp op, float a, float b)
-{
-    switch (op) {
-    case BinaryOp::Add: return a + b;
-    case BinaryOp::Sub: return a - b;
-    case BinaryOp::Mul: return a * b;
-    case BinaryOp::Div: return a / b;
-    case BinaryOp::Pow: return powf(a, b);
-    case BinaryOp::Max: return fmaxf(a, b);
-    case BinaryOp::Min: return fminf(a, b);
-    case BinaryOp::Mod: return fmodf(a, b);
-    case BinaryOp::PRelu: return a < 0.0f ? a * b : a;
-    }
-    return 0.0f;
-}
-
-__device__ float activation(const ActArgs& p, float x)
-{
-    switch (p.op) {
-    case ActOp::Relu: return x > 0.0f ? x : 0.0f;
-    case ActOp::Sigmoid: return 1.0f / (1.0f + expf(-x));
-    case ActOp::Tanh: return tanhf(x);
-    case ActOp::Exp: return expf(x);
-    case ActOp::Log: return logf(x);
-    case ActOp::Sqrt: return sqrtf(x);
-    case ActOp::Rsqrt: return 1.0f / sqrtf(x);
-    case ActOp::Neg: return -x;
-    case ActOp::Abs: return fabsf(x);
-    case ActOp::Erf: return erff(x);
-    case ActOp::Sign: return float((x > 0.0f) - (x < 0.0f));
-    case ActOp::Softplus: return x > 20.0f ? x : log1pf(expf(x));
-    case ActOp::Softsign: return x / (1.0f + fabsf(x));
-    case ActOp::IsNaN: return isnan(x) ? 1.0f : 0.0f;
-    case ActOp::Reciprocal: return 1.0f / x;
-    case ActOp::Floor: return floorf(x);
-    case ActOp::Ceil: return ceilf(x);
-    case ActOp::Round: return nearbyintf(x);
-    case ActOp::Sin: return sinf(x);
-    case ActOp::Cos: return cosf(x);
-    case ActOp::Gelu: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752440f));
-    case ActOp::GeluApprox:
-        return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
-    case ActOp::Silu: return x / (1.0f + expf(-x));
-    case ActOp::LeakyRelu: return x < 0.0f ? p.alpha * x : x;
-    case ActOp::Elu: return x < 0.0f ? p.alpha * (expf(x) - 1.0f) : x;
-    case ActOp::Selu: return p.gamma * (x > 0.0f ? x : p.alpha * (expf(x) - 1.0f));
-    case ActOp::Shrink: return x < -p.lambd ? x + p.bias : (x > p.lambd ? x - p.bias : 0.0f);
-    case ActOp::HardSigmoid: return fmaxf(0.0f, fminf(1.0f, p.alpha * x + p.beta));
-    case ActOp::None: return x;
-    }
-    return x;
 }
 
 __global__ void binaryDense4(const float4* a, const float4* b, float4* o, std::int64_t n4, BinaryOp op)

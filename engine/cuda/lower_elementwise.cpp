@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed) and Activation over F32, one kernel per node
-// (no fusion yet).
+// (lower_fused.cpp runs fusion groups of them as one kernel).
 #include "cuda/cuda_lower.h"
 
 namespace costscope::cuda {
@@ -46,22 +46,26 @@ std::optional<ActArgs> activationFor(const std::string& name, const Attrs& attrs
     return std::nullopt;
 }
 
-LowerResult lowerBinary(LowerContext& c)
+std::optional<BinaryOp> binaryOpFor(const std::string& name)
 {
     static const std::pair<const char*, BinaryOp> names[] = {
         {"Add", BinaryOp::Add}, {"Sub", BinaryOp::Sub}, {"Mul", BinaryOp::Mul}, {"Div", BinaryOp::Div},
         {"Pow", BinaryOp::Pow}, {"Max", BinaryOp::Max}, {"Min", BinaryOp::Min}, {"Mod", BinaryOp::Mod},
         {"PRelu", BinaryOp::PRelu}};
+    for (const auto& [n, op] : names)
+        if (name == n)
+            return op;
+    return std::nullopt;
+}
+
+LowerResult lowerBinary(LowerContext& c)
+{
     const std::string sub = c.node.op.subOp();
     BinaryArgs args;
-    bool known = false;
-    for (const auto& [n, op] : names)
-        if (sub == n) {
-            args.op = op;
-            known = true;
-        }
-    if (!known)
+    const auto op = binaryOpFor(sub);
+    if (!op)
         return lowerError("the CUDA backend has no Binary op '" + sub + "'");
+    args.op = *op;
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
     const auto type = elemTypeOf(a.dtype);
     if (!type || b.dtype != a.dtype || c.out.dtype != a.dtype)

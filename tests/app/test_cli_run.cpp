@@ -50,6 +50,9 @@ void TestCliRun::runReportsTimings()
     for (const QJsonValue& n : nodes)
         QVERIFY(n.toObject().contains("measured_ns") && n.toObject().contains("op"));
     QVERIFY(!j.contains("check"));
+    QCOMPARE(j["fusion"].toString(), QString("on")); // the default; the CPU backend runs one kernel per node anyway
+    for (const QJsonValue& n : nodes)
+        QVERIFY(!n.toObject().contains("fused_nodes"));
 }
 
 void TestCliRun::referenceChecks()
@@ -79,6 +82,8 @@ void TestCliRun::badArgumentsAreUsageErrors()
     QCOMPARE(runCli({"run", "x.json", "--bind", "batch"}, &out, &err), 2);
     QVERIFY(err.contains("--bind"));
     QCOMPARE(runCli({"run", "x.json", "--runs", "0"}, &out, &err), 2);
+    QCOMPARE(runCli({"run", "x.json", "--fusion", "maybe"}, &out, &err), 2);
+    QVERIFY(err.contains("--fusion expects on or off"));
     QCOMPARE(runCli({"run", "x.json", "--backend", "nope"}, &out, &err), 2);
     QCOMPARE(runCli({"run", "/nonexistent/graph.json"}, &out, &err), 3);
     QCOMPARE(runCli({"devices", "extra"}, &out, &err), 2);

@@ -10,6 +10,7 @@ namespace costscope::cudacases {
 struct TransformerConfig {
     std::int64_t batch = 1, seq = 32, hidden = 64, heads = 4, mlp = 256, vocab = 1000, layers = 12;
     bool causal = true; // GPT-2 (pre-norm, causal) or BERT (post-norm, bidirectional, pooler)
+    bool decomposed = false;
 };
 
 inline Graph transformerGraph(const TransformerConfig& c)
@@ -17,7 +18,24 @@ inline Graph transformerGraph(const TransformerConfig& c)
     Builder b;
     const std::int64_t B = c.batch, S = c.seq, H = c.hidden;
     auto param = [&](std::vector<std::int64_t> dims) { return b.op(OpKind::Param, {}, {}, std::move(dims)); };
+    auto binary = [&](const char* op, NodeId x, NodeId y, std::vector<std::int64_t> dims) {
+        return b.op(OpKind::Binary, attrs({{"op", std::string(op)}}), {x, y}, std::move(dims));
+    };
+    // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) in element-wise nodes.
+    auto geluTanh = [&](NodeId x, std::vector<std::int64_t> dims) {
+        auto scalar = [&](float v) { return b.param({1}, {v}); };
+        const NodeId cube = binary("Mul", binary("Mul", x, x, dims), x, dims);
+        const NodeId inner = binary("Add", x, binary("Mul", cube, scalar(0.044715f), dims), dims);
+        const NodeId t = b.op(OpKind::Activation, attrs({{"op", std::string("Tanh")}}),
+                              {binary("Mul", inner, scalar(0.7978845608f), dims)}, dims);
+        return binary("Mul", binary("Mul", x, scalar(0.5f), dims), binary("Add", t, scalar(1.0f), dims), dims);
+    };
     auto linear = [&](NodeId x, std::int64_t in, std::int64_t out, const char* act) {
+        if (c.decomposed) {
+            const NodeId y =
+                binary("Add", b.op(OpKind::MatMul, {}, {x, param({in, out})}, {B, S, out}), param({out}), {B, S, out});
+            return act ? geluTanh(y, {B, S, out}) : y;
+        }
         Attrs a;
         if (act)
             a.set("activation", std::string(act));
@@ -48,7 +66,7 @@ inline Graph transformerGraph(const TransformerConfig& c)
         if (!c.causal)
             x = norm(x);
         const NodeId h = linear(c.causal ? norm(x) : x, H, c.mlp, c.causal ? "GeluApprox" : "Gelu");
-        x = add(x, b.op(OpKind::FusedMatMulBiasAct, {}, {h, param({c.mlp, H}), param({H})}, {B, S, H}));
+        x = add(x, linear(h, c.mlp, H, nullptr));
         if (!c.causal)
             x = norm(x);
     }

@@ -4,6 +4,7 @@
 // Builds one-op graphs and runs them on the CPU backend, for the kernel tests.
 #include "cpu/cpu_backend.h"
 #include "ir/graph.h"
+#include "measure.h"
 #include "tensor.h"
 
 #include <QTest>
@@ -58,13 +59,9 @@ inline Graph oneOpGraph(const Op& op, const std::vector<HostTensor>& inputs, Sha
 inline Result<HostTensor> runGraph(const Graph& g, const std::vector<HostTensor>& inputs, const Bindings& b = {})
 {
     CpuBackend backend;
-    auto plan = backend.compile(g, b, 0);
+    auto plan = preparePlan(backend, g, b, 0, inputs);
     if (!plan)
         return plan.error();
-    if (auto r = (*plan)->uploadParameters(); !r)
-        return r.error();
-    if (auto r = (*plan)->setInputs(inputs); !r)
-        return r.error();
     if (auto r = (*plan)->run(); !r)
         return r.error();
     auto out = (*plan)->readOutputs();

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The CUDA backend against host reference values, one or two graphs per op family (cuda_case_list.h), in both
-// timing modes (CUDA graph replay and per-node events); out-of-memory and unsupported ops as error values.
+// timing modes (CUDA graph replay and per-node events); out-of-memory and unsupported ops as error values; fused
+// kernels (engine/fusion_plan.h) against the same graph unfused.
 // Skips cleanly where no GPU is present (CI).
+#include "../bench/cuda_transformer_graphs.h"
 #include "cuda_case_list.h"
+#include "measure.h"
 
 #ifdef COSTSCOPE_HAVE_CUDA
 #include "cuda/cuda_backend.h"
@@ -21,6 +24,7 @@ private slots:
     void outOfMemoryIsAnError();
     void unsupportedOpNamesTheNode();
     void timingsNameThePrecision();
+    void fusedKernelsMatchUnfused();
     void noDeviceIsAnErrorValue();
 };
 
@@ -98,6 +102,44 @@ void TestCudaBackend::unsupportedOpNamesTheNode()
     QVERIFY(!plan);
     QCOMPARE(plan.error().node.value_or(0), clip);
     QVERIFY(plan.error().message.find("cannot run op Clip") != std::string::npos);
+#endif
+}
+
+void TestCudaBackend::fusedKernelsMatchUnfused()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    cudacases::TransformerConfig config;
+    config.layers = 1;
+    config.batch = 2;
+    config.decomposed = true;
+    const Graph g = cudacases::transformerGraph(config);
+    const HostTensor ids({config.batch, config.seq}, DType::I64);
+    std::vector<std::vector<HostTensor>> outputs;
+    std::vector<NodeTiming> fusedTimings;
+    for (bool fusion : {true, false}) {
+        CudaBackend be;
+        be.setCompileOptions({fusion});
+        auto plan = preparePlan(be, g, {}, 0, {ids});
+        QVERIFY2(plan, plan ? "" : plan.error().message.c_str());
+        auto timings = (*plan)->runInstrumented(nullptr);
+        QVERIFY(timings);
+        if (fusion)
+            fusedTimings = *timings;
+        auto out = (*plan)->readOutputs();
+        QVERIFY(out);
+        outputs.push_back(std::move(*out));
+    }
+    const auto span = outputs[1].front().values<float>();
+    const std::vector<float> unfused(span.begin(), span.end());
+    QVERIFY(cudacases::maxError(outputs[0].front(), unfused) <= 1e-4);
+    int elementWise = 0, epilogues = 0;
+    for (const NodeTiming& t : fusedTimings) {
+        elementWise += t.label.rfind("fused_elementwise(", 0) == 0 && !t.fused.empty();
+        epilogues += t.label.rfind("cublasLt[fp32](MatMul+", 0) == 0 && !t.fused.empty();
+    }
+    QCOMPARE(elementWise, 1); // the spelt-out GELU
+    QCOMPARE(epilogues, 4);   // QKV, output projection + residual, both MLP layers
 #endif
 }
 

@@ -3,6 +3,7 @@
 
 // One-op graphs run on the Vulkan backend, with the validation layers on when installed.
 #include "ir/graph.h"
+#include "measure.h"
 #include "tensor.h"
 #include "vulkan/vulkan_register.h"
 
@@ -86,13 +87,9 @@ inline Backend* vulkan()
 
 inline Result<std::vector<HostTensor>> runGraphAll(const Graph& g, const std::vector<HostTensor>& inputs)
 {
-    auto plan = vulkan()->compile(g, {}, 0);
+    auto plan = preparePlan(*vulkan(), g, {}, 0, inputs);
     if (!plan)
         return plan.error();
-    if (auto r = (*plan)->uploadParameters(); !r)
-        return r.error();
-    if (auto r = (*plan)->setInputs(inputs); !r)
-        return r.error();
     if (auto r = (*plan)->run(); !r)
         return r.error();
     return (*plan)->readOutputs();

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// Fusion groups (engine/fusion_plan.h) as one launch each: element-wise groups as one fused_elementwise program,
+// GEMM epilogues as one cuBLASLt matmul with its bias and activation epilogue and the residual as C (beta = 1).
+#include "cuda/cuda_gemm.h"
+#include "cuda/fused_kernels.h"
+
+#include <map>
+#include <memory>
+#include <set>
+
+namespace costscope::cuda {
+
+namespace {
+std::size_t positionOf(const Graph& g, NodeId id)
+{
+    return *g.indexOf(id);
+}
+
+// The output dims with size-1 dims dropped and neighbours that every input walks alike merged (most groups become
+// one or two dims), and each input's strides over them.
+void collapseDims(const Dims& out, const std::vector<Dims>& strides, FusedElementwiseArgs& args)
+{
+    std::vector<Dims> st(strides.size());
+    Dims dims;
+    for (std::size_t d = 0; d < out.size(); ++d) {
+        if (out[d] == 1)
+            continue;
+        bool merge = !dims.empty();
+        for (std::size_t k = 0; k < strides.size() && merge; ++k)
+            merge = st[k].back() == strides[k][d] * out[d];
+        if (merge) {
+            dims.back() *= out[d];
+            for (std::size_t k = 0; k < strides.size(); ++k)
+                st[k].back() = strides[k][d];
+            continue;
+        }
+        dims.push_back(out[d]);
+        for (std::size_t k = 0; k < strides.size(); ++k)
+            st[k].push_back(strides[k][d]);
+    }
+    args.rank = static_cast<int>(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        args.dims[d] = dims[d];
+        for (std::size_t k = 0; k < strides.size(); ++k)
+            args.strides[k][d] = st[k][d];
+    }
+    args.count = product(out);
+}
+
+Result<FusedOp> fusedOp(const Node& n, const std::map<std::size_t, int>& reg, const Graph& g)
+{
+    FusedOp op;
+    op.a = static_cast<std::uint8_t>(reg.at(positionOf(g, n.inputs[0])));
+    const std::string sub = n.op.subOp();
+    switch (n.op.kind) {
+    case OpKind::Binary:
+        if (auto b = binaryOpFor(sub); b && n.inputs.size() == 2) {
+            op.isBinary = true;
+            op.binary = *b;
+            op.b = static_cast<std::uint8_t>(reg.at(positionOf(g, n.inputs[1])));
+            return op;
+        }
+        break;
+    case OpKind::Activation:
+        if (auto act = activationFor(sub, n.op.attrs)) {
+            op.act = *act;
+            return op;
+        }
+        break;
+    case OpKind::Cast:
+        return op; // to F32 as the input is read; the op itself is the identity
+    default:
+        break;
+    }
+    return lowerError("the fused kernel has no op " + n.op.label());
+}
+
+LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
+{
+    const Graph& g = plan.graph();
+    const std::vector<DeviceValue>& values = plan.values();
+    const DeviceValue& out = values[group.exit()];
+    const std::set<std::size_t> members(group.members.begin(), group.members.end());
+    std::vector<std::size_t> leaves;
+    for (std::size_t m : group.members)
+        for (NodeId id : g.nodes[m].inputs) {
+            const std::size_t p = positionOf(g, id);
+            if (!members.count(p) && std::find(leaves.begin(), leaves.end(), p) == leaves.end())
+                leaves.push_back(p);
+        }
+    if (leaves.size() > std::size_t(kMaxFusedInputs) || group.members.size() > std::size_t(kMaxFusedOps)
+        || out.dims.size() > std::size_t(kMaxRank) || out.dtype != DType::F32)
+        return lowerError("the group is beyond the fused kernel's limits");
+    FusedElementwiseArgs args;
+    args.inputs = static_cast<int>(leaves.size());
+    std::map<std::size_t, int> reg;
+    std::vector<Dims> strides;
+    for (std::size_t k = 0; k < leaves.size(); ++k) {
+        const DeviceValue& v = values[leaves[k]];
+        auto s = broadcastStrides(v.dims, out.dims);
+        auto t = elemTypeOf(v.dtype);
+        if (!s || !t)
+            return lowerError("fused input " + valueString(v) + " does not broadcast to " + valueString(out));
+        strides.push_back(*s);
+        args.in[k] = v.ptr;
+        args.inType[k] = *t;
+        reg[leaves[k]] = static_cast<int>(k);
+    }
+    for (std::size_t j = 0; j < group.members.size(); ++j) {
+        auto op = fusedOp(g.nodes[group.members[j]], reg, g);
+        if (!op)
+            return op.error();
+        args.code[j] = *op;
+        reg[group.members[j]] = args.inputs + static_cast<int>(j);
+    }
+    args.ops = static_cast<int>(group.members.size());
+    collapseDims(out.dims, strides, args);
+    args.out = static_cast<float*>(out.ptr);
+    *label = "fused_elementwise(" + fusionGroupName(g, group) + ")";
+    return Launch([=](cudaStream_t s) { launchFusedElementwise(args, s); });
+}
+
+// The cuBLASLt objects of one matmul, kept for the plan's lifetime by the launch that uses them.
+struct LtMatmul {
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulPreference_t preference = nullptr;
+    cublasLtMatmulAlgo_t algo{};
+    LtMatmul() = default;
+    LtMatmul(const LtMatmul&) = delete;
+    LtMatmul& operator=(const LtMatmul&) = delete;
+    ~LtMatmul()
+    {
+        if (preference)
+            cublasLtMatmulPreferenceDestroy(preference);
+        for (cublasLtMatrixLayout_t l : {a, b, c})
+            if (l)
+                cublasLtMatrixLayoutDestroy(l);
+        if (desc)
+            cublasLtMatmulDescDestroy(desc);
+    }
+};
+
+cublasLtEpilogue_t epilogueFor(bool bias, const std::string& activation)
+{
+    if (activation == "Relu")
+        return bias ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU;
+    if (activation == "GeluApprox")
+        return bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU;
+    return bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+}
+
+LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::string* label)
+{
+    const Graph& g = plan.graph();
+    const std::vector<DeviceValue>& values = plan.values();
+    const Node& root = g.nodes[group.members.front()];
+    const DeviceValue& a = values[positionOf(g, root.inputs[0])];
+    const DeviceValue& w = values[positionOf(g, root.inputs[1])];
+    const DeviceValue& d = values[group.exit()];
+    for (const DeviceValue* v : {&a, &w, &d})
+        if (auto r = requireF32(*v, "GEMM epilogue operand"); !r)
+            return r.error();
+    if (a.dims.size() < 2 || w.dims.size() != 2 || d.dims.empty())
+        return lowerError("GEMM epilogue: " + valueString(a) + " x " + valueString(w) + " is no linear layer");
+    const std::int64_t k = a.dims.back(), n = w.dims[1];
+    const std::int64_t m = product(a.dims, 0, a.dims.size() - 1);
+    if (k == 0 || w.dims[0] != k || d.dims.back() != n || product(d.dims) != m * n)
+        return lowerError("GEMM epilogue: " + valueString(a) + " x " + valueString(w) + " is not " + valueString(d));
+    const void* bias = nullptr;
+    if (group.bias) {
+        const DeviceValue& b = values[*group.bias];
+        if (b.dtype != DType::F32 || std::int64_t(b.elements()) != n)
+            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n)
+                              + " F32 values");
+        bias = b.ptr;
+    }
+    const void* residual = nullptr;
+    if (group.residual) {
+        const DeviceValue& r = values[*group.residual];
+        if (r.dtype != DType::F32 || r.dims != d.dims)
+            return lowerError("GEMM epilogue: residual " + valueString(r) + " must be " + valueString(d));
+        residual = r.ptr;
+    }
+    // Row-major D[m,n] = A[m,k] W[k,n] is the column-major D^T[n,m] = W^T[n,k] A^T[k,m]: W is cuBLASLt's A and the
+    // bias runs along D^T's rows.
+    auto lt = std::make_shared<LtMatmul>();
+    const cublasLtEpilogue_t epilogue = epilogueFor(bias != nullptr, group.activation);
+    const std::uint64_t workspace = plan.libraryWorkspaceBytes();
+    cublasLtMatmulHeuristicResult_t found{};
+    int count = 0;
+    const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
+    bool ok =
+        cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
+               == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                sizeof workspace)
+               == CUBLAS_STATUS_SUCCESS;
+    if (ok && bias)
+        ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
+             == CUBLAS_STATUS_SUCCESS;
+    if (ok)
+        ok = cublasLtMatmulAlgoGetHeuristic(plan.cublasLt(), lt->desc, lt->a, lt->b, lt->c, lt->c, lt->preference, 1,
+                                            &found, &count)
+                 == CUBLAS_STATUS_SUCCESS
+             && count > 0;
+    if (!ok)
+        return lowerError("cuBLASLt has no algorithm for " + valueString(a) + " x " + valueString(w));
+    lt->algo = found.algo;
+    const float alpha = 1.0f, beta = residual ? 1.0f : 0.0f;
+    const void *pa = a.ptr, *pw = w.ptr;
+    void* pd = d.ptr;
+    const void* pc = residual ? residual : pd;
+    cublasLtHandle_t handle = plan.cublasLt();
+    void* ws = plan.libraryWorkspace();
+    *label = "cublasLt[" + precisionName(plan.options().precision) + "](" + fusionGroupName(g, group) + ")";
+    return Launch([=](cudaStream_t s) {
+        cublasLtMatmul(handle, lt->desc, &alpha, pw, lt->a, pa, lt->b, &beta, pc, lt->c, pd, lt->c, &lt->algo, ws,
+                       workspace, s);
+    });
+}
+} // namespace
+
+LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
+{
+    if (group.kind == FusionGroup::Kind::GemmEpilogue)
+        return lowerGemmEpilogue(plan, group, label);
+    return lowerElementWiseGroup(plan, group, label);
+}
+
+} // namespace costscope::cuda

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+#include "fusion_plan.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace costscope {
+
+namespace {
+using Dims = std::vector<std::int64_t>;
+
+// What the planner knows of the graph: resolved dims per position, consumers, topological ranks.
+struct View {
+    const Graph& g;
+    std::vector<std::optional<Dims>> dims;
+    std::vector<std::vector<std::size_t>> consumers;
+    std::vector<std::size_t> order, rank;
+    std::vector<bool> output;
+
+    std::size_t pos(NodeId id) const { return *g.indexOf(id); }
+    const Node& node(std::size_t p) const { return g.nodes[p]; }
+    DType dtype(std::size_t p) const { return g.nodes[p].shape.dtype; }
+};
+
+View makeView(const Graph& g, const Bindings& bindings)
+{
+    View v{g, {}, g.consumers(), {}, std::vector<std::size_t>(g.nodes.size(), 0), {}};
+    for (const Node& n : g.nodes) {
+        Dims d;
+        bool resolved = n.shape.rank() <= kMaxRank;
+        for (const Dim& dim : n.shape.dims) {
+            auto r = dim.resolve(bindings);
+            resolved = resolved && r && *r >= 0;
+            d.push_back(r.value_or(0));
+        }
+        v.dims.push_back(resolved ? std::optional<Dims>(d) : std::nullopt);
+        v.output.push_back(g.isOutput(n.id));
+    }
+    if (auto order = g.topologicalOrder())
+        v.order = *order;
+    for (std::size_t i = 0; i < v.order.size(); ++i)
+        v.rank[v.order[i]] = i;
+    return v;
+}
+
+bool broadcastsInto(const Dims& in, const Dims& out)
+{
+    if (in.size() > out.size())
+        return false;
+    const std::size_t shift = out.size() - in.size();
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (in[i] != out[i + shift] && in[i] != 1)
+            return false;
+    return true;
+}
+
+bool castSourceType(DType t)
+{
+    return t == DType::F32 || t == DType::F64 || t == DType::I64 || t == DType::I32 || t == DType::U8
+           || t == DType::Bool;
+}
+
+bool inputsAre(const View& v, const Node& n, DType t)
+{
+    return std::all_of(n.inputs.begin(), n.inputs.end(), [&](NodeId id) { return v.dtype(v.pos(id)) == t; });
+}
+
+bool isElementWise(const View& v, std::size_t p)
+{
+    const Node& n = v.node(p);
+    if (!v.dims[p] || n.shape.dtype != DType::F32)
+        return false;
+    switch (n.op.kind) {
+    case OpKind::Binary:
+        return n.inputs.size() == 2 && isFusableBinary(n.op.subOp()) && inputsAre(v, n, DType::F32);
+    case OpKind::Activation:
+        return n.inputs.size() == 1 && isFusableActivation(n.op.subOp()) && inputsAre(v, n, DType::F32);
+    case OpKind::Cast:
+        return n.inputs.size() == 1 && castSourceType(v.dtype(v.pos(n.inputs[0])));
+    default:
+        return false;
+    }
+}
+
+// Distinct tensors the members read from outside the group.
+std::size_t leafCount(const View& v, const std::vector<std::size_t>& members, const std::vector<bool>& inGroup)
+{
+    std::set<std::size_t> leaves;
+    for (std::size_t m : members)
+        for (NodeId id : v.node(m).inputs)
+            if (!inGroup[v.pos(id)])
+                leaves.insert(v.pos(id));
+    return leaves.size();
+}
+
+// Grows an element-wise group from its exit towards its inputs: a producer joins when it is element-wise, free,
+// not a graph output, read only by members, and its shape broadcasts into the exit's.
+std::vector<std::size_t> growElementWise(const View& v, std::size_t exit, const std::vector<int>& groupOf,
+                                         const FusionOptions& o)
+{
+    std::vector<std::size_t> members = {exit};
+    std::vector<bool> inGroup(v.g.nodes.size(), false);
+    inGroup[exit] = true;
+    auto joins = [&](std::size_t p) {
+        if (inGroup[p] || groupOf[p] >= 0 || v.output[p] || !isElementWise(v, p)
+            || !broadcastsInto(*v.dims[p], *v.dims[exit]))
+            return false;
+        return std::all_of(v.consumers[p].begin(), v.consumers[p].end(), [&](std::size_t c) { return inGroup[c]; });
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t i = 0; i < members.size() && members.size() < o.maxOps; ++i)
+            for (NodeId id : v.node(members[i]).inputs) {
+                const std::size_t p = v.pos(id);
+                if (members.size() >= o.maxOps || !joins(p))
+                    continue;
+                members.push_back(p);
+                inGroup[p] = true;
+                if (leafCount(v, members, inGroup) > o.maxInputs) {
+                    members.pop_back();
+                    inGroup[p] = false;
+                    continue;
+                }
+                changed = true;
+            }
+    }
+    if (leafCount(v, members, inGroup) > o.maxInputs)
+        return {exit};
+    return members;
+}
+
+bool isBiasVector(const Dims& d, std::int64_t n)
+{
+    if (d.empty() || d.back() != n)
+        return false;
+    return std::all_of(d.begin(), d.end() - 1, [](std::int64_t x) { return x == 1; });
+}
+
+// A MatMul or FusedMatMulBiasAct with a matrix weight and the Adds and activation after it that an epilogue computes;
+// no members when there is nothing to fuse.
+FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<int>& groupOf)
+{
+    FusionGroup group{FusionGroup::Kind::GemmEpilogue, {}, {}, {}, {}};
+    const Node& r = v.node(root);
+    const bool fused = r.op.kind == OpKind::FusedMatMulBiasAct;
+    if ((r.op.kind != OpKind::MatMul && !fused) || !v.dims[root] || r.shape.dtype != DType::F32 || r.inputs.size() < 2
+        || !inputsAre(v, r, DType::F32))
+        return group;
+    const auto& a = v.dims[v.pos(r.inputs[0])];
+    const auto& w = v.dims[v.pos(r.inputs[1])];
+    const Dims& out = *v.dims[root];
+    if (!a || !w || a->size() < 2 || w->size() != 2 || out.empty())
+        return group;
+    const std::int64_t n = out.back();
+    if (fused && r.inputs.size() > 2) {
+        group.bias = v.pos(r.inputs[2]);
+        if (!v.dims[*group.bias] || !isBiasVector(*v.dims[*group.bias], n))
+            return group;
+    }
+    group.activation = fused ? r.op.attrs.stringOr("activation", "") : "";
+    if (!group.activation.empty() && !isEpilogueActivation(group.activation))
+        return group;
+    std::vector<std::size_t> members = {root};
+    for (std::size_t cur = root; group.activation.empty() && !v.output[cur] && v.consumers[cur].size() == 1;) {
+        const std::size_t c = v.consumers[cur].front();
+        const Node& cn = v.node(c);
+        if (groupOf[c] >= 0 || v.dims[c] != v.dims[root])
+            break;
+        if (cn.op.kind == OpKind::Activation && isEpilogueActivation(cn.op.subOp())) {
+            group.activation = cn.op.subOp();
+        } else if (cn.op.kind == OpKind::Binary && cn.op.subOp() == "Add" && cn.inputs.size() == 2) {
+            const std::size_t x = v.pos(cn.inputs[0]), y = v.pos(cn.inputs[1]);
+            const std::size_t other = x == cur ? y : x;
+            if (other == cur || v.dtype(other) != DType::F32 || !v.dims[other])
+                break;
+            if (!group.bias && isBiasVector(*v.dims[other], n))
+                group.bias = other;
+            else if (!group.residual && *v.dims[other] == out)
+                group.residual = other;
+            else
+                break;
+        } else {
+            break;
+        }
+        members.push_back(c);
+        cur = c;
+    }
+    if (members.size() > 1 || group.bias || !group.activation.empty())
+        group.members = std::move(members);
+    return group;
+}
+
+void addGroup(FusionPlan& plan, const View& v, FusionGroup group)
+{
+    std::sort(group.members.begin(), group.members.end(),
+              [&](std::size_t x, std::size_t y) { return v.rank[x] < v.rank[y]; });
+    for (std::size_t m : group.members)
+        plan.groupOf[m] = static_cast<int>(plan.groups.size());
+    plan.groups.push_back(std::move(group));
+}
+} // namespace
+
+bool isEpilogueActivation(const std::string& name)
+{
+    return name == "Relu" || name == "GeluApprox";
+}
+
+bool isFusableBinary(const std::string& subOp)
+{
+    static const std::set<std::string> ops = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min"};
+    return ops.count(subOp) != 0;
+}
+
+bool isFusableActivation(const std::string& name)
+{
+    static const std::set<std::string> ops = {
+        "Relu", "Sigmoid", "Tanh",       "Exp",      "Log",        "Sqrt",  "Rsqrt", "Neg",    "Abs",
+        "Erf",  "Sign",    "Softplus",   "Softsign", "Reciprocal", "Floor", "Ceil",  "Round",  "Sin",
+        "Cos",  "Gelu",    "GeluApprox", "Silu",     "LeakyRelu",  "Elu",   "Selu",  "Shrink", "HardSigmoid"};
+    return ops.count(name) != 0;
+}
+
+std::string fusionGroupName(const Graph& g, const FusionGroup& group)
+{
+    std::string name;
+    for (std::size_t m : group.members)
+        name += (name.empty() ? "" : "+") + g.nodes[m].op.label();
+    return name;
+}
+
+FusionPlan planFusion(const Graph& g, const Bindings& bindings, const FusionOptions& options)
+{
+    FusionPlan plan;
+    plan.groupOf.assign(g.nodes.size(), -1);
+    const View v = makeView(g, bindings);
+    if (v.order.size() != g.nodes.size())
+        return plan;
+    if (options.gemmEpilogue)
+        for (std::size_t p : v.order)
+            if (plan.groupOf[p] < 0)
+                if (FusionGroup group = growGemmEpilogue(v, p, plan.groupOf); !group.members.empty())
+                    addGroup(plan, v, std::move(group));
+    if (options.elementWise)
+        for (auto it = v.order.rbegin(); it != v.order.rend(); ++it)
+            if (plan.groupOf[*it] < 0 && isElementWise(v, *it))
+                if (auto members = growElementWise(v, *it, plan.groupOf, options); members.size() > 1)
+                    addGroup(plan, v, {FusionGroup::Kind::ElementWise, std::move(members), {}, {}, {}});
+    return plan;
+}
+
+} // namespace costscope
