@@ -18,6 +18,7 @@
 #   fusion    build-fusion (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_fusion (fused vs
 #             unfused outputs and times: small cases, a 2^26 chain, the GPT-2/BERT-shaped graphs as built and as an
 #             ONNX export writes them), then costscope-cli run --per-node --fusion on and off on the bundled examples
+#   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
 #   acc-cuda  bench_accuracy --backend cuda on the carried graphs
 #   vulkan    scripts/device_vulkan_bench.sh (element-wise vs vkCmdCopyBuffer, matmul 1024 and 4096)
@@ -27,6 +28,7 @@
 #   .carry/rlx       ../shared/data/rlx                      .carry/onnx    gpt2_12l.onnx, bert_12l.onnx
 #   .carry/bins      (optional) binaries from an earlier build stage, used instead of the build folders
 #   .carry/onnxdata  ../shared/data/onnx/{node,light}
+#   .carry/xgboost   libxgboost0, libxgboost-dev, libdmlc0 unpacked (dpkg -x), for the predictors' training
 #   .carry/debs      libonnx1, libonnx-dev, libonnxifi, libprotobuf-dev (apt-get download)
 #   .gl              the Vulkan loader packages (see the device tool's README)
 # The bundle stage writes .carry/bundle (the conformance bundle) and .carry/data (rlx/, onnx/light/,
@@ -45,7 +47,7 @@ carry="${CARRY:-$root/.carry}"
 gl="${GL_DIR:-$root/.gl}"
 onnx_prefix=/opt/onnx
 onnx_lib="$onnx_prefix/usr/lib/x86_64-linux-gnu"
-export LD_LIBRARY_PATH="$carry/lib:$onnx_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$carry/lib:$carry/xgboost/usr/lib/x86_64-linux-gnu:$onnx_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 bin_dir() { # the carried binaries when there are some, else the build folders
     if [ -x "$carry/bins/$2" ]; then echo "$carry/bins"; else echo "$root/$1/tests/bench"; fi
@@ -133,7 +135,7 @@ build_cuda_only() {
     command -v ninja >/dev/null && gen=(-G Ninja)
     cmake -S . -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
-        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
+        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 -DCOSTSCOPE_XGBOOST_ROOT="$carry/xgboost" >/dev/null || return 1
     cmake --build "$dir" -j16 --target "$@" >/dev/null
 }
 
@@ -220,6 +222,28 @@ stage_fusion() {
         done
     done
     return $status
+}
+
+# The cost models on the zoo, leave-one-family-out (issue 20): calibrate (predictors included) and evaluate on GPU 0.
+stage_evaluate() {
+    build_cuda_only build-fusion costscope-cli costscope_backend_cuda || return 1
+    local cli=build-fusion/app/costscope-cli
+    /usr/bin/time -f "calibrate: %e s" timeout 400 "$cli" calibrate --backend cuda ${CALIBRATE_ARGS:-} || return 1
+    timeout "${EVAL_TIMEOUT:-400}" "$cli" evaluate --backend cuda ${EVAL_ARGS:-} --json >"$out/evaluate-cuda.json" \
+        2>"$out/evaluate-cuda.log" || { tail -n 20 "$out/evaluate-cuda.log"; return 1; }
+    python3 - "$out/evaluate-cuda.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["device"], r["profile"], r["protocol"], r["families"])
+for m in r["models"]:
+    g, n = m["graphs"], m["nodes"]
+    print(f'{m["model"]:27s} graphs {g["count"]:4d} ±10% {100*g["within_10"]:5.1f} ±25% {100*g["within_25"]:5.1f} '
+          f'MAPE {g["mape"]:6.1f} | nodes {n["count"]:5d} ±25% {100*n["within_25"]:5.1f}')
+for w in r["worst"]:
+    print("worst", w["family"], w["graph"], w["batch"], round(100 * w["error"]))
+for n in r["notes"][:20]:
+    print("note", n)
+PY
 }
 
 stage_torch() {

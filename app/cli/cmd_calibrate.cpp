@@ -22,8 +22,8 @@ constexpr const char* kUsageLine =
     "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]\n"
     "                               [--no-predictors] [--predictor-budget S]";
 
-// The kernel predictors (analysis/kernel_predictor.h): the zoo's graphs, smallest first so that every family is
-// sampled within the budget, measured per node through the backend's own kernels and learned with XGBoost.
+// The kernel predictors (analysis/kernel_predictor.h): the kernel sampler's graphs and the zoo's, smallest first so
+// that every family is sampled within the budget, measured per node through the backend's own kernels and learned with XGBoost.
 Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const DeviceProfile& profile, bool quick,
                                      double budgetS, std::string& figures)
 {
@@ -37,7 +37,8 @@ Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const
         order.emplace_back(elements, i);
     }
     std::sort(order.begin(), order.end());
-    std::vector<PlannedGraph> sorted;
+    // The sampler's configurations first (they span the kernel classes), then the zoo's graphs, smallest first.
+    std::vector<PlannedGraph> sorted = samplerPlan(cpu ? (quick ? 0.05 : 0.2) : 50.0);
     for (const auto& [size, i] : order)
         sorted.push_back(plan[i]);
     PlanMeasureOptions o;
@@ -55,7 +56,7 @@ Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const
     DeviceProfile out = profile;
     out.kernelPredictors = trained->kernelPredictors;
     char line[160];
-    std::snprintf(line, sizeof line, "kernel predictors from %zu measured zoo graphs (%zu skipped):\n", runs.size(),
+    std::snprintf(line, sizeof line, "kernel predictors from %zu measured sampler and zoo graphs (%zu skipped):\n", runs.size(),
                   skipped.size());
     figures += line;
     for (const auto& [cls, k] : *out.kernelPredictors) {

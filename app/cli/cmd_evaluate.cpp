@@ -26,7 +26,7 @@ namespace {
 
 constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
-    "                              [--no-zoo] [--batches 1,8] [--max-gflop X] [--budget S] [--json] [DATA...]";
+    "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] [DATA...]";
 
 std::vector<std::string> splitList(const std::string& s)
 {
@@ -99,7 +99,7 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
 int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json", "no-zoo"},
+    auto args = Args::parse(argv, {"json", "no-zoo", "no-sampler"},
                             {"backend", "device", "profile", "families", "batches", "max-gflop", "budget"}, &err);
     if (!args) {
         std::cerr << kUsageLine << '\n' << err << '\n';
@@ -177,7 +177,13 @@ int cmdEvaluate(const std::vector<std::string>& argv)
         return kBadInput;
     }
 
-    std::vector<PlannedGraph> planned = args->flag("no-zoo") ? std::vector<PlannedGraph>{} : zooPlan(families, batches);
+    // The sampler's kernels train every held-out family's predictors (as calibrate's do); then the families.
+    std::vector<PlannedGraph> planned =
+        args->flag("no-sampler") ? std::vector<PlannedGraph>{} : samplerPlan(backendName == "cpu" ? 0.2 : 50.0);
+    if (!args->flag("no-zoo")) {
+        const auto zoo = zooPlan(families, batches);
+        planned.insert(planned.end(), zoo.begin(), zoo.end());
+    }
     auto files = filePlan(args->positional(), batches);
     if (!files) {
         std::cerr << "costscope-cli evaluate: " << files.error().message << '\n';

@@ -7,6 +7,7 @@
 #include "calibration/measure_for_fit.h"
 #include "formats/graph_file.h"
 #include "ir/rebatch.h"
+#include "zoo/kernel_sampler.h"
 #include "zoo/model_zoo.h"
 
 #include <algorithm>
@@ -35,6 +36,16 @@ std::vector<PlannedGraph> zooPlan(const std::set<std::string>& families, const s
         if (families.empty() || families.count(z.family))
             for (std::int64_t b : batches)
                 out.push_back({z.family, z.name, b, std::make_shared<const Graph>(z.build(b))});
+    return out;
+}
+
+std::vector<PlannedGraph> samplerPlan(double maxGflop)
+{
+    std::vector<PlannedGraph> out;
+    for (SamplerGraph& s : kernelSamplerGraphs(maxGflop)) {
+        const std::string name = s.graph.name;
+        out.push_back({kSamplerFamily, name, 0, std::make_shared<const Graph>(std::move(s.graph))});
+    }
     return out;
 }
 

@@ -23,6 +23,9 @@ struct PlannedGraph {
 // The zoo's graphs of `families` (all when empty) at each batch.
 std::vector<PlannedGraph> zooPlan(const std::set<std::string>& families, const std::vector<std::int64_t>& batches);
 
+// The kernel sampler's graphs (zoo/kernel_sampler.h), family "calibration": configurations up to `maxGflop` each.
+std::vector<PlannedGraph> samplerPlan(double maxGflop);
+
 // DATA: graph files, or folders of them. A file's family is its folder's name when the folder was given, else the
 // file's own name (its own family).
 Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data, const std::vector<std::int64_t>& batches);

@@ -72,7 +72,7 @@ std::string_view kernelFeatureName(KernelFeature f)
 {
     static constexpr std::array<std::string_view, kKernelFeatureCount> names = {
         "op_kind",  "log_flops", "log_bytes", "log_gemm_m", "log_gemm_k",  "log_gemm_n",      "log_groups", "log_elements",
-        "log_inner", "kernel_area", "stride", "dtype_bytes", "log_intensity", "log_analytic_ns", "sub_op"};
+        "log_inner", "kernel_area", "stride", "dtype_bytes", "log_intensity", "log_analytic_ns", "sub_op", "masked"};
     return names[static_cast<std::size_t>(f)];
 }
 
@@ -113,7 +113,10 @@ KernelFeatures kernelFeatures(const Node& node, const OpWork& w, double analytic
     set(KernelFeature::LogIntensity,
         static_cast<float>(std::log2((w.flops + 1.0) / (static_cast<double>(w.bytes) + 1.0))));
     set(KernelFeature::LogAnalyticNs, log2p1(analyticNs));
-    set(KernelFeature::SubOp, subOpBucket(node.op.subOp()));
+    const std::string sub = node.op.subOp();
+    set(KernelFeature::SubOp, subOpBucket(sub.empty() ? node.op.attrs.stringOr("activation", {}) : sub));
+    const std::string mask = node.op.attrs.stringOr("mask_kind", "None");
+    set(KernelFeature::Masked, node.op.kind == OpKind::Attention ? (mask == "None" || mask.empty() ? 0.f : 1.f) : NAN);
     return f;
 }
 

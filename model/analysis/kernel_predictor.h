@@ -37,7 +37,8 @@ enum class KernelFeature : std::uint8_t {
     DTypeBytes,    // bytes of the output's element type
     LogIntensity,  // log2 FLOPs per byte
     LogAnalyticNs, // log2 of the analytic prediction (ns)
-    SubOp,         // a hash bucket of the element-wise sub-op ("Add", "Gelu"), 0 when none
+    SubOp,         // a hash bucket of the element-wise sub-op ("Add", "Gelu") or a GEMM's activation, 0 when none
+    Masked,        // Attention: 1 with a causal (or sliding-window) mask, whose skipped half the analytic FLOPs leave out
     Count,
 };
 constexpr std::size_t kKernelFeatureCount = static_cast<std::size_t>(KernelFeature::Count);

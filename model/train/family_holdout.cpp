@@ -5,6 +5,7 @@
 #include "analysis/host_speed.h"
 #include "analysis/kernel_samples.h"
 #include "analysis/rlx_cost_model.h"
+#include "zoo/kernel_sampler.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +75,8 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
 {
     EvaluationReport report;
     for (const EvalRun& r : runs)
-        if (std::find(report.families.begin(), report.families.end(), r.family) == report.families.end())
+        if (r.family != kSamplerFamily &&
+            std::find(report.families.begin(), report.families.end(), r.family) == report.families.end())
             report.families.push_back(r.family);
     if (report.families.size() < 2)
         return Diagnostic::error("leave-one-family-out needs runs of at least two families (got " +

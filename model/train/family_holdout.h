@@ -39,6 +39,8 @@ struct EvaluationReport {
     std::vector<std::string> notes;          // classes left without a predictor, and why
 };
 
+// Runs of the sampler graphs (family kSamplerFamily, zoo/kernel_sampler.h) are training data for every held-out
+// family and are never scored themselves.
 // `calibrated` is the device's calibrated profile (its corrections and predictors are ignored: each is refitted
 // without the family it predicts); `rlx` the RLX parity profile of the same device. At least two families.
 Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs, const DeviceProfile& calibrated,

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+#include "zoo/kernel_sampler.h"
+
+#include "edit/graph_builder.h"
+
+#include <random>
+
+namespace costscope {
+
+namespace {
+
+using edit::GraphBuilder;
+using Dims = std::vector<std::int64_t>;
+
+// Fills graphs of up to kPerGraph nodes of one class; a configuration over the FLOP limit is left out.
+class SamplerSet {
+public:
+    SamplerSet(std::string cls, double maxGflop, std::vector<SamplerGraph>& out)
+        : m_cls(std::move(cls)), m_maxFlops(maxGflop * 1e9), m_out(out)
+    {
+    }
+    ~SamplerSet() { flush(); }
+
+    // `flops` of the configuration; `make` adds its node to the builder and returns it.
+    template <class Make>
+    void add(double flops, Make make)
+    {
+        if (flops > m_maxFlops)
+            return;
+        if (!m_builder)
+            m_builder = std::make_unique<GraphBuilder>(m_cls + "-sampler-" + std::to_string(m_out.size()));
+        m_outputs.push_back(make(*m_builder));
+        if (m_outputs.size() == kPerGraph)
+            flush();
+    }
+    NodeId input(GraphBuilder& b, Dims dims) { return b.leaf(OpKind::Input, "x" + std::to_string(m_n++), Shape::of(std::move(dims))); }
+    NodeId param(GraphBuilder& b, Dims dims) { return b.leaf(OpKind::Param, "w" + std::to_string(m_n++), Shape::of(std::move(dims))); }
+
+private:
+    static constexpr std::size_t kPerGraph = 12;
+    void flush()
+    {
+        if (!m_builder || m_outputs.empty())
+            return;
+        m_out.push_back({m_cls, m_builder->finish(m_outputs)});
+        m_builder.reset();
+        m_outputs.clear();
+    }
+    std::string m_cls;
+    double m_maxFlops;
+    std::vector<SamplerGraph>& m_out;
+    std::unique_ptr<GraphBuilder> m_builder;
+    std::vector<NodeId> m_outputs;
+    int m_n = 0;
+};
+
+void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    SamplerSet s("matmul", maxGflop, out);
+    const std::vector<std::pair<std::int64_t, std::int64_t>> kn = {
+        {256, 256}, {256, 1024}, {768, 768}, {768, 3072}, {3072, 768}, {1024, 1024}, {2048, 2048}, {4096, 1024}, {512, 10}};
+    const char* activations[] = {nullptr, "Gelu", "GeluApprox", "Relu"};
+    int i = 0;
+    for (std::int64_t m : {1, 8, 32, 128, 512, 2048, 8192})
+        for (const auto& [k, n] : kn) {
+            const double flops = 2.0 * double(m) * double(k) * double(n);
+            const char* act = activations[i % 4];
+            const bool fused = i++ % 2 == 1;
+            s.add(flops, [&](GraphBuilder& b) {
+                const NodeId x = s.input(b, m >= 64 && m % 64 == 0 ? Dims{m / 64, 64, k} : Dims{m, k});
+                if (!fused)
+                    return b.op(OpKind::MatMul, {x, s.param(b, {k, n})});
+                Op op = edit::defaultOp(OpKind::FusedMatMulBiasAct);
+                if (act)
+                    op.attrs.set("activation", std::string(act));
+                return b.op(op, {x, s.param(b, {k, n}), s.param(b, {n})});
+            });
+        }
+}
+
+void attentions(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    SamplerSet s("attention", maxGflop, out);
+    const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {{4, 64}, {8, 64}, {12, 64}, {16, 64}, {8, 128}, {4, 32}};
+    int i = 0;
+    for (std::int64_t seq : {32, 64, 128, 256, 512, 1024})
+        for (const auto& [heads, dim] : headShapes)
+            for (std::int64_t batch : {1, 8}) {
+                const bool causal = i++ % 2 == 0;
+                const double flops = double(batch * heads) * double(seq) * double(seq) * (4.0 * double(dim) + 5);
+                s.add(flops, [&](GraphBuilder& b) {
+                    const Dims d = {batch, seq, heads * dim};
+                    Op op = edit::defaultOp(OpKind::Attention);
+                    op.attrs.set("num_heads", heads);
+                    op.attrs.set("head_dim", dim);
+                    op.attrs.set("mask_kind", std::string(causal ? "Causal" : "None"));
+                    return b.op(op, {s.input(b, d), s.input(b, d), s.input(b, d)});
+                });
+            }
+}
+
+void convs(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    SamplerSet s("conv", maxGflop, out);
+    std::mt19937 rng(20);
+    const std::int64_t channels[] = {8, 16, 32, 64, 128, 256};
+    const std::int64_t sizes[] = {7, 14, 28, 56, 112};
+    for (int i = 0; i < 96; ++i) {
+        const std::int64_t cin = channels[rng() % 6], size = sizes[rng() % 5], batch = rng() % 2 ? 8 : 1;
+        const std::int64_t k = (rng() % 3 == 0) ? 1 : 3, stride = rng() % 4 == 0 ? 2 : 1;
+        const int kind = int(rng() % 4); // dense, dense, depthwise, grouped
+        const std::int64_t groups = kind == 2 ? cin : kind == 3 ? std::int64_t(1) << (1 + rng() % 3) : 1;
+        const std::int64_t cout = kind == 2 ? cin : channels[rng() % 6];
+        if (cin % groups || cout % groups)
+            continue;
+        const std::int64_t outSize = (size + stride - 1) / stride;
+        const double flops = 2.0 * double(batch * cout * outSize * outSize) * double(cin / groups * k * k);
+        s.add(flops, [&](GraphBuilder& b) {
+            Op op = edit::defaultOp(OpKind::Conv);
+            op.attrs.set("kernel_size", Dims{k, k});
+            op.attrs.set("stride", Dims{stride, stride});
+            op.attrs.set("padding", Dims{k / 2, k / 2});
+            op.attrs.set("groups", groups);
+            return b.op(op, {s.input(b, {batch, cin, size, size}), s.param(b, {cout, cin / groups, k, k}),
+                             s.param(b, {cout})});
+        });
+    }
+}
+
+void elementwise(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    SamplerSet s("elementwise", maxGflop, out);
+    const char* unary[] = {"Relu", "Gelu", "GeluApprox", "Tanh", "Sigmoid"};
+    int i = 0;
+    for (int lg = 10; lg <= 24; ++lg)
+        for (int v = 0; v < 4; ++v) {
+            const std::int64_t inner = std::int64_t(1) << std::min(lg, 10 + v);
+            const std::int64_t rows = (std::int64_t(1) << lg) / inner;
+            const int kind = i++ % 4;
+            s.add(double(rows * inner) * 8, [&](GraphBuilder& b) {
+                const NodeId x = s.input(b, {rows, inner});
+                switch (kind) {
+                case 0: return b.sub(OpKind::Binary, "Add", {x, s.input(b, {rows, inner})});
+                case 1: return b.sub(OpKind::Binary, "Add", {x, s.param(b, {inner})});
+                case 2: return b.sub(OpKind::Binary, "Mul", {x, s.input(b, {rows, inner})});
+                default: return b.sub(OpKind::Activation, unary[(i / 4) % 5], {x});
+                }
+            });
+        }
+}
+
+void rowOps(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    for (const char* cls : {"norm", "softmax"}) {
+        SamplerSet s(cls, maxGflop, out);
+        for (std::int64_t rows : {1, 32, 256, 2048, 8192})
+            for (std::int64_t cols : {64, 256, 768, 1024, 4096})
+                s.add(double(rows * cols) * 8, [&](GraphBuilder& b) {
+                    const NodeId x = s.input(b, {rows, cols});
+                    if (std::string(cls) == "softmax")
+                        return b.op(OpKind::Softmax, {x});
+                    return b.op(OpKind::LayerNorm, {x, s.param(b, {cols}), s.param(b, {cols})});
+                });
+    }
+}
+
+void pools(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    SamplerSet s("pool", maxGflop, out);
+    for (std::int64_t c : {16, 64, 256})
+        for (std::int64_t size : {8, 28, 56, 112})
+            for (std::int64_t batch : {1, 8})
+                s.add(double(batch * c * size * size), [&](GraphBuilder& b) {
+                    Op op = edit::defaultOp(OpKind::Pool);
+                    const bool global = size <= 8;
+                    op.attrs.set("kind", std::string(global ? "Avg" : "Max"));
+                    op.attrs.set("kernel_size", global ? Dims{size, size} : Dims{2, 2});
+                    op.attrs.set("stride", global ? Dims{size, size} : Dims{2, 2});
+                    return b.op(op, {s.input(b, {batch, c, size, size})});
+                });
+}
+
+void transposes(double maxGflop, std::vector<SamplerGraph>& out)
+{
+    SamplerSet s("layout", maxGflop, out);
+    for (std::int64_t a : {4, 16, 64})
+        for (std::int64_t c : {16, 64, 256})
+            for (std::int64_t hw : {8, 32})
+                s.add(double(a * c * hw * hw), [&](GraphBuilder& b) {
+                    Op op = edit::defaultOp(OpKind::Transpose);
+                    op.attrs.set("perm", Dims{0, 2, 1, 3});
+                    return b.op(op, {s.input(b, {a, c, hw, hw})});
+                });
+}
+
+} // namespace
+
+std::vector<SamplerGraph> kernelSamplerGraphs(double maxGflop)
+{
+    std::vector<SamplerGraph> out;
+    matmuls(maxGflop, out);
+    attentions(maxGflop, out);
+    convs(maxGflop, out);
+    elementwise(maxGflop, out);
+    rowOps(maxGflop, out);
+    pools(maxGflop, out);
+    transposes(maxGflop, out);
+    return out;
+}
+
+} // namespace costscope
