@@ -21,7 +21,7 @@ const std::vector<Command>& commands()
         {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
         {"run", "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
                 " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
-                " [--profile P] [--no-host-probe] [--json]  run for real, measured against both models",
+                " [--profile P] [--no-host-probe] [--trace OUT.json] [--json]  run for real, measured against both models",
          cmdRun},
         {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]  microbenchmarks"
                       " -> device profile",
