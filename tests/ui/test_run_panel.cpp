@@ -29,7 +29,11 @@
 #include <QTest>
 #include <qcustomplot.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 using namespace costscope;
 using namespace costscope::test;
@@ -128,6 +132,39 @@ private slots:
         QVERIFY(runAndWait(panel, 1));
         QCOMPARE(panel->lastRun()->bindings.at("batch"), std::int64_t(5));
         QVERIFY(panel->lastRun()->rlxTotalNs > run->rlxTotalNs);
+    }
+
+    void exportsTheRunAsATrace()
+    {
+        MainWindow w;
+        auto* panel = w.findChild<RunPanel*>();
+        QVERIFY(openAndWait(w, tinyTransformer()));
+        w.batchSpin()->setValue(2);
+        QVERIFY(!panel->exportTraceButton()->isEnabled()); // nothing to export before a run
+        QVERIFY(runAndWait(panel, 1));
+        QVERIFY(panel->exportTraceButton()->isEnabled());
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("run.trace.json"));
+        QCOMPARE(panel->exportTrace(path), QString());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto trace = nlohmann::json::parse(file.readAll().toStdString());
+        std::map<int, int> nodeSlices;
+        std::set<std::string> processes;
+        for (const auto& e : trace["traceEvents"]) {
+            if (e.value("cat", "") == "node")
+                ++nodeSlices[e["pid"].get<int>()];
+            if (e["name"] == "process_name")
+                processes.insert(e["args"]["name"].get<std::string>());
+        }
+        const auto run = panel->lastRun();
+        QCOMPARE(nodeSlices[1], int(run->nodes.size()));
+        QCOMPARE(nodeSlices[2], int(run->nodes.size()));
+        QVERIFY(processes.count("measured: cpu:0 (" + run->deviceName + ")"));
+        QVERIFY(processes.count("predicted: rlx (rlx-linux/cpu)"));
+        // Another graph: the run no longer describes what is open.
+        QVERIFY(openAndWait(w, sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))));
+        QVERIFY(!panel->exportTraceButton()->isEnabled());
     }
 
     void predictionsFollowTheRunsBackend()

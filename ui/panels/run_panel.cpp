@@ -2,6 +2,7 @@
 #include "panels/run_panel.h"
 
 #include "canvas/overlay_model.h"
+#include "formats/graph_file.h"
 #include "charts/run_scatter.h"
 #include "jobs/run_job.h"
 #include "main_window.h"
@@ -12,6 +13,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPointer>
@@ -36,7 +38,8 @@ QString bindingsText(const Bindings& b)
 
 RunPanel::RunPanel(MainWindow* window)
     : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
-      m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
+      m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
+      m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar),
       m_status(new QLabel), m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter)
 {
     for (const auto& b : availableBackends())
@@ -51,6 +54,9 @@ RunPanel::RunPanel(MainWindow* window)
     m_runs->setValue(10);
     m_runs->setToolTip(tr("Timed whole-graph runs (after one warm-up run; one more run times every node)"));
     m_cancel->setEnabled(false);
+    m_exportTrace->setEnabled(false);
+    m_exportTrace->setToolTip(tr("The run, node by node, beside both models' predictions as a Chrome/Perfetto trace "
+                                 "(opens in ui.perfetto.dev or chrome://tracing)"));
     m_status->setWordWrap(true);
     auto* tabs = new QTabWidget;
     tabs->addTab(m_errors, tr("Errors"));
@@ -62,6 +68,7 @@ RunPanel::RunPanel(MainWindow* window)
     controls->addWidget(m_runs);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
+    controls->addWidget(m_exportTrace);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_progress);
@@ -69,6 +76,14 @@ RunPanel::RunPanel(MainWindow* window)
     layout->addWidget(tabs, 1);
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::start);
+    connect(m_exportTrace, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export trace"), QStringLiteral("run.trace.json"),
+                                                          tr("Chrome/Perfetto trace (*.json)"));
+        if (path.isEmpty())
+            return;
+        const QString error = exportTrace(path);
+        m_status->setText(error.isEmpty() ? tr("Trace written to %1").arg(path) : path + QLatin1String(": ") + error);
+    });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (m_cancelFlag)
             m_cancelFlag->store(true);
@@ -103,9 +118,18 @@ RunPanel::~RunPanel()
         m_cancelFlag->store(true);
 }
 
+QString RunPanel::exportTrace(const QString& path) const
+{
+    if (!m_last)
+        return tr("no run to export");
+    auto written = writeFileAtomic(path.toStdString(), chromeTraceJson(*m_last->graph, m_last->traceInput()));
+    return written ? QString() : QString::fromStdString(written.error().message);
+}
+
 void RunPanel::clear()
 {
     m_last.reset();
+    m_exportTrace->setEnabled(false);
     m_errors->showComparison(nullptr);
     m_scatter->showComparison(nullptr);
     m_status->clear();
@@ -172,6 +196,7 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
         return;
     }
     m_last = std::make_shared<const RunComparison>(*result);
+    m_exportTrace->setEnabled(true);
     m_errors->showComparison(m_last.get());
     m_scatter->showComparison(m_last);
     m_tools->addRun(m_last);

@@ -39,12 +39,15 @@ public:
     QSpinBox* runsSpin() const { return m_runs; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* exportTraceButton() const { return m_exportTrace; }
     QLabel* status() const { return m_status; }
     RunErrorTable* errorTable() const { return m_errors; }
     RunScatter* scatter() const { return m_scatter; }
     ProfileTools* profileTools() const { return m_tools; }
     // The run shown; nullptr before the first run and once another graph is open.
     std::shared_ptr<const RunComparison> lastRun() const { return m_last; }
+    // Writes the run shown as a Chrome/Perfetto trace (chromeTraceJson); the error, or an empty string.
+    QString exportTrace(const QString& path) const;
 
 signals:
     void progressed(int done, int total);
@@ -61,6 +64,7 @@ private:
     QSpinBox* m_runs;
     QPushButton* m_run;
     QPushButton* m_cancel;
+    QPushButton* m_exportTrace;
     QProgressBar* m_progress;
     QLabel* m_status;
     ProfileTools* m_tools;
