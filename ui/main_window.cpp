@@ -19,6 +19,7 @@
 #include "panels/run_panel.h"
 #include "panels/search_bar.h"
 #include "panels/summary_panel.h"
+#include "panels/top_nodes_panel.h"
 #include "resources_init.h"
 #include <QCloseEvent>
 #include <QAction>
@@ -132,6 +133,7 @@ void MainWindow::buildDocks()
     summary->raise();
     connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
     installRunPanel(this);
+    installTopNodesDock(this);
 }
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)

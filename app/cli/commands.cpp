@@ -12,7 +12,7 @@ const std::vector<Command>& commands()
         {"welch-peaks", "welch-peaks costs --device D --batch N | sweep --values V [--device D]  Welch-peaks strategies"
                         " and pick; over batch also the gate per target", cmdWelchPeaks},
         {"pick", "pick FILE [--allow/--deny/--prefer]   device report and pick (RLX policy and cost model)", cmdPick},
-        {"analyze", "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--json|--csv]  cost per device",
+        {"analyze", "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--top N] [--json|--csv]  cost per device",
          cmdAnalyze},
         {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--gates NODES] [--json|--csv]  cost"
                   " (and fusion-gate scores) over a symbol",
