@@ -5,6 +5,7 @@
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "charts/roofline_chart.h"
 #include "charts/sweep_dock.h"
 #include "edit/autosaver.h"
 #include "edit/graph_document.h"
@@ -134,6 +135,7 @@ void MainWindow::buildDocks()
     connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
     installRunPanel(this);
     installTopNodesDock(this);
+    installRooflineDock(this);
 }
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)
