@@ -22,14 +22,14 @@
 #include "panels/summary_panel.h"
 #include "panels/top_nodes_panel.h"
 #include "resources_init.h"
-#include <QCloseEvent>
 #include <QAction>
+#include <QCloseEvent>
 #include <QComboBox>
-#include <QSpinBox>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 
 namespace costscope {

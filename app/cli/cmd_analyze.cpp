@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include "analysis/top_nodes.h"
 #include "cli/analysis_options.h"
 #include "cli/analysis_setup.h"
 #include "cli/commands.h"
-#include "analysis/top_nodes.h"
 #include "cli/load.h"
 #include "ir/rebatch.h"
 
@@ -99,9 +99,12 @@ Json topJson(const Graph& g, const GraphCost& c, std::size_t n)
 {
     Json list = Json::array();
     for (const TopNode& t : topNodes(c, {}, n).nodes)
-        list.push_back({{"id", t.id}, {"name", g.nodes[t.index].displayName()}, {"op", g.nodes[t.index].op.label()},
-                         {"cost_ns", t.predictedNs}, {"share", t.predictedShare},
-                         {"cumulative_share", t.cumulativeShare}});
+        list.push_back({{"id", t.id},
+                        {"name", g.nodes[t.index].displayName()},
+                        {"op", g.nodes[t.index].op.label()},
+                        {"cost_ns", t.predictedNs},
+                        {"share", t.predictedShare},
+                        {"cumulative_share", t.cumulativeShare}});
     return list;
 }
 
@@ -113,8 +116,7 @@ void printTop(const Graph& g, const std::vector<GraphCost>& costs, std::size_t n
             const Node& node = g.nodes[t.index];
             const std::string name = node.displayName();
             std::cout << "  %" << t.id << ' ' << (name.empty() ? "" : name + ' ') << '(' << node.op.label() << ")  "
-                      << t.predictedNs
-                      << "  " << t.predictedShare * 100 << " %  " << t.cumulativeShare * 100 << " %\n";
+                      << t.predictedNs << "  " << t.predictedShare * 100 << " %  " << t.cumulativeShare * 100 << " %\n";
         }
     }
 }
@@ -157,10 +159,11 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     options.insert("top");
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
-        std::cerr << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
-                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
-                     " [--top N] [--json|--csv]\n"
-                  << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
+        std::cerr
+            << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
+               " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
+               " [--top N] [--json|--csv]\n"
+            << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
     const std::string& path = args->positional()[0];

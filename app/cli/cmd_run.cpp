@@ -9,8 +9,8 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/run_check.h"
-#include "ir/rebatch.h"
 #include "formats/graph_file.h"
+#include "ir/rebatch.h"
 #include "measure.h"
 #include "run_comparison.h"
 #include "synthetic.h"
@@ -352,7 +352,8 @@ int cmdRun(const std::vector<std::string>& argv)
     const DeviceInfo& device = devices[static_cast<std::size_t>(s.device)];
     Json j = resultJson(g, s, device, *result, *predictions);
     if (!s.trace.empty()) {
-        const RunComparison run = compareRun(std::make_shared<const Graph>(g), s.bindings, device, *result, *predictions);
+        const RunComparison run =
+            compareRun(std::make_shared<const Graph>(g), s.bindings, device, *result, *predictions);
         if (auto w = writeFileAtomic(s.trace, chromeTraceJson(g, run.traceInput())); !w) {
             std::cerr << w.error().format(s.trace) << '\n';
             return kBadInput;

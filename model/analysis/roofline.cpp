@@ -5,7 +5,10 @@
 
 namespace costscope {
 
-double Roofline::ridgeIntensity() const { return bandwidthGBps > 0 ? peakGflops / bandwidthGBps : 0; }
+double Roofline::ridgeIntensity() const
+{
+    return bandwidthGBps > 0 ? peakGflops / bandwidthGBps : 0;
+}
 
 double Roofline::attainableGflops(double intensity) const
 {

@@ -11,16 +11,16 @@
 namespace costscope {
 
 struct RooflinePoint {
-    std::size_t index = 0;      // graph position
+    std::size_t index = 0; // graph position
     NodeId id = 0;
-    double intensity = 0;       // FLOP per byte moved
-    double predictedGflops = 0; // FLOPs over the predicted time
+    double intensity = 0;                 // FLOP per byte moved
+    double predictedGflops = 0;           // FLOPs over the predicted time
     std::optional<double> measuredGflops; // FLOPs over the measured time, where the node was timed
 };
 
 struct Roofline {
-    double peakGflops = 0;    // the compute roof: the profile's fp32 peak, else its sgemm rate
-    double bandwidthGBps = 0; // the memory roof's slope: the profile's memory bandwidth (bytes per ns)
+    double peakGflops = 0;             // the compute roof: the profile's fp32 peak, else its sgemm rate
+    double bandwidthGBps = 0;          // the memory roof's slope: the profile's memory bandwidth (bytes per ns)
     std::vector<RooflinePoint> points; // graph order
     std::size_t leftOut = 0;           // costed nodes without FLOPs or bytes: no place on log axes
 

@@ -8,9 +8,7 @@ namespace costscope {
 TopNodes topNodes(const GraphCost& cost, const std::vector<std::optional<double>>& measuredNs, std::size_t n,
                   TopRanking by)
 {
-    const auto measuredAt = [&](std::size_t i) {
-        return i < measuredNs.size() ? measuredNs[i] : std::nullopt;
-    };
+    const auto measuredAt = [&](std::size_t i) { return i < measuredNs.size() ? measuredNs[i] : std::nullopt; };
     TopNodes top;
     double measuredTotal = 0;
     bool anyMeasured = false;

@@ -56,8 +56,8 @@ Json nodeArgs(const Graph& g, const TraceInput& in, const TraceNode& t, const st
 
 Json completeEvent(std::string name, const char* category, const Slice& s, int pid)
 {
-    return {{"name", std::move(name)}, {"cat", category}, {"ph", "X"}, {"ts", double(s.startNs) / 1000.0},
-            {"dur", double(s.durNs) / 1000.0}, {"pid", pid}, {"tid", 1}};
+    return {{"name", std::move(name)},         {"cat", category}, {"ph", "X"}, {"ts", double(s.startNs) / 1000.0},
+            {"dur", double(s.durNs) / 1000.0}, {"pid", pid},      {"tid", 1}};
 }
 
 // The nodes back to back, `durationOf` each (nullopt: not on this track), nested in their scopes' slices.
@@ -133,7 +133,8 @@ std::string chromeTraceJson(const Graph& g, const TraceInput& in)
         scopes.push_back(index ? effectiveScope(g, *index) : std::string());
     }
     Json events = Json::array();
-    const bool measured = std::any_of(in.nodes.begin(), in.nodes.end(), [](const TraceNode& t) { return t.measuredNs; });
+    const bool measured =
+        std::any_of(in.nodes.begin(), in.nodes.end(), [](const TraceNode& t) { return t.measuredNs; });
     if (measured) {
         appendMetadata(events, 1, in.measuredTrack);
         appendSlices(events, trackSlices(g, in, scopes, 1, [](const TraceNode& t) { return t.measuredNs; }));

@@ -99,7 +99,6 @@ void TestCliRun::inputThatIsNotATensorIsBadInput()
     QVERIFY2(err.contains("identity_opt_input_0.pb"), err.constData());
 }
 
-
 // run --trace: one slice per timed node on the measured process, the same nodes on each predicted one.
 void TestCliRun::traceHoldsTheRunAndThePredictions()
 {

@@ -91,7 +91,9 @@ private slots:
         QCOMPARE(r.points.size(), std::size_t(2));
         for (const RooflinePoint& pt : r.points)
             QVERIFY2(pt.predictedGflops <= r.attainableGflops(pt.intensity) * (1 + 1e-9),
-                     qPrintable(QStringLiteral("node %1: %2 GFLOP/s at %3 FLOP/B").arg(pt.id).arg(pt.predictedGflops)
+                     qPrintable(QStringLiteral("node %1: %2 GFLOP/s at %3 FLOP/B")
+                                    .arg(pt.id)
+                                    .arg(pt.predictedGflops)
                                     .arg(pt.intensity)));
         // The MatMul does 2·256³ FLOPs on three 256² fp32 tensors: far more intense than the Add.
         QVERIFY(r.points[0].intensity > 10 * r.points[1].intensity);

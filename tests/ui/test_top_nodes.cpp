@@ -23,7 +23,10 @@ using namespace costscope;
 using namespace costscope::test;
 
 namespace {
-QString cnn() { return sourcePath(QStringLiteral("resources/examples/cnn.hir.json")); }
+QString cnn()
+{
+    return sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+}
 
 std::shared_ptr<const Graph> loadCnn()
 {

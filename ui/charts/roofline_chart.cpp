@@ -3,8 +3,8 @@
 #include "charts/chart_style.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
+#include "panel_dock.h"
 #include <QComboBox>
-#include <QDockWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -125,12 +125,8 @@ void RooflineChart::showRoofline(Roofline roofline, const QString& device)
 RooflineChart* installRooflineDock(MainWindow* window)
 {
     auto* chart = new RooflineChart(window);
-    auto* dock = new QDockWidget(QObject::tr("Roofline"), window);
-    dock->setObjectName(QStringLiteral("rooflineDock"));
-    dock->setWidget(chart);
-    window->addDockWidget(Qt::BottomDockWidgetArea, dock);
-    if (auto* top = window->findChild<QDockWidget*>(QStringLiteral("topNodesDock")))
-        window->tabifyDockWidget(top, dock);
+    addPanelDock(window, chart, QObject::tr("Roofline"), QStringLiteral("rooflineDock"), Qt::BottomDockWidgetArea,
+                 QStringLiteral("topNodesDock"));
     const auto update = [window, chart] {
         const GraphCost* cost = window->overlay().cost();
         const QString device = window->deviceSelector()->currentText();

@@ -2,8 +2,8 @@
 #include "panels/run_panel.h"
 
 #include "canvas/overlay_model.h"
-#include "formats/graph_file.h"
 #include "charts/run_scatter.h"
+#include "formats/graph_file.h"
 #include "jobs/run_job.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
@@ -39,8 +39,8 @@ QString bindingsText(const Bindings& b)
 RunPanel::RunPanel(MainWindow* window)
     : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
-      m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar),
-      m_status(new QLabel), m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter)
+      m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar), m_status(new QLabel),
+      m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter)
 {
     for (const auto& b : availableBackends())
         for (const DeviceInfo& d : b->devices()) {

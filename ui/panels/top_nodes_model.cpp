@@ -5,10 +5,15 @@
 namespace costscope {
 
 namespace {
-QString percent(double share) { return QStringLiteral("%1 %").arg(100 * share, 0, 'f', 1); }
+QString percent(double share)
+{
+    return QStringLiteral("%1 %").arg(100 * share, 0, 'f', 1);
+}
 } // namespace
 
-TopNodesModel::TopNodesModel(QObject* parent) : QAbstractTableModel(parent) {}
+TopNodesModel::TopNodesModel(QObject* parent) : QAbstractTableModel(parent)
+{
+}
 
 void TopNodesModel::setTop(std::shared_ptr<const Graph> graph, TopNodes top)
 {
@@ -23,7 +28,10 @@ int TopNodesModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_top.nodes.size());
 }
 
-int TopNodesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int TopNodesModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant TopNodesModel::data(const QModelIndex& index, int role) const
 {
@@ -64,28 +72,17 @@ QVariant TopNodesModel::data(const QModelIndex& index, int role) const
 
 QVariant TopNodesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Rank:
-        return tr("#");
-    case Name:
-        return tr("Name");
-    case OpLabel:
-        return tr("Op");
-    case Predicted:
-        return tr("Predicted");
-    case PredictedShare:
-        return tr("Share");
-    case Measured:
-        return tr("Measured");
-    case MeasuredShare:
-        return tr("Measured share");
-    case Cumulative:
-        return tr("Cumulative");
-    default:
-        return {};
-    }
+    static const char* const titles[ColumnCount] = {QT_TR_NOOP("#"),
+                                                    QT_TR_NOOP("Name"),
+                                                    QT_TR_NOOP("Op"),
+                                                    QT_TR_NOOP("Predicted"),
+                                                    QT_TR_NOOP("Share"),
+                                                    QT_TR_NOOP("Measured"),
+                                                    QT_TR_NOOP("Measured share"),
+                                                    QT_TR_NOOP("Cumulative")};
+    return tr(titles[section]);
 }
 
 } // namespace costscope

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "panels/top_nodes_panel.h"
 #include "main_window.h"
+#include "panel_dock.h"
 #include "panels/top_nodes_model.h"
 #include <QComboBox>
-#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -45,9 +45,8 @@ TopNodesPanel::TopNodesPanel(QWidget* parent)
     layout->addWidget(m_view, 1);
     connect(m_count, &QSpinBox::valueChanged, this, &TopNodesPanel::refresh);
     connect(m_ranking, &QComboBox::currentIndexChanged, this, &TopNodesPanel::refresh);
-    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
-        emit nodeSelected(index.data(TopNodesModel::NodeIndexRole).toInt());
-    });
+    connect(m_view, &QTableView::clicked, this,
+            [this](const QModelIndex& index) { emit nodeSelected(index.data(TopNodesModel::NodeIndexRole).toInt()); });
     refresh();
 }
 
@@ -82,12 +81,8 @@ void TopNodesPanel::refresh()
 TopNodesPanel* installTopNodesDock(MainWindow* window)
 {
     auto* panel = new TopNodesPanel(window);
-    auto* dock = new QDockWidget(QObject::tr("Top nodes"), window);
-    dock->setObjectName(QStringLiteral("topNodesDock"));
-    dock->setWidget(panel);
-    window->addDockWidget(Qt::BottomDockWidgetArea, dock);
-    if (auto* nodes = window->findChild<QDockWidget*>(QStringLiteral("nodesDock")))
-        window->tabifyDockWidget(nodes, dock);
+    addPanelDock(window, panel, QObject::tr("Top nodes"), QStringLiteral("topNodesDock"), Qt::BottomDockWidgetArea,
+                 QStringLiteral("nodesDock"));
     QObject::connect(window, &MainWindow::costsUpdated, panel, [window, panel] {
         const GraphCost* cost = window->overlay().cost();
         panel->setCost(window->graph(), cost ? std::make_shared<const GraphCost>(*cost) : nullptr);
