@@ -11,6 +11,7 @@
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/profile_tools.h"
+#include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
 #include "panels/run_panel.h"
 #include "test_paths.h"
@@ -165,6 +166,36 @@ private slots:
         // Another graph: the run no longer describes what is open.
         QVERIFY(openAndWait(w, sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))));
         QVERIFY(!panel->exportTraceButton()->isEnabled());
+    }
+
+    void comparesTheLastTwoRuns()
+    {
+        MainWindow w;
+        auto* panel = w.findChild<RunPanel*>();
+        QVERIFY(openAndWait(w, tinyTransformer()));
+        w.batchSpin()->setValue(2);
+        QVERIFY(runAndWait(panel, 1));
+        QTableWidget* deltas = panel->deltaTable()->table();
+        QCOMPARE(deltas->rowCount(), 0); // one run: nothing to compare yet
+        w.batchSpin()->setValue(4);
+        QVERIFY(runAndWait(panel, 1));
+        const auto before = panel->previousRun(), after = panel->lastRun();
+        QVERIFY(before && after);
+        QCOMPARE(before->bindings.at("batch"), std::int64_t(2));
+        QCOMPARE(deltas->rowCount(), int(after->nodes.size())); // the same graph: every node in both
+        std::map<qlonglong, double> beforeById;
+        for (const NodeComparison& n : before->nodes)
+            beforeById[qlonglong(n.id)] = n.measuredNs;
+        for (int row = 0; row < deltas->rowCount(); ++row) {
+            const auto id = static_cast<qlonglong>(cellValue(deltas, row, RunDeltaTable::Id));
+            QCOMPARE(cellValue(deltas, row, RunDeltaTable::Before), beforeById.at(id));
+        }
+        const QString summary = panel->deltaTable()->summary()->text();
+        QVERIFY2(summary.contains("batch=2") && summary.contains("batch=4"), qPrintable(summary));
+        // Another graph: the runs no longer describe what is open.
+        QVERIFY(openAndWait(w, sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))));
+        QVERIFY(!panel->previousRun());
+        QCOMPARE(deltas->rowCount(), 0);
     }
 
     void predictionsFollowTheRunsBackend()

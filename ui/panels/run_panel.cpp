@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/profile_tools.h"
+#include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
 
 #include <QApplication>
@@ -40,7 +41,7 @@ RunPanel::RunPanel(MainWindow* window)
     : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar), m_status(new QLabel),
-      m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter)
+      m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter), m_delta(new RunDeltaTable)
 {
     for (const auto& b : availableBackends())
         for (const DeviceInfo& d : b->devices()) {
@@ -61,6 +62,7 @@ RunPanel::RunPanel(MainWindow* window)
     auto* tabs = new QTabWidget;
     tabs->addTab(m_errors, tr("Errors"));
     tabs->addTab(m_scatter, tr("Predicted vs measured"));
+    tabs->addTab(m_delta, tr("Compare with previous run"));
     tabs->addTab(m_tools, tr("Calibration"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
@@ -129,6 +131,8 @@ QString RunPanel::exportTrace(const QString& path) const
 void RunPanel::clear()
 {
     m_last.reset();
+    m_previous.reset();
+    m_delta->showRuns(nullptr, nullptr);
     m_exportTrace->setEnabled(false);
     m_errors->showComparison(nullptr);
     m_scatter->showComparison(nullptr);
@@ -195,7 +199,9 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
         emit finished(false);
         return;
     }
+    m_previous = m_last;
     m_last = std::make_shared<const RunComparison>(*result);
+    m_delta->showRuns(m_previous.get(), m_last.get());
     m_exportTrace->setEnabled(true);
     m_errors->showComparison(m_last.get());
     m_scatter->showComparison(m_last);
