@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "charts/roofline_chart.h"
 #include "charts/chart_style.h"
+#include "jobs/batched_graph.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
 #include "panel_dock.h"
+#include "panels/bindings_editor.h"
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 #include <algorithm>
 #include <cmath>
 
@@ -127,20 +131,38 @@ RooflineChart* installRooflineDock(MainWindow* window)
     auto* chart = new RooflineChart(window);
     addPanelDock(window, chart, QObject::tr("Roofline"), QStringLiteral("rooflineDock"), Qt::BottomDockWidgetArea,
                  QStringLiteral("topNodesDock"));
-    const auto update = [window, chart] {
-        const GraphCost* cost = window->overlay().cost();
+    // The Costscope model's costs whatever model the canvas shows: it counts every op's FLOPs and bytes, where RLX
+    // parity counts them for a few op kinds only. Priced off the GUI thread; an answer the window moved on from is
+    // dropped.
+    auto generation = std::make_shared<quint64>(0);
+    const auto update = [window, chart, generation] {
+        const quint64 asked = ++*generation;
         const QString device = window->deviceSelector()->currentText();
         const auto profile = profileForDeviceName(device.toStdString());
-        if (!cost || !profile) {
+        if (!window->graph() || !profile) {
             chart->showRoofline({}, {});
             return;
         }
-        chart->showRoofline(rooflineOf(*cost, *profile, window->overlay().measured()),
-                            QStringLiteral("%1 (%2)").arg(device, QString::fromStdString(cost->profile)));
+        const Bindings bindings = window->bindingsEditor()->bindings();
+        const auto graph = graphAtBatch(window->graph(), bindings.at("batch")).graph;
+        auto* watcher = new QFutureWatcher<Roofline>(chart);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, chart, [=] {
+            watcher->deleteLater();
+            if (asked == *generation)
+                chart->showRoofline(
+                    watcher->result(),
+                    QStringLiteral("%1 (%2), Costscope model").arg(device, QString::fromStdString(profile->name)));
+        });
+        watcher->setFuture(QtConcurrent::run([graph, bindings, profile, measured = window->overlay().measured()] {
+            return rooflineOf(makeCostModel("costscope")->estimate(*graph, *profile, bindings), *profile, measured);
+        }));
     };
     QObject::connect(window, &MainWindow::costsUpdated, chart, update);
     QObject::connect(window, &MainWindow::measuredChanged, chart, update);
-    QObject::connect(window, &MainWindow::graphChanged, chart, [chart] { chart->showRoofline({}, {}); });
+    QObject::connect(window, &MainWindow::graphChanged, chart, [chart, generation] {
+        ++*generation;
+        chart->showRoofline({}, {});
+    });
     QObject::connect(chart, &RooflineChart::nodeSelected, window, &MainWindow::selectNode);
     return chart;
 }

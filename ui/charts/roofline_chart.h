@@ -35,8 +35,8 @@ private:
     std::vector<std::pair<const QCPAbstractPlottable*, std::vector<int>>> m_nodesOf;
 };
 
-// Docks the chart beside the Top nodes and binds it to the window: the shown costs on the toolbar's device, the
-// runs' measurements, and a clicked point selects its node on the canvas.
+// Docks the chart beside the Top nodes and binds it to the window: the Costscope model's costs of the open graph on
+// the toolbar's device and bindings, the runs' measurements, and a clicked point selects its node on the canvas.
 RooflineChart* installRooflineDock(MainWindow* window);
 
 } // namespace costscope
