@@ -12,8 +12,8 @@ RunComparison runOf(std::int64_t medianNs, std::vector<std::pair<NodeId, double>
     RunComparison run;
     run.whole.medianNs = medianNs;
     for (std::size_t i = 0; i < timed.size(); ++i)
-        run.nodes.push_back({i, timed[i].first, "Op" + std::to_string(timed[i].first), OpClass::Unknown,
-                             timed[i].second});
+        run.nodes.push_back(
+            {i, timed[i].first, "Op" + std::to_string(timed[i].first), OpClass::Unknown, timed[i].second});
     return run;
 }
 } // namespace
@@ -23,8 +23,8 @@ class TestRunDelta : public QObject {
 private slots:
     void matchesNodesById()
     {
-        const RunDelta d = compareRuns(runOf(1000, {{1, 100}, {2, 200}, {3, 300}}),
-                                       runOf(1500, {{3, 600}, {4, 50}, {2, 100}}));
+        const RunDelta d =
+            compareRuns(runOf(1000, {{1, 100}, {2, 200}, {3, 300}}), runOf(1500, {{3, 600}, {4, 50}, {2, 100}}));
         QCOMPARE(d.beforeWholeNs, 1000.0);
         QCOMPARE(d.afterWholeNs, 1500.0);
         QCOMPARE(d.nodes.size(), std::size_t(2));

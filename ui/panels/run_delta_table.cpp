@@ -25,8 +25,8 @@ double changePercent(double before, double after)
 
 RunDeltaTable::RunDeltaTable(QWidget* parent)
     : QWidget(parent), m_summary(new QLabel),
-      m_table(makeTable(ColumnCount, {tr("Node"), tr("Name"), tr("Op"), tr("Previous run"), tr("Last run"),
-                                      tr("Change")}))
+      m_table(
+          makeTable(ColumnCount, {tr("Node"), tr("Name"), tr("Op"), tr("Previous run"), tr("Last run"), tr("Change")}))
 {
     m_table->setObjectName(QStringLiteral("runDeltas"));
     m_table->setSortingEnabled(true);
@@ -48,16 +48,17 @@ void RunDeltaTable::showRuns(const RunComparison* before, const RunComparison* a
         return;
     }
     const RunDelta d = compareRuns(*before, *after);
-    m_summary->setText(tr("Previous run %1: %2; last run %3: %4 (%5 %)")
-                           .arg(describe(*before), formatNs(d.beforeWholeNs), describe(*after),
-                                formatNs(d.afterWholeNs))
-                           .arg(changePercent(d.beforeWholeNs, d.afterWholeNs), 0, 'f', 1));
+    m_summary->setText(
+        tr("Previous run %1: %2; last run %3: %4 (%5 %)")
+            .arg(describe(*before), formatNs(d.beforeWholeNs), describe(*after), formatNs(d.afterWholeNs))
+            .arg(changePercent(d.beforeWholeNs, d.afterWholeNs), 0, 'f', 1));
     m_table->setRowCount(static_cast<int>(d.nodes.size()));
     for (int row = 0; row < m_table->rowCount(); ++row) {
         const NodeDelta& n = d.nodes[static_cast<std::size_t>(row)];
         m_table->setItem(row, Id, valueItem(QString::number(n.id), static_cast<double>(n.id)));
         const Node* node = after->graph ? after->graph->find(n.id) : nullptr;
-        m_table->setItem(row, Name, new QTableWidgetItem(node ? QString::fromStdString(node->displayName()) : QString()));
+        m_table->setItem(row, Name,
+                         new QTableWidgetItem(node ? QString::fromStdString(node->displayName()) : QString()));
         m_table->setItem(row, OpLabel, new QTableWidgetItem(QString::fromStdString(n.label)));
         m_table->setItem(row, Before, nsItem(n.beforeNs));
         m_table->setItem(row, After, nsItem(n.afterNs));
