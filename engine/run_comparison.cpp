@@ -25,9 +25,9 @@ TraceInput RunComparison::traceInput() const
 {
     TraceInput in;
     in.measuredTrack = "measured: " + backend + ':' + std::to_string(device) + " (" + deviceName + ")";
-    in.models = {"costscope (" + costscopeProfile + ")", "rlx (" + rlxProfile + ")"};
+    in.models = {{"costscope", costscopeProfile}, {"rlx", rlxProfile}};
     if (hostSpeed)
-        in.models.push_back("costscope host-adjusted (" + costscopeProfile + ")");
+        in.models.push_back({"costscope_host_adjusted", costscopeProfile});
     for (const NodeComparison& n : nodes) {
         TraceNode t{n.id, n.measuredNs, {n.costscopeNs, n.rlxNs}, n.flops, n.bytes};
         if (hostSpeed)

@@ -17,7 +17,7 @@ using Json = nlohmann::ordered_json;
 struct Slice {
     std::int64_t startNs = 0;
     std::int64_t durNs = 0;
-    int depth = 0;
+    std::size_t opened = 0; // the order slices begin in, parents before their children
     Json event;
 };
 
@@ -44,7 +44,7 @@ Json nodeArgs(const Graph& g, const TraceInput& in, const TraceNode& t, const st
     const Node* n = g.find(t.id);
     Json predicted = Json::object();
     for (std::size_t m = 0; m < in.models.size() && m < t.predictedNs.size(); ++m)
-        predicted[in.models[m]] = t.predictedNs[m];
+        predicted[in.models[m].key] = t.predictedNs[m];
     Json args = {{"node_id", t.id}, {"op", n ? n->op.label() : std::string()}, {"scope", scope}};
     if (t.measuredNs)
         args["measured_ns"] = *t.measuredNs;
@@ -68,13 +68,15 @@ std::vector<Slice> trackSlices(const Graph& g, const TraceInput& in, const std::
     struct OpenScope {
         std::string path;
         std::int64_t startNs;
+        std::size_t opened;
     };
     std::vector<Slice> slices;
     std::vector<OpenScope> open;
     std::int64_t cursor = 0;
+    std::size_t opened = 0;
     const auto closeFrom = [&](std::size_t depth) {
         while (open.size() > depth) {
-            Slice s{open.back().startNs, cursor - open.back().startNs, int(open.size()) - 1, {}};
+            Slice s{open.back().startNs, cursor - open.back().startNs, open.back().opened, {}};
             const std::string& path = open.back().path;
             s.event = completeEvent(path.substr(path.rfind('/') + 1), "scope", s, pid);
             s.event["args"] = {{"scope", path}};
@@ -93,8 +95,8 @@ std::vector<Slice> trackSlices(const Graph& g, const TraceInput& in, const std::
             ++common;
         closeFrom(common);
         for (std::size_t p = common; p < prefixes.size(); ++p)
-            open.push_back({prefixes[p], cursor});
-        Slice s{cursor, std::max<std::int64_t>(0, std::llround(*ns)), int(open.size()), {}};
+            open.push_back({prefixes[p], cursor, opened++});
+        Slice s{cursor, std::max<std::int64_t>(0, std::llround(*ns)), opened++, {}};
         s.event = completeEvent(sliceName(*n), "node", s, pid);
         s.event["args"] = nodeArgs(g, in, in.nodes[i], scopes[i]);
         cursor += s.durNs;
@@ -112,13 +114,11 @@ void appendMetadata(Json& events, int pid, const std::string& process)
         {{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 1}, {"args", {{"name", "stream 0"}}}});
 }
 
-// Parents before children at the same start: trace viewers nest by the order they read.
+// In the order they begin: viewers nest slices of one start by the order they read them, so a scope comes before
+// its first node, and a node that took no time before the node after it (which would otherwise take it as a child).
 void appendSlices(Json& events, std::vector<Slice> slices)
 {
-    std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs
-                                      : (a.durNs != b.durNs ? a.durNs > b.durNs : a.depth < b.depth);
-    });
+    std::sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) { return a.opened < b.opened; });
     for (Slice& s : slices)
         events.push_back(std::move(s.event));
 }
@@ -141,7 +141,7 @@ std::string chromeTraceJson(const Graph& g, const TraceInput& in)
     }
     for (std::size_t m = 0; m < in.models.size(); ++m) {
         const int pid = int(m) + 2;
-        appendMetadata(events, pid, "predicted: " + in.models[m]);
+        appendMetadata(events, pid, "predicted: " + in.models[m].key + " (" + in.models[m].profile + ")");
         appendSlices(events, trackSlices(g, in, scopes, pid, [m](const TraceNode& t) {
                          return m < t.predictedNs.size() ? std::optional<double>(t.predictedNs[m]) : std::nullopt;
                      }));

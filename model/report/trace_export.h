@@ -20,16 +20,23 @@ struct TraceNode {
     std::uint64_t bytes = 0;
 };
 
+// One model's prediction: `key` names it in the slices' args (a plain identifier, so that a trace processor's SQL
+// reaches it as args.predicted_ns.<key>), `profile` in its process name ("predicted: costscope (calibrated-cpu)").
+struct TraceModel {
+    std::string key;
+    std::string profile;
+};
+
 struct TraceInput {
-    std::string measuredTrack;       // "measured: cpu:0 (AMD EPYC)"; shown only where some node was measured
-    std::vector<std::string> models; // "costscope (calibrated-cpu)": one predicted process each
-    std::vector<TraceNode> nodes;    // execution order
+    std::string measuredTrack;      // "measured: cpu:0 (AMD EPYC)"; shown only where some node was measured
+    std::vector<TraceModel> models; // one predicted process each
+    std::vector<TraceNode> nodes;   // execution order
 };
 
 // The trace: process 1 the measured run, process 2, 3, ... one per model's prediction. Each process has one
 // thread ("stream 0": nodes run one after another) whose slices are the nodes back to back in execution order,
 // nested in slices of their scopes ("h.0" holding "h.0/attn"). Node slices are named like the graph (name, else the
-// op label), with cat "node" and args node_id, op, scope, measured_ns, predicted_ns {model: ns}, flops, bytes;
+// op label), with cat "node" and args node_id, op, scope, measured_ns, predicted_ns {key: ns}, flops, bytes;
 // scope slices have cat "scope". Times are µs, as the format wants.
 std::string chromeTraceJson(const Graph& g, const TraceInput& in);
 

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace costscope::test;
 
 class TestCliRun : public QObject {
@@ -116,20 +118,29 @@ void TestCliRun::traceHoldsTheRunAndThePredictions()
     const QJsonArray events = QJsonDocument::fromJson(file.readAll()).object()["traceEvents"].toArray();
     QMap<int, QStringList> processes;
     QMap<int, QList<double>> measuredByPid;
+    QList<QJsonObject> predictedSlices; // the Costscope model's process
     for (const QJsonValue& v : events) {
         const QJsonObject e = v.toObject();
         if (e["name"] == QLatin1String("process_name"))
             processes[e["pid"].toInt()] << e["args"].toObject()["name"].toString();
         if (e["cat"] == QLatin1String("node"))
             measuredByPid[e["pid"].toInt()] << e["args"].toObject()["measured_ns"].toDouble();
+        if (e["cat"] == QLatin1String("node") && e["pid"].toInt() == 2)
+            predictedSlices << e;
     }
     QVERIFY(processes[1].value(0).startsWith("measured: cpu:0"));
     QVERIFY(processes[2].value(0).startsWith("predicted: costscope"));
     QVERIFY(processes[3].value(0).startsWith("predicted: rlx"));
     for (int pid : {1, 2, 3})
         QCOMPARE(measuredByPid[pid].size(), perNode.size());
-    for (qsizetype i = 0; i < perNode.size(); ++i)
+    for (qsizetype i = 0; i < perNode.size(); ++i) {
         QCOMPARE(measuredByPid[1][i], perNode[i].toObject()["measured_ns"].toDouble());
+        // A predicted slice lasts what the model predicts (whole ns, in µs) and says so in its args.
+        const double predicted = perNode[i].toObject()["predicted_ns"].toObject()["costscope"].toDouble();
+        const QJsonObject slice = predictedSlices[i];
+        QCOMPARE(slice["args"].toObject()["predicted_ns"].toObject()["costscope"].toDouble(), predicted);
+        QCOMPARE(slice["dur"].toDouble(), std::round(predicted) / 1000.0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)

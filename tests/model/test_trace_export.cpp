@@ -42,7 +42,7 @@ TraceInput measuredRun()
 {
     TraceInput in;
     in.measuredTrack = "measured: cpu:0 (test)";
-    in.models = {"costscope (p)", "rlx (q)"};
+    in.models = {{"costscope", "p"}, {"rlx", "q"}};
     in.nodes = {{3, 1000.0, {800, 500}, 2048, 4096},
                 {4, 300.0, {200, 100}, 16, 128},
                 {5, 200.0, {100, 100}, 16, 192},
@@ -111,8 +111,8 @@ private slots:
         QCOMPARE(fc["op"].get<std::string>(), Op::make(OpKind::MatMul).label());
         QCOMPARE(fc["scope"], "blk/mlp");
         QCOMPARE(fc["measured_ns"].get<double>(), 1000.0);
-        QCOMPARE(fc["predicted_ns"]["costscope (p)"].get<double>(), 800.0);
-        QCOMPARE(fc["predicted_ns"]["rlx (q)"].get<double>(), 500.0);
+        QCOMPARE(fc["predicted_ns"]["costscope"].get<double>(), 800.0);
+        QCOMPARE(fc["predicted_ns"]["rlx"].get<double>(), 500.0);
         QCOMPARE(fc["flops"].get<double>(), 2048.0);
         QCOMPARE(fc["bytes"], 4096);
     }
@@ -134,6 +134,19 @@ private slots:
             if (e["pid"] == 1 && e["ph"] == "X")
                 order.push_back(e["name"]);
         QCOMPARE(order, (std::vector<std::string>{"blk", "mlp", "fc", "act", "add", "out"}));
+    }
+
+    // A node that took no time comes before the node after it, at the same start: else it reads as its child.
+    void aZeroLengthNodeIsNotItsSuccessorsChild()
+    {
+        TraceInput in = measuredRun();
+        in.nodes[1].measuredNs = 0.0;
+        const Json trace = Json::parse(chromeTraceJson(scopedGraph(), in));
+        const auto nodes = eventsOf(trace, 1, "X", "node");
+        QCOMPARE(nodes[1]["name"], "act");
+        QCOMPARE(nodes[1]["dur"].get<double>(), 0.0);
+        QCOMPARE(nodes[2]["name"], "add");
+        QCOMPARE(nodes[2]["ts"].get<double>(), nodes[1]["ts"].get<double>());
     }
 
     void withoutMeasurementsOnlyPredictions()

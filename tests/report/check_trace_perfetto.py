@@ -46,6 +46,10 @@ def main():
             nodes = list(tp.query("select s.depth as depth, p.category as parent from slice s "
                                   "left join slice p on s.parent_id = p.id where s.category = 'node'"))
             assert len(nodes) == 3 * timed, f"{len(nodes)} node slices for {timed} timed nodes on 3 processes"
+            with_args = next(iter(tp.query(
+                "select count(*) as n from slice s join args a using (arg_set_id) "
+                "where s.category = 'node' and a.key = 'args.predicted_ns.costscope'"))).n
+            assert with_args == 3 * timed, f"{with_args} node slices carry args.predicted_ns.costscope"
             nested = [n for n in nodes if n.depth > 0]
             assert nested and all(n.parent == "scope" for n in nested), "node slices are not nested in scopes"
         finally:
