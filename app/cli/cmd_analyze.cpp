@@ -108,6 +108,18 @@ Json topJson(const Graph& g, const GraphCost& c, std::size_t n)
     return list;
 }
 
+Json opClassJson(const Graph& g, const GraphCost& c)
+{
+    Json list = Json::array();
+    for (const OpClassShare& s : opClassShares(g, c))
+        list.push_back({{"op_class", std::string(opClassName(s.opClass))},
+                        {"nodes", s.nodes},
+                        {"cost_ns", s.predictedNs},
+                        {"share", s.share},
+                        {"cumulative_share", s.cumulativeShare}});
+    return list;
+}
+
 void printTop(const Graph& g, const std::vector<GraphCost>& costs, std::size_t n)
 {
     for (const GraphCost& c : costs) {
@@ -118,6 +130,10 @@ void printTop(const Graph& g, const std::vector<GraphCost>& costs, std::size_t n
             std::cout << "  %" << t.id << ' ' << (name.empty() ? "" : name + ' ') << '(' << node.op.label() << ")  "
                       << t.predictedNs << "  " << t.predictedShare * 100 << " %  " << t.cumulativeShare * 100 << " %\n";
         }
+        std::cout << "by op class on " << deviceName(c.device) << ": ns, share, cumulative\n";
+        for (const OpClassShare& s : opClassShares(g, c))
+            std::cout << "  " << opClassName(s.opClass) << " (" << s.nodes << " nodes)  " << s.predictedNs << "  "
+                      << s.share * 100 << " %  " << s.cumulativeShare * 100 << " %\n";
     }
 }
 
@@ -218,8 +234,10 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     for (std::size_t i = 0; i < costs.size(); ++i) {
         Json d = costJson(g, costs[i]);
         d["ranked"] = bool(pick.ranked[i]);
-        if (*top > 0)
+        if (*top > 0) {
             d["top"] = topJson(g, costs[i], static_cast<std::size_t>(*top));
+            d["top_op_classes"] = opClassJson(g, costs[i]);
+        }
         if (!pick.ranked[i])
             d["left_out"] = leftOutReason(costs[i].calibration, setup->rlxVersion);
         j["devices"].push_back(std::move(d));

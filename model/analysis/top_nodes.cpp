@@ -2,6 +2,7 @@
 #include "analysis/top_nodes.h"
 
 #include <algorithm>
+#include <map>
 
 namespace costscope {
 
@@ -50,6 +51,34 @@ TopNodes topNodes(const GraphCost& cost, const std::vector<std::optional<double>
         top.nodes.push_back(t);
     }
     return top;
+}
+
+std::vector<OpClassShare> opClassShares(const Graph& g, const GraphCost& cost)
+{
+    std::map<OpClass, OpClassShare> byClass;
+    double total = 0;
+    for (std::size_t i = 0; i < cost.nodes.size() && i < g.nodes.size(); ++i) {
+        const NodeCost& c = cost.nodes[i];
+        if (c.skipped || !(c.totalNs > 0))
+            continue;
+        OpClassShare& s = byClass[g.nodes[i].op.info().opClass];
+        s.opClass = g.nodes[i].op.info().opClass;
+        ++s.nodes;
+        s.predictedNs += c.totalNs;
+        total += c.totalNs;
+    }
+    std::vector<OpClassShare> out;
+    for (const auto& [cls, s] : byClass)
+        out.push_back(s);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const OpClassShare& a, const OpClassShare& b) { return a.predictedNs > b.predictedNs; });
+    double cumulative = 0;
+    for (OpClassShare& s : out) {
+        s.share = total > 0 ? s.predictedNs / total : 0;
+        cumulative += s.share;
+        s.cumulativeShare = cumulative;
+    }
+    return out;
 }
 
 } // namespace costscope

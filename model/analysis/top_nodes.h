@@ -35,4 +35,16 @@ struct TopNodes {
 TopNodes topNodes(const GraphCost& cost, const std::vector<std::optional<double>>& measuredNs, std::size_t n,
                   TopRanking by = TopRanking::Predicted);
 
+// The predicted time of one op class (opClassName) summed over its costed nodes.
+struct OpClassShare {
+    OpClass opClass = OpClass::Unknown;
+    std::size_t nodes = 0;
+    double predictedNs = 0;
+    double share = 0;           // of all costed nodes' predicted ns, 0..1
+    double cumulativeShare = 0; // of this class and those above it
+};
+
+// Every op class with a predicted time, costliest first (`cost` is of `g`, in graph order).
+std::vector<OpClassShare> opClassShares(const Graph& g, const GraphCost& cost);
+
 } // namespace costscope

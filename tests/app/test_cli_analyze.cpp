@@ -254,8 +254,18 @@ private slots:
         QVERIFY(qFuzzyCompare(second["cumulative_share"].toDouble(),
                               first["share"].toDouble() + second["share"].toDouble()));
         QVERIFY(!first["name"].toString().isEmpty() || !first["op"].toString().isEmpty());
+        // By op class: every costed node counted once, the shares summing to the whole.
+        const QJsonArray classes = cpu["top_op_classes"].toArray();
+        QVERIFY(!classes.isEmpty());
+        double classSum = 0;
+        for (const QJsonValue& c : classes)
+            classSum += c.toObject()["cost_ns"].toDouble();
+        QVERIFY(qFuzzyCompare(classSum, sum));
+        QVERIFY(qFuzzyCompare(classes.last().toObject()["cumulative_share"].toDouble(), 1.0));
+        QCOMPARE(classes[0].toObject()["op_class"].toString(), QString("matmul"));
         QCOMPARE(runCli({"analyze", m_file, "--device", "cpu", "--bind", "batch=2", "--top", "1"}, &out, &err), 0);
         QVERIFY(out.contains("top 1 on Cpu"));
+        QVERIFY(out.contains("by op class on Cpu"));
         QCOMPARE(runCli({"analyze", m_file, "--top", "0"}, &out, &err), 2);
     }
 
