@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "panels/top_nodes_model.h"
 #include "panels/top_nodes_panel.h"
+#include "panels/value_items.h"
 #include "test_paths.h"
 
 #include <QAbstractItemModelTester>
@@ -17,6 +18,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace costscope;
@@ -81,6 +83,16 @@ private slots:
         QVERIFY(!panel.rankingSelector()->isEnabled());
         panel.countSpin()->setValue(8);
         QCOMPARE(m->rowCount(), 8);
+        // The op-class tab: one row per class, costliest first, their times summing to the whole.
+        const auto classes = opClassShares(*graph, *cost);
+        QTableWidget* byClass = panel.classTable();
+        QCOMPARE(byClass->rowCount(), int(classes.size()));
+        double classSum = 0;
+        for (int r = 0; r < byClass->rowCount(); ++r)
+            classSum += byClass->item(r, TopNodesPanel::ClassPredicted)->data(kTableValueRole).toDouble();
+        QVERIFY(qFuzzyCompare(classSum, sum));
+        QCOMPARE(byClass->item(0, TopNodesPanel::ClassName)->text(),
+                 QString::fromLatin1(opClassName(classes[0].opClass).data()));
     }
 
     void ranksByTheMeasurementAfterARun()

@@ -3,20 +3,25 @@
 #include "main_window.h"
 #include "panel_dock.h"
 #include "panels/top_nodes_model.h"
+#include "panels/value_items.h"
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace costscope {
 
 TopNodesPanel::TopNodesPanel(QWidget* parent)
     : QWidget(parent), m_model(new TopNodesModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_view(new QTableView(this)), m_count(new QSpinBox(this)), m_ranking(new QComboBox(this))
+      m_view(new QTableView(this)), m_count(new QSpinBox(this)), m_ranking(new QComboBox(this)),
+      m_classes(
+          makeTable(ClassColumnCount, {tr("Op class"), tr("Nodes"), tr("Predicted"), tr("Share"), tr("Cumulative")}))
 {
     m_count->setRange(1, 1000);
     m_count->setValue(10);
@@ -42,7 +47,12 @@ TopNodesPanel::TopNodesPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(controls);
-    layout->addWidget(m_view, 1);
+    auto* tabs = new QTabWidget;
+    tabs->addTab(m_view, tr("Nodes"));
+    tabs->addTab(m_classes, tr("Op classes"));
+    m_classes->setSortingEnabled(true);
+    m_classes->sortByColumn(ClassPredicted, Qt::DescendingOrder); // costliest first until the user sorts otherwise
+    layout->addWidget(tabs, 1);
     connect(m_count, &QSpinBox::valueChanged, this, &TopNodesPanel::refresh);
     connect(m_ranking, &QComboBox::currentIndexChanged, this, &TopNodesPanel::refresh);
     connect(m_view, &QTableView::clicked, this,
@@ -76,6 +86,25 @@ void TopNodesPanel::refresh()
     const auto by = static_cast<TopRanking>(m_ranking->currentData().toInt());
     m_model->setTop(m_graph, m_cost ? topNodes(*m_cost, m_measured, static_cast<std::size_t>(m_count->value()), by)
                                     : TopNodes{});
+    showOpClasses();
+}
+
+void TopNodesPanel::showOpClasses()
+{
+    m_classes->setSortingEnabled(false);
+    const auto classes = m_cost && m_graph ? opClassShares(*m_graph, *m_cost) : std::vector<OpClassShare>{};
+    m_classes->setRowCount(static_cast<int>(classes.size()));
+    for (int row = 0; row < m_classes->rowCount(); ++row) {
+        const OpClassShare& c = classes[static_cast<std::size_t>(row)];
+        const std::string_view name = opClassName(c.opClass);
+        m_classes->setItem(row, ClassName,
+                           new QTableWidgetItem(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()))));
+        m_classes->setItem(row, ClassNodes, valueItem(QString::number(c.nodes), static_cast<double>(c.nodes)));
+        m_classes->setItem(row, ClassPredicted, nsItem(c.predictedNs));
+        m_classes->setItem(row, ClassShare, percentItem(100 * c.share));
+        m_classes->setItem(row, ClassCumulative, percentItem(100 * c.cumulativeShare));
+    }
+    m_classes->setSortingEnabled(true);
 }
 
 TopNodesPanel* installTopNodesDock(MainWindow* window)

@@ -10,6 +10,7 @@ class QComboBox;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
+class QTableWidget;
 
 namespace costscope {
 
@@ -18,7 +19,7 @@ class TopNodesModel;
 
 // "Where the time goes": the N costliest nodes of the shown costs, ranked by prediction or, after a run, by
 // measurement, each with its share of the total and the cumulative share. Sortable by any column; choosing a row
-// reports the node (graph position).
+// reports the node (graph position). A second tab sums the predicted time by op class (opClassShares).
 class TopNodesPanel : public QWidget {
     Q_OBJECT
 public:
@@ -32,18 +33,22 @@ public:
     QTableView* view() const { return m_view; }
     QSpinBox* countSpin() const { return m_count; }
     QComboBox* rankingSelector() const { return m_ranking; }
+    enum ClassColumn { ClassName, ClassNodes, ClassPredicted, ClassShare, ClassCumulative, ClassColumnCount };
+    QTableWidget* classTable() const { return m_classes; }
 
 signals:
     void nodeSelected(int nodeIndex);
 
 private:
     void refresh();
+    void showOpClasses();
 
     TopNodesModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QSpinBox* m_count;
     QComboBox* m_ranking;
+    QTableWidget* m_classes;
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const GraphCost> m_cost;
     std::vector<std::optional<double>> m_measured;
