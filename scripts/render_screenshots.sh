@@ -4,6 +4,8 @@
 # and renders each picture with `costscope --screenshot`, offscreen, at the size the GUI uses for it (1600x1000).
 #   docs/screenshot-canvas.png   the bundled CNN on the canvas with its cost heat map
 #   docs/screenshot-sweep.png    the Sweeps panel for the bundled tiny transformer
+#   docs/screenshot-top.png      the Top nodes dock for the bundled CNN (the dock alone, 1100x620)
+#   docs/screenshot-roofline.png the Roofline dock for the bundled CNN (the dock alone, 1100x620)
 # Usage: scripts/render_screenshots.sh [BUILD_DIR [OUT_DIR]]
 #   BUILD_DIR: default build/release (what scripts/run.sh builds; configured with its preset when missing)
 #   OUT_DIR:   default docs/ (review with `git diff --stat docs/`; README's test checks that every picture README
@@ -24,4 +26,6 @@ mkdir -p "$out"
 export QT_QPA_PLATFORM=offscreen
 "$gui" --screenshot "$out/screenshot-canvas.png" --view canvas resources/examples/cnn.hir.json
 "$gui" --screenshot "$out/screenshot-sweep.png" --view sweep resources/examples/tiny_transformer.hir.json
-echo "render_screenshots: $out/screenshot-canvas.png $out/screenshot-sweep.png from $gui ($("$gui" --version))"
+"$gui" --screenshot "$out/screenshot-top.png" --view top resources/examples/cnn.hir.json
+"$gui" --screenshot "$out/screenshot-roofline.png" --view roofline resources/examples/cnn.hir.json
+echo "render_screenshots: $out/screenshot-{canvas,sweep,top,roofline}.png from $gui ($("$gui" --version))"

@@ -35,9 +35,16 @@ generate_conformance_suite() {
     echo "setup: WARNING: the ONNX conformance suite could not be generated (PyPI unreachable?)" >&2
 }
 
+# Perfetto's trace processor (git-ignored .perfetto/) for CTest's report/trace_perfetto, which skips without it.
+fetch_perfetto() {
+  "$(dirname "$0")/fetch_perfetto.sh" ||
+    echo "setup: WARNING: Perfetto's trace processor could not be fetched; report/trace_perfetto will skip" >&2
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages already installed"
   generate_conformance_suite
+  fetch_perfetto
   exec "$(dirname "$0")/fetch_examples.sh"
 fi
 
@@ -52,5 +59,6 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 generate_conformance_suite
+fetch_perfetto
 echo "setup: done"
 exec "$(dirname "$0")/fetch_examples.sh"

@@ -5,6 +5,7 @@
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "charts/roofline_chart.h"
 #include "charts/sweep_dock.h"
 #include "edit/autosaver.h"
 #include "edit/graph_document.h"
@@ -19,15 +20,16 @@
 #include "panels/run_panel.h"
 #include "panels/search_bar.h"
 #include "panels/summary_panel.h"
+#include "panels/top_nodes_panel.h"
 #include "resources_init.h"
-#include <QCloseEvent>
 #include <QAction>
+#include <QCloseEvent>
 #include <QComboBox>
-#include <QSpinBox>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 
 namespace costscope {
@@ -132,6 +134,8 @@ void MainWindow::buildDocks()
     summary->raise();
     connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
     installRunPanel(this);
+    installTopNodesDock(this);
+    installRooflineDock(this);
 }
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)

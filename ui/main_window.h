@@ -102,6 +102,8 @@ public:
     QAction* jumpToCostliestAction() const { return m_jumpCostliest; }
     // A run's measured ns per node index of `graph` for the Measured overlay; ignored unless `graph` is the open one.
     void showMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode);
+    // Selects the node (graph position) on the canvas and in the tables, and scrolls the canvas to it.
+    void selectNode(int nodeIndex);
     // Costs on every device for the current model and bindings, once computed (nullptr before).
     std::shared_ptr<const DeviceCosts> deviceCosts() const { return m_deviceCosts; }
 
@@ -118,6 +120,8 @@ signals:
     void loadFailed(const QString& message);
     void layoutReady();
     void costsUpdated();
+    // The Measured overlay's times changed (a run, an imported trace).
+    void measuredChanged();
     void deviceCostsUpdated();
 
 protected:

@@ -234,6 +234,14 @@ void MainWindow::showMeasured(const std::shared_ptr<const Graph>& graph, std::ve
     m_overlay.setMeasured(graph, std::move(nsByNode));
     m_scene->refreshOverlay();
     m_legend->refresh();
+    emit measuredChanged();
+}
+
+void MainWindow::selectNode(int nodeIndex)
+{
+    onTableSelection(nodeIndex);
+    onCanvasSelection(nodeIndex);
+    m_canvas->reveal(m_scene->itemForNode(static_cast<std::size_t>(nodeIndex)));
 }
 
 void MainWindow::reloadProfiles()
@@ -265,9 +273,7 @@ void MainWindow::jumpToNextCostliest()
     const std::size_t rank = m_costliestCursor;
     const int node = static_cast<int>(m_costliest[rank]);
     m_costliestCursor = (m_costliestCursor + 1) % m_costliest.size();
-    onTableSelection(node);
-    onCanvasSelection(node);
-    m_canvas->reveal(m_scene->itemForNode(static_cast<std::size_t>(node)));
+    selectNode(node);
     statusBar()->showMessage(tr("Costliest #%1 of %2: %3").arg(rank + 1).arg(m_costliest.size())
                                  .arg(QString::fromStdString(m_graph->nodes[static_cast<std::size_t>(node)].displayName())));
 }

@@ -3,13 +3,15 @@
 #include "canvas/canvas_view.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
+#include <QCoreApplication>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QPixmap>
 #include <QTimer>
 
 namespace costscope {
 
-int renderScreenshot(const QString& file, const QString& out, QSize size, QString* error)
+int renderScreenshot(const QString& file, const QString& out, QSize size, QString* error, const QString& dock)
 {
     MainWindow window;
     window.setErrorReporter([](const QString&, const QString&) {});
@@ -55,7 +57,20 @@ int renderScreenshot(const QString& file, const QString& out, QSize size, QStrin
         const QRectF all = window.canvas()->sceneRect();
         window.canvas()->centerOn(all.center().x(), all.top());
     }
-    if (!window.grab().save(out, "PNG")) {
+    QWidget* shown = &window;
+    if (!dock.isEmpty()) {
+        auto* d = window.findChild<QDockWidget*>(dock);
+        if (!d) {
+            *error = QStringLiteral("no dock %1").arg(dock);
+            return 2;
+        }
+        d->setFloating(true);
+        d->resize(size);
+        d->show();
+        QCoreApplication::processEvents();
+        shown = d->widget();
+    }
+    if (!shown->grab().save(out, "PNG")) {
         *error = QStringLiteral("%1: cannot write the image").arg(out);
         return 1;
     }

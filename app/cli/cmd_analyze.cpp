@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "analysis/top_nodes.h"
 #include "cli/analysis_options.h"
 #include "cli/analysis_setup.h"
 #include "cli/commands.h"
@@ -93,6 +94,49 @@ void printCsv(const Graph& g, const std::vector<GraphCost>& costs)
         }
 }
 
+// The `n` costliest nodes of each device with their share of its total and the cumulative share.
+Json topJson(const Graph& g, const GraphCost& c, std::size_t n)
+{
+    Json list = Json::array();
+    for (const TopNode& t : topNodes(c, {}, n).nodes)
+        list.push_back({{"id", t.id},
+                        {"name", g.nodes[t.index].displayName()},
+                        {"op", g.nodes[t.index].op.label()},
+                        {"cost_ns", t.predictedNs},
+                        {"share", t.predictedShare},
+                        {"cumulative_share", t.cumulativeShare}});
+    return list;
+}
+
+Json opClassJson(const Graph& g, const GraphCost& c)
+{
+    Json list = Json::array();
+    for (const OpClassShare& s : opClassShares(g, c))
+        list.push_back({{"op_class", std::string(opClassName(s.opClass))},
+                        {"nodes", s.nodes},
+                        {"cost_ns", s.predictedNs},
+                        {"share", s.share},
+                        {"cumulative_share", s.cumulativeShare}});
+    return list;
+}
+
+void printTop(const Graph& g, const std::vector<GraphCost>& costs, std::size_t n)
+{
+    for (const GraphCost& c : costs) {
+        std::cout << "top " << n << " on " << deviceName(c.device) << " (" << c.profile << "): ns, share, cumulative\n";
+        for (const TopNode& t : topNodes(c, {}, n).nodes) {
+            const Node& node = g.nodes[t.index];
+            const std::string name = node.displayName();
+            std::cout << "  %" << t.id << ' ' << (name.empty() ? "" : name + ' ') << '(' << node.op.label() << ")  "
+                      << t.predictedNs << "  " << t.predictedShare * 100 << " %  " << t.cumulativeShare * 100 << " %\n";
+        }
+        std::cout << "by op class on " << deviceName(c.device) << ": ns, share, cumulative\n";
+        for (const OpClassShare& s : opClassShares(g, c))
+            std::cout << "  " << opClassName(s.opClass) << " (" << s.nodes << " nodes)  " << s.predictedNs << "  "
+                      << s.share * 100 << " %  " << s.cumulativeShare * 100 << " %\n";
+    }
+}
+
 void printText(const Graph& g, const std::vector<GraphCost>& costs, const RuledPick& pick, RlxVersion version)
 {
     std::cout << std::fixed << std::setprecision(1);
@@ -128,12 +172,14 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     std::string err;
     std::set<std::string> options = kAnalysisOptions;
     options.insert("batch");
+    options.insert("top");
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
-        std::cerr << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
-                     " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
-                     " [--json|--csv]\n"
-                  << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
+        std::cerr
+            << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
+               " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
+               " [--top N] [--json|--csv]\n"
+            << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
     const std::string& path = args->positional()[0];
@@ -142,7 +188,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     if (!setup)
         return code;
     auto batch = positiveInt(*args, "batch", 0, &err);
-    if (!batch) {
+    auto top = batch ? positiveInt(*args, "top", 0, &err) : std::nullopt;
+    if (!batch || !top) {
         std::cerr << err << '\n';
         return kUsage;
     }
@@ -173,6 +220,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     }
     if (!args->flag("json")) {
         printText(g, costs, pick, setup->rlxVersion);
+        if (*top > 0)
+            printTop(g, costs, static_cast<std::size_t>(*top));
         return kOk;
     }
     Json j;
@@ -185,6 +234,10 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     for (std::size_t i = 0; i < costs.size(); ++i) {
         Json d = costJson(g, costs[i]);
         d["ranked"] = bool(pick.ranked[i]);
+        if (*top > 0) {
+            d["top"] = topJson(g, costs[i], static_cast<std::size_t>(*top));
+            d["top_op_classes"] = opClassJson(g, costs[i]);
+        }
         if (!pick.ranked[i])
             d["left_out"] = leftOutReason(costs[i].calibration, setup->rlxVersion);
         j["devices"].push_back(std::move(d));

@@ -9,9 +9,10 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/run_check.h"
-#include "ir/rebatch.h"
 #include "formats/graph_file.h"
+#include "ir/rebatch.h"
 #include "measure.h"
+#include "run_comparison.h"
 #include "synthetic.h"
 #include "tensor_proto.h"
 
@@ -29,7 +30,8 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
-    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off] [--json]";
+    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off] [--json]\n"
+    "         [--trace OUT.json]";
 
 std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
 {
@@ -47,7 +49,7 @@ std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std:
 }
 
 struct Settings {
-    std::string file, backend = "cpu", reference, saveOutput, profile;
+    std::string file, backend = "cpu", reference, saveOutput, profile, trace;
     std::int64_t batch = 0; // 0: as the file states
     DeviceIndex device = 0;
     Bindings bindings;
@@ -63,7 +65,7 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
 {
     auto args = Args::parse(argv, {"json", "per-node", "no-host-probe"},
                             {"backend", "device", "bind", "input", "runs", "warmup", "reference", "rtol", "atol",
-                             "save-output", "profile", "batch", "fusion"},
+                             "save-output", "profile", "batch", "fusion", "trace"},
                             error);
     if (!args)
         return std::nullopt;
@@ -79,7 +81,8 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     s.inputFiles = args->options("input");
     s.profile = args->option("profile").value_or("");
     s.json = args->flag("json");
-    s.measure.perNode = args->flag("per-node");
+    s.trace = args->option("trace").value_or("");
+    s.measure.perNode = args->flag("per-node") || !s.trace.empty();
     s.hostProbe = !args->flag("no-host-probe");
     const std::string fusion = args->option("fusion").value_or("on");
     if (fusion != "on" && fusion != "off") {
@@ -377,7 +380,16 @@ int cmdRun(const std::vector<std::string>& argv)
             std::cerr << "costscope-cli run: host probe failed: "
                       << (before ? after.error().message : before.error().message) << '\n';
     }
-    Json j = resultJson(g, s, devices[static_cast<std::size_t>(s.device)], *result, *predictions);
+    const DeviceInfo& device = devices[static_cast<std::size_t>(s.device)];
+    Json j = resultJson(g, s, device, *result, *predictions);
+    if (!s.trace.empty()) {
+        const RunComparison run =
+            compareRun(std::make_shared<const Graph>(g), s.bindings, device, *result, *predictions);
+        if (auto w = writeFileAtomic(s.trace, chromeTraceJson(g, run.traceInput())); !w) {
+            std::cerr << w.error().format(s.trace) << '\n';
+            return kBadInput;
+        }
+    }
     if (!s.saveOutput.empty() && !result->outputs.empty())
         if (auto w = writeFileAtomic(s.saveOutput, serializeTensorProto(result->outputs.front())); !w) {
             std::cerr << w.error().format(s.saveOutput) << '\n';
@@ -404,7 +416,7 @@ int cmdRun(const std::vector<std::string>& argv)
     if (s.json)
         std::cout << j.dump(2) << '\n';
     else
-        printText(g, devices[static_cast<std::size_t>(s.device)], *result, *predictions);
+        printText(g, device, *result, *predictions);
     return failed ? kCheckFailed : kOk;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep] FILE | costscope --version
+// costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep|top|roofline] FILE | costscope --version
 #include "app_identity.h"
 #include "charts/sweep_screenshot.h"
 #include "jobs/cost_job.h"
@@ -7,6 +7,7 @@
 #include "screenshot.h"
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QMap>
 #include <cstdio>
 
 int main(int argc, char** argv)
@@ -41,8 +42,9 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window offscreen to OUT.png and exit."),
                                         QStringLiteral("OUT.png"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("What the screenshot shows: canvas or sweep."),
-                                  QStringLiteral("canvas|sweep"), QStringLiteral("canvas"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("What the screenshot shows: canvas, sweep, top or roofline."),
+                                  QStringLiteral("canvas|sweep|top|roofline"), QStringLiteral("canvas"));
     parser.addOption(screenshot);
     parser.addOption(view);
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph to open (RLX HIR JSON, ONNX, .costscope)."));
@@ -55,15 +57,21 @@ int main(int argc, char** argv)
             return 2;
         }
         const QString shown = parser.value(view);
-        if (shown != QLatin1String("canvas") && shown != QLatin1String("sweep")) {
-            std::fprintf(stderr, "costscope: --view %s: expected canvas or sweep\n", qPrintable(shown));
+        // The docks a view shows alone (the canvas view shows the whole window).
+        const QMap<QString, QString> docks = {{QStringLiteral("canvas"), QString()},
+                                              {QStringLiteral("top"), QStringLiteral("topNodesDock")},
+                                              {QStringLiteral("roofline"), QStringLiteral("rooflineDock")}};
+        if (shown != QLatin1String("sweep") && !docks.contains(shown)) {
+            std::fprintf(stderr, "costscope: --view %s: expected canvas, sweep, top or roofline\n", qPrintable(shown));
             return 2;
         }
         QString error;
-        const QSize size(1600, 1000);
+        // A dock alone is drawn at a size that keeps its text legible on a README page.
+        const QSize size = docks.value(shown).isEmpty() ? QSize(1600, 1000) : QSize(1100, 620);
         const int rc = shown == QLatin1String("sweep")
                            ? costscope::renderSweepScreenshot(files.front(), parser.value(screenshot), size, &error)
-                           : costscope::renderScreenshot(files.front(), parser.value(screenshot), size, &error);
+                           : costscope::renderScreenshot(files.front(), parser.value(screenshot), size, &error,
+                                                         docks.value(shown));
         if (rc != 0)
             std::fprintf(stderr, "%s\n", qPrintable(error));
         return rc;

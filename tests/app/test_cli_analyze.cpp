@@ -232,6 +232,43 @@ private slots:
         QVERIFY(lines[3].contains(",fc,MatMul,"));
     }
 
+    // --top N: the N costliest nodes of each device, their share of the nodes' sum and the running share.
+    void topListsTheCostliestNodes()
+    {
+        QByteArray out, err;
+        QVERIFY2(runCli({"analyze", m_file, "--device", "cpu", "--bind", "batch=2", "--top", "2", "--json"}, &out, &err)
+                     == 0,
+                 err.constData());
+        const QJsonObject cpu = QJsonDocument::fromJson(out).object()["devices"].toArray()[0].toObject();
+        double sum = 0, highest = 0;
+        for (const QJsonValue& n : cpu["nodes"].toArray()) {
+            sum += n.toObject()["cost_ns"].toDouble();
+            highest = std::max(highest, n.toObject()["cost_ns"].toDouble());
+        }
+        const QJsonArray top = cpu["top"].toArray();
+        QCOMPARE(top.size(), 2);
+        const QJsonObject first = top[0].toObject(), second = top[1].toObject();
+        QCOMPARE(first["cost_ns"].toDouble(), highest);
+        QVERIFY(second["cost_ns"].toDouble() <= highest);
+        QVERIFY(qFuzzyCompare(first["share"].toDouble(), highest / sum));
+        QVERIFY(qFuzzyCompare(second["cumulative_share"].toDouble(),
+                              first["share"].toDouble() + second["share"].toDouble()));
+        QVERIFY(!first["name"].toString().isEmpty() || !first["op"].toString().isEmpty());
+        // By op class: every costed node counted once, the shares summing to the whole.
+        const QJsonArray classes = cpu["top_op_classes"].toArray();
+        QVERIFY(!classes.isEmpty());
+        double classSum = 0;
+        for (const QJsonValue& c : classes)
+            classSum += c.toObject()["cost_ns"].toDouble();
+        QVERIFY(qFuzzyCompare(classSum, sum));
+        QVERIFY(qFuzzyCompare(classes.last().toObject()["cumulative_share"].toDouble(), 1.0));
+        QCOMPARE(classes[0].toObject()["op_class"].toString(), QString("matmul"));
+        QCOMPARE(runCli({"analyze", m_file, "--device", "cpu", "--bind", "batch=2", "--top", "1"}, &out, &err), 0);
+        QVERIFY(out.contains("top 1 on Cpu"));
+        QVERIFY(out.contains("by op class on Cpu"));
+        QCOMPARE(runCli({"analyze", m_file, "--top", "0"}, &out, &err), 2);
+    }
+
     void unboundSymbolsAreReported_data()
     {
         QTest::addColumn<QString>("model");

@@ -2,11 +2,14 @@
 // costscope-cli devices and run: JSON shape, output checks and exit codes.
 #include "test_paths.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace costscope::test;
 
@@ -18,6 +21,7 @@ private slots:
     void referenceChecks();
     void badArgumentsAreUsageErrors();
     void inputThatIsNotATensorIsBadInput();
+    void traceHoldsTheRunAndThePredictions();
 };
 
 void TestCliRun::devicesListsTheCpu()
@@ -100,6 +104,48 @@ void TestCliRun::inputThatIsNotATensorIsBadInput()
                     &out, &err),
              3);
     QVERIFY2(err.contains("identity_opt_input_0.pb"), err.constData());
+}
+
+// run --trace: one slice per timed node on the measured process, the same nodes on each predicted one.
+void TestCliRun::traceHoldsTheRunAndThePredictions()
+{
+    QTemporaryDir tmp;
+    const QString trace = tmp.filePath("cnn.trace.json");
+    QByteArray out, err;
+    const int code = runCli({"run", sourcePath("resources/examples/cnn.hir.json"), "--runs", "1", "--warmup", "0",
+                             "--no-host-probe", "--json", "--trace", trace},
+                            &out, &err);
+    QVERIFY2(code == 0, err.constData());
+    const QJsonArray perNode = QJsonDocument::fromJson(out).object()["per_node"].toArray();
+    QVERIFY(!perNode.isEmpty()); // --trace times every node without --per-node
+    QFile file(trace);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray events = QJsonDocument::fromJson(file.readAll()).object()["traceEvents"].toArray();
+    QMap<int, QStringList> processes;
+    QMap<int, QList<double>> measuredByPid;
+    QList<QJsonObject> predictedSlices; // the Costscope model's process
+    for (const QJsonValue& v : events) {
+        const QJsonObject e = v.toObject();
+        if (e["name"] == QLatin1String("process_name"))
+            processes[e["pid"].toInt()] << e["args"].toObject()["name"].toString();
+        if (e["cat"] == QLatin1String("node"))
+            measuredByPid[e["pid"].toInt()] << e["args"].toObject()["measured_ns"].toDouble();
+        if (e["cat"] == QLatin1String("node") && e["pid"].toInt() == 2)
+            predictedSlices << e;
+    }
+    QVERIFY(processes[1].value(0).startsWith("measured: cpu:0"));
+    QVERIFY(processes[2].value(0).startsWith("predicted: costscope"));
+    QVERIFY(processes[3].value(0).startsWith("predicted: rlx"));
+    for (int pid : {1, 2, 3})
+        QCOMPARE(measuredByPid[pid].size(), perNode.size());
+    for (qsizetype i = 0; i < perNode.size(); ++i) {
+        QCOMPARE(measuredByPid[1][i], perNode[i].toObject()["measured_ns"].toDouble());
+        // A predicted slice lasts what the model predicts (whole ns, in µs) and says so in its args.
+        const double predicted = perNode[i].toObject()["predicted_ns"].toObject()["costscope"].toDouble();
+        const QJsonObject slice = predictedSlices[i];
+        QCOMPARE(slice["args"].toObject()["predicted_ns"].toObject()["costscope"].toDouble(), predicted);
+        QCOMPARE(slice["dur"].toDouble(), std::round(predicted) / 1000.0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliRun)

@@ -11,6 +11,7 @@
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/profile_tools.h"
+#include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
 #include "panels/run_panel.h"
 #include "test_paths.h"
@@ -29,7 +30,11 @@
 #include <QTest>
 #include <qcustomplot.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 using namespace costscope;
 using namespace costscope::test;
@@ -128,6 +133,69 @@ private slots:
         QVERIFY(runAndWait(panel, 1));
         QCOMPARE(panel->lastRun()->bindings.at("batch"), std::int64_t(5));
         QVERIFY(panel->lastRun()->rlxTotalNs > run->rlxTotalNs);
+    }
+
+    void exportsTheRunAsATrace()
+    {
+        MainWindow w;
+        auto* panel = w.findChild<RunPanel*>();
+        QVERIFY(openAndWait(w, tinyTransformer()));
+        w.batchSpin()->setValue(2);
+        QVERIFY(!panel->exportTraceButton()->isEnabled()); // nothing to export before a run
+        QVERIFY(runAndWait(panel, 1));
+        QVERIFY(panel->exportTraceButton()->isEnabled());
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("run.trace.json"));
+        QCOMPARE(panel->exportTrace(path), QString());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto trace = nlohmann::json::parse(file.readAll().toStdString());
+        std::map<int, int> nodeSlices;
+        std::set<std::string> processes;
+        for (const auto& e : trace["traceEvents"]) {
+            if (e.value("cat", "") == "node")
+                ++nodeSlices[e["pid"].get<int>()];
+            if (e["name"] == "process_name")
+                processes.insert(e["args"]["name"].get<std::string>());
+        }
+        const auto run = panel->lastRun();
+        QCOMPARE(nodeSlices[1], int(run->nodes.size()));
+        QCOMPARE(nodeSlices[2], int(run->nodes.size()));
+        QVERIFY(processes.count("measured: cpu:0 (" + run->deviceName + ")"));
+        QVERIFY(processes.count("predicted: rlx (rlx-linux/cpu)"));
+        // Another graph: the run no longer describes what is open.
+        QVERIFY(openAndWait(w, sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))));
+        QVERIFY(!panel->exportTraceButton()->isEnabled());
+    }
+
+    void comparesTheLastTwoRuns()
+    {
+        MainWindow w;
+        auto* panel = w.findChild<RunPanel*>();
+        QVERIFY(openAndWait(w, tinyTransformer()));
+        w.batchSpin()->setValue(2);
+        QVERIFY(runAndWait(panel, 1));
+        QTableWidget* deltas = panel->deltaTable()->table();
+        QCOMPARE(deltas->rowCount(), 0); // one run: nothing to compare yet
+        w.batchSpin()->setValue(4);
+        QVERIFY(runAndWait(panel, 1));
+        const auto before = panel->previousRun(), after = panel->lastRun();
+        QVERIFY(before && after);
+        QCOMPARE(before->bindings.at("batch"), std::int64_t(2));
+        QCOMPARE(deltas->rowCount(), int(after->nodes.size())); // the same graph: every node in both
+        std::map<qlonglong, double> beforeById;
+        for (const NodeComparison& n : before->nodes)
+            beforeById[qlonglong(n.id)] = n.measuredNs;
+        for (int row = 0; row < deltas->rowCount(); ++row) {
+            const auto id = static_cast<qlonglong>(cellValue(deltas, row, RunDeltaTable::Id));
+            QCOMPARE(cellValue(deltas, row, RunDeltaTable::Before), beforeById.at(id));
+        }
+        const QString summary = panel->deltaTable()->summary()->text();
+        QVERIFY2(summary.contains("batch=2") && summary.contains("batch=4"), qPrintable(summary));
+        // Another graph: the runs no longer describe what is open.
+        QVERIFY(openAndWait(w, sourcePath(QStringLiteral("resources/examples/cnn.hir.json"))));
+        QVERIFY(!panel->previousRun());
+        QCOMPARE(deltas->rowCount(), 0);
     }
 
     void predictionsFollowTheRunsBackend()

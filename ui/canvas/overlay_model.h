@@ -41,6 +41,7 @@ public:
     // ignored, and a new graph drops them: they describe something no longer shown.
     void setMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode);
     bool hasMeasured() const { return !m_measured.empty(); }
+    const std::vector<std::optional<double>>& measured() const { return m_measured; }
     void setMode(OverlayMode mode);
     OverlayMode mode() const { return m_mode; }
     const GraphCost* cost() const { return m_cost.get(); }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/device_costs.h"
+#include "analysis/top_nodes.h"
 #include <algorithm>
 
 namespace costscope {
@@ -65,17 +66,8 @@ DeviceCosts computeDeviceCosts(const Graph& g, const CostProvider& provider, con
 std::vector<std::size_t> costliestNodes(const GraphCost& cost, std::size_t n)
 {
     std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < cost.nodes.size(); ++i)
-        if (!cost.nodes[i].skipped && cost.nodes[i].totalNs > 0)
-            order.push_back(i);
-    const std::size_t k = std::min(n, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                      [&](std::size_t a, std::size_t b) {
-                          if (cost.nodes[a].totalNs != cost.nodes[b].totalNs)
-                              return cost.nodes[a].totalNs > cost.nodes[b].totalNs;
-                          return a < b;
-                      });
-    order.resize(k);
+    for (const TopNode& t : topNodes(cost, {}, n).nodes)
+        order.push_back(t.index);
     return order;
 }
 

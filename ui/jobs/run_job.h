@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "jobs/run_comparison.h"
+#include "run_comparison.h"
 #include <atomic>
 #include <functional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "calibration/save_calibration.h"
-#include "jobs/run_comparison.h"
+#include "run_comparison.h"
 #include <QWidget>
 #include <atomic>
 #include <memory>

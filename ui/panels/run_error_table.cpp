@@ -2,47 +2,12 @@
 #include "panels/run_error_table.h"
 #include "analysis/calibration_fit.h"
 #include "canvas/overlay_model.h"
+#include "panels/value_items.h"
 #include <QHeaderView>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace costscope {
-
-namespace {
-// Sorts by the number behind the text, not by the text.
-class ValueItem : public QTableWidgetItem {
-public:
-    ValueItem(const QString& text, double value) : QTableWidgetItem(text)
-    {
-        setData(RunErrorTable::kValueRole, value);
-        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    bool operator<(const QTableWidgetItem& other) const override
-    {
-        return data(RunErrorTable::kValueRole).toDouble() < other.data(RunErrorTable::kValueRole).toDouble();
-    }
-};
-
-QTableWidgetItem* nsItem(double ns) { return new ValueItem(formatNs(ns), ns); }
-
-QTableWidgetItem* percentItem(double percent)
-{
-    const QString sign = percent > 0 ? QStringLiteral("+") : QString();
-    return new ValueItem(QStringLiteral("%1%2 %").arg(sign).arg(percent, 0, 'f', 1), percent);
-}
-
-QTableWidget* makeTable(int columns, const QStringList& headers)
-{
-    auto* t = new QTableWidget(0, columns);
-    t->setHorizontalHeaderLabels(headers);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->verticalHeader()->hide();
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    t->setAlternatingRowColors(true);
-    return t;
-}
-} // namespace
 
 RunErrorTable::RunErrorTable(QWidget* parent)
     : QWidget(parent),
@@ -83,9 +48,9 @@ void RunErrorTable::showComparison(const RunComparison* run)
         m_whole->setItem(r, Predicted, nsItem(predicted));
         m_whole->setItem(r, WholeMeasured, nsItem(measured));
         m_whole->setItem(r, WholeError, percentItem(errorPercent(predicted, measured)));
-        m_whole->setItem(r, NodeMape, new ValueItem(QStringLiteral("%1 %").arg(nodes.mape, 0, 'f', 1), nodes.mape));
+        m_whole->setItem(r, NodeMape, valueItem(QStringLiteral("%1 %").arg(nodes.mape, 0, 'f', 1), nodes.mape));
         const double within25 = 100 * nodes.within25;
-        m_whole->setItem(r, NodesWithin25, new ValueItem(QStringLiteral("%1 %").arg(within25, 0, 'f', 0), within25));
+        m_whole->setItem(r, NodesWithin25, valueItem(QStringLiteral("%1 %").arg(within25, 0, 'f', 0), within25));
     };
     m_whole->setRowCount(run->hostSpeed ? 3 : 2);
     wholeRow(RlxRow, tr("RLX parity"), run->rlxProfile, run->rlxTotalNs, errorStats(rlxPairs));
@@ -96,7 +61,7 @@ void RunErrorTable::showComparison(const RunComparison* run)
     m_nodes->setRowCount(static_cast<int>(run->nodes.size()));
     for (int r = 0; r < m_nodes->rowCount(); ++r) {
         const NodeComparison& n = run->nodes[static_cast<std::size_t>(r)];
-        m_nodes->setItem(r, Id, new ValueItem(QString::number(n.id), static_cast<double>(n.id)));
+        m_nodes->setItem(r, Id, valueItem(QString::number(n.id), static_cast<double>(n.id)));
         const std::string name = run->graph->nodes[n.nodeIndex].displayName();
         m_nodes->setItem(r, Name, new QTableWidgetItem(QString::fromStdString(name)));
         m_nodes->setItem(r, OpLabel, new QTableWidgetItem(QString::fromStdString(n.label)));

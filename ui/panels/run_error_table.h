@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "jobs/run_comparison.h"
+#include "panels/value_items.h"
+#include "run_comparison.h"
 #include <QWidget>
 
 class QTableWidget;
@@ -18,7 +19,7 @@ public:
     };
     enum WholeRow { RlxRow, CostscopeRow, CostscopeHostRow };
     enum NodeColumn { Id, Name, OpLabel, Measured, Rlx, RlxError, Costscope, CostscopeError, NodeColumnCount };
-    static constexpr int kValueRole = Qt::UserRole + 1;
+    static constexpr int kValueRole = kTableValueRole;
 
     explicit RunErrorTable(QWidget* parent = nullptr);
     // nullptr clears both tables.

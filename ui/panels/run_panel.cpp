@@ -3,15 +3,18 @@
 
 #include "canvas/overlay_model.h"
 #include "charts/run_scatter.h"
+#include "formats/graph_file.h"
 #include "jobs/run_job.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/profile_tools.h"
+#include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPointer>
@@ -36,8 +39,9 @@ QString bindingsText(const Bindings& b)
 
 RunPanel::RunPanel(MainWindow* window)
     : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
-      m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
-      m_status(new QLabel), m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter)
+      m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
+      m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar), m_status(new QLabel),
+      m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter), m_delta(new RunDeltaTable)
 {
     for (const auto& b : availableBackends())
         for (const DeviceInfo& d : b->devices()) {
@@ -51,10 +55,14 @@ RunPanel::RunPanel(MainWindow* window)
     m_runs->setValue(10);
     m_runs->setToolTip(tr("Timed whole-graph runs (after one warm-up run; one more run times every node)"));
     m_cancel->setEnabled(false);
+    m_exportTrace->setEnabled(false);
+    m_exportTrace->setToolTip(tr("The run, node by node, beside both models' predictions as a Chrome/Perfetto trace "
+                                 "(opens in ui.perfetto.dev or chrome://tracing)"));
     m_status->setWordWrap(true);
     auto* tabs = new QTabWidget;
     tabs->addTab(m_errors, tr("Errors"));
     tabs->addTab(m_scatter, tr("Predicted vs measured"));
+    tabs->addTab(m_delta, tr("Compare with previous run"));
     tabs->addTab(m_tools, tr("Calibration"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
@@ -62,6 +70,7 @@ RunPanel::RunPanel(MainWindow* window)
     controls->addWidget(m_runs);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
+    controls->addWidget(m_exportTrace);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_progress);
@@ -69,6 +78,14 @@ RunPanel::RunPanel(MainWindow* window)
     layout->addWidget(tabs, 1);
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::start);
+    connect(m_exportTrace, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export trace"), QStringLiteral("run.trace.json"),
+                                                          tr("Chrome/Perfetto trace (*.json)"));
+        if (path.isEmpty())
+            return;
+        const QString error = exportTrace(path);
+        m_status->setText(error.isEmpty() ? tr("Trace written to %1").arg(path) : path + QLatin1String(": ") + error);
+    });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (m_cancelFlag)
             m_cancelFlag->store(true);
@@ -103,9 +120,20 @@ RunPanel::~RunPanel()
         m_cancelFlag->store(true);
 }
 
+QString RunPanel::exportTrace(const QString& path) const
+{
+    if (!m_last)
+        return tr("no run to export");
+    auto written = writeFileAtomic(path.toStdString(), chromeTraceJson(*m_last->graph, m_last->traceInput()));
+    return written ? QString() : QString::fromStdString(written.error().message);
+}
+
 void RunPanel::clear()
 {
     m_last.reset();
+    m_previous.reset();
+    m_delta->showRuns(nullptr, nullptr);
+    m_exportTrace->setEnabled(false);
     m_errors->showComparison(nullptr);
     m_scatter->showComparison(nullptr);
     m_status->clear();
@@ -171,7 +199,10 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
         emit finished(false);
         return;
     }
+    m_previous = m_last;
     m_last = std::make_shared<const RunComparison>(*result);
+    m_delta->showRuns(m_previous.get(), m_last.get());
+    m_exportTrace->setEnabled(true);
     m_errors->showComparison(m_last.get());
     m_scatter->showComparison(m_last);
     m_tools->addRun(m_last);

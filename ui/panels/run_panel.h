@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "jobs/run_comparison.h"
+#include "run_comparison.h"
 
 #include <QWidget>
 
@@ -18,6 +18,7 @@ namespace costscope {
 
 class MainWindow;
 class ProfileTools;
+class RunDeltaTable;
 class RunErrorTable;
 class RunScatter;
 
@@ -39,12 +40,18 @@ public:
     QSpinBox* runsSpin() const { return m_runs; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* exportTraceButton() const { return m_exportTrace; }
     QLabel* status() const { return m_status; }
     RunErrorTable* errorTable() const { return m_errors; }
     RunScatter* scatter() const { return m_scatter; }
+    RunDeltaTable* deltaTable() const { return m_delta; }
     ProfileTools* profileTools() const { return m_tools; }
     // The run shown; nullptr before the first run and once another graph is open.
     std::shared_ptr<const RunComparison> lastRun() const { return m_last; }
+    // The run before it, of the same graph (nullptr before the second run).
+    std::shared_ptr<const RunComparison> previousRun() const { return m_previous; }
+    // Writes the run shown as a Chrome/Perfetto trace (chromeTraceJson); the error, or an empty string.
+    QString exportTrace(const QString& path) const;
 
 signals:
     void progressed(int done, int total);
@@ -61,14 +68,17 @@ private:
     QSpinBox* m_runs;
     QPushButton* m_run;
     QPushButton* m_cancel;
+    QPushButton* m_exportTrace;
     QProgressBar* m_progress;
     QLabel* m_status;
     ProfileTools* m_tools;
     RunErrorTable* m_errors;
     RunScatter* m_scatter;
+    RunDeltaTable* m_delta;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     quint64 m_generation = 0;
     std::shared_ptr<const RunComparison> m_last;
+    std::shared_ptr<const RunComparison> m_previous;
 };
 
 // Creates the Run panel and docks it in the main window.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/run_comparison.h"
+#include "run_comparison.h"
 #include <unordered_map>
 
 namespace costscope {
@@ -19,6 +19,22 @@ MeasuredRun RunComparison::measuredRun() const
     for (const NodeComparison& n : nodes)
         run.nodes.emplace_back(n.id, n.measuredNs);
     return run;
+}
+
+TraceInput RunComparison::traceInput() const
+{
+    TraceInput in;
+    in.measuredTrack = "measured: " + backend + ':' + std::to_string(device) + " (" + deviceName + ")";
+    in.models = {{"costscope", costscopeProfile}, {"rlx", rlxProfile}};
+    if (hostSpeed)
+        in.models.push_back({"costscope_host_adjusted", costscopeProfile});
+    for (const NodeComparison& n : nodes) {
+        TraceNode t{n.id, n.measuredNs, {n.costscopeNs, n.rlxNs}, n.flops, n.bytes};
+        if (hostSpeed)
+            t.predictedNs.push_back(n.costscopeHostNs);
+        in.nodes.push_back(std::move(t));
+    }
+    return in;
 }
 
 double errorPercent(double predictedNs, double measuredNs)
@@ -63,7 +79,8 @@ RunComparison compareRun(std::shared_ptr<const Graph> graph, const Bindings& bin
         const std::size_t i = it->second;
         c.nodes.push_back({i, t.node, t.label, graph->nodes[i].op.info().opClass, static_cast<double>(t.ns),
                            predicted.rlx.nodes[i].totalNs, predicted.costscope.nodes[i].totalNs,
-                           predicted.hostSpeed ? predicted.costscopeHost.nodes[i].totalNs : 0.0});
+                           predicted.hostSpeed ? predicted.costscopeHost.nodes[i].totalNs : 0.0,
+                           predicted.costscope.nodes[i].flops, predicted.costscope.nodes[i].bytes});
     }
     c.graph = std::move(graph);
     return c;

@@ -3,6 +3,7 @@
 #include "analysis/profile_fit.h"
 #include "analysis/run_predictions.h"
 #include "backend.h"
+#include "report/trace_export.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,8 @@ struct NodeComparison {
     double rlxNs = 0;
     double costscopeNs = 0;
     double costscopeHostNs = 0; // host-adjusted (RunComparison::hostSpeed); 0 without a probe
+    double flops = 0;           // as the Costscope model counts them
+    std::uint64_t bytes = 0;
 };
 
 // A finished run of one graph set against the RLX parity and Costscope predictions. Built on the worker thread,
@@ -45,6 +48,8 @@ struct RunComparison {
     std::vector<std::optional<double>> measuredByNode() const;
     // The run as a sample set for fitting corrections.
     MeasuredRun measuredRun() const;
+    // The run and the predictions beside it, for a trace (chromeTraceJson).
+    TraceInput traceInput() const;
 };
 
 // (predicted − measured) / measured in percent; 0 when nothing was measured.

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include "charts/roofline_chart.h"
+#include "charts/chart_style.h"
+#include "jobs/batched_graph.h"
+#include "jobs/cost_job.h"
+#include "main_window.h"
+#include "panel_dock.h"
+#include "panels/bindings_editor.h"
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <algorithm>
+#include <cmath>
+
+namespace costscope {
+
+namespace {
+QSharedPointer<QCPAxisTickerLog> decadeTicker()
+{
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(10);
+    ticker->setSubTickCount(0);
+    return ticker;
+}
+
+struct Series {
+    QVector<double> x, y;
+    std::vector<int> nodes;
+};
+
+// The points of one rate (predicted or measured), sorted by intensity as QCPGraph keeps its data.
+Series seriesOf(const Roofline& r, bool measured)
+{
+    std::vector<std::pair<double, std::pair<double, int>>> points;
+    for (const RooflinePoint& p : r.points)
+        if (const double rate = measured ? p.measuredGflops.value_or(0) : p.predictedGflops; rate > 0)
+            points.push_back({p.intensity, {rate, static_cast<int>(p.index)}});
+    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    Series s;
+    for (const auto& [x, rest] : points) {
+        s.x.push_back(x);
+        s.y.push_back(rest.first);
+        s.nodes.push_back(rest.second);
+    }
+    return s;
+}
+} // namespace
+
+RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot)
+{
+    m_plot->setObjectName(QStringLiteral("rooflineChart"));
+    setupChart(m_plot, tr("Roofline"), tr("arithmetic intensity (FLOP/byte)"), tr("GFLOP/s"), true, true);
+    m_plot->xAxis->setTicker(decadeTicker());
+    m_plot->yAxis->setTicker(decadeTicker());
+    m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* series, int dataIndex) {
+        if (const int node = nodeAt(series, dataIndex); node >= 0)
+            emit nodeSelected(node);
+    });
+}
+
+int RooflineChart::nodeAt(const QCPAbstractPlottable* series, int dataIndex) const
+{
+    for (const auto& [drawn, nodes] : m_nodesOf)
+        if (drawn == series && dataIndex >= 0 && static_cast<std::size_t>(dataIndex) < nodes.size())
+            return nodes[static_cast<std::size_t>(dataIndex)];
+    return -1;
+}
+
+void RooflineChart::showRoofline(Roofline roofline, const QString& device)
+{
+    m_roofline = std::move(roofline);
+    m_nodesOf.clear();
+    const Roofline& r = m_roofline;
+    QString title = device.isEmpty() ? tr("Roofline") : tr("Roofline on %1").arg(device);
+    if (r.leftOut > 0)
+        title += tr("; %n node(s) without FLOPs or bytes not shown", nullptr, static_cast<int>(r.leftOut));
+    resetChart(m_plot, title);
+    if (r.points.empty() || !(r.peakGflops > 0) || !(r.bandwidthGBps > 0)) {
+        m_plot->replot();
+        return;
+    }
+    double xLo = r.ridgeIntensity(), xHi = xLo, yLo = r.peakGflops, yHi = r.peakGflops;
+    for (bool measured : {false, true}) {
+        Series s = seriesOf(r, measured);
+        if (s.x.isEmpty())
+            continue;
+        xLo = std::min(xLo, s.x.front());
+        xHi = std::max(xHi, s.x.back());
+        for (double y : s.y) {
+            yLo = std::min(yLo, y);
+            yHi = std::max(yHi, y);
+        }
+        const QColor colour = seriesColor(measured ? 1 : 0);
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(measured ? QStringLiteral("measured") : QStringLiteral("predicted"));
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(
+            QCPScatterStyle(measured ? QCPScatterStyle::ssTriangle : QCPScatterStyle::ssDisc, colour, 7));
+        g->setPen(QPen(colour));
+        g->setData(s.x, s.y, true);
+        m_nodesOf.emplace_back(g, std::move(s.nodes));
+    }
+    xLo /= 4;
+    xHi *= 4;
+    // The roofs: the bandwidth slope up to the ridge, then the compute peak.
+    QCPGraph* roof = m_plot->addGraph();
+    roof->setName(tr("roof (%1 GFLOP/s, %2 GB/s)").arg(r.peakGflops, 0, 'g', 4).arg(r.bandwidthGBps, 0, 'g', 4));
+    roof->setPen(QPen(QColor(60, 60, 60), 2));
+    roof->setSelectable(QCP::stNone);
+    const double ridge = r.ridgeIntensity();
+    QVector<double> roofX{xLo}, roofY{r.attainableGflops(xLo)};
+    if (ridge > xLo && ridge < xHi) {
+        roofX.push_back(ridge);
+        roofY.push_back(r.peakGflops);
+    }
+    roofX.push_back(xHi);
+    roofY.push_back(r.attainableGflops(xHi));
+    roof->setData(roofX, roofY, true);
+    m_plot->xAxis->setRange(xLo, xHi);
+    m_plot->yAxis->setRange(std::min(yLo, roofY.front()) / 2, yHi * 2);
+    m_plot->replot();
+}
+
+RooflineChart* installRooflineDock(MainWindow* window)
+{
+    auto* chart = new RooflineChart(window);
+    addPanelDock(window, chart, QObject::tr("Roofline"), QStringLiteral("rooflineDock"), Qt::BottomDockWidgetArea,
+                 QStringLiteral("topNodesDock"));
+    // The Costscope model's costs whatever model the canvas shows: it counts every op's FLOPs and bytes, where RLX
+    // parity counts them for a few op kinds only. Priced off the GUI thread; an answer the window moved on from is
+    // dropped.
+    auto generation = std::make_shared<quint64>(0);
+    const auto update = [window, chart, generation] {
+        const quint64 asked = ++*generation;
+        const QString device = window->deviceSelector()->currentText();
+        const auto profile = profileForDeviceName(device.toStdString());
+        if (!window->graph() || !profile) {
+            chart->showRoofline({}, {});
+            return;
+        }
+        const Bindings bindings = window->bindingsEditor()->bindings();
+        const auto graph = graphAtBatch(window->graph(), bindings.at("batch")).graph;
+        auto* watcher = new QFutureWatcher<Roofline>(chart);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, chart, [=] {
+            watcher->deleteLater();
+            if (asked == *generation)
+                chart->showRoofline(
+                    watcher->result(),
+                    QStringLiteral("%1 (%2), Costscope model").arg(device, QString::fromStdString(profile->name)));
+        });
+        watcher->setFuture(QtConcurrent::run([graph, bindings, profile, measured = window->overlay().measured()] {
+            return rooflineOf(makeCostModel("costscope")->estimate(*graph, *profile, bindings), *profile, measured);
+        }));
+    };
+    QObject::connect(window, &MainWindow::costsUpdated, chart, update);
+    QObject::connect(window, &MainWindow::measuredChanged, chart, update);
+    QObject::connect(window, &MainWindow::graphChanged, chart, [chart, generation] {
+        ++*generation;
+        chart->showRoofline({}, {});
+    });
+    QObject::connect(chart, &RooflineChart::nodeSelected, window, &MainWindow::selectNode);
+    return chart;
+}
+
+} // namespace costscope

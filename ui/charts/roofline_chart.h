@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "analysis/roofline.h"
+#include <QWidget>
+#include <vector>
+
+class QCustomPlot;
+class QCPAbstractPlottable;
+
+namespace costscope {
+
+class MainWindow;
+
+// Every node as a point, FLOP per byte against GFLOP/s (log-log), under the device's compute and bandwidth roofs:
+// the predicted rate (graph "predicted") and, after a run, the measured one (graph "measured"); clicking a point
+// reports its node.
+class RooflineChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit RooflineChart(QWidget* parent = nullptr);
+    // `device` names the roofs in the title; an empty roofline clears the chart.
+    void showRoofline(Roofline roofline, const QString& device);
+    const Roofline& roofline() const { return m_roofline; }
+    QCustomPlot* plot() const { return m_plot; }
+    // The graph position of the point at `dataIndex` of a series this chart drew; -1 for anything else.
+    int nodeAt(const QCPAbstractPlottable* series, int dataIndex) const;
+
+signals:
+    void nodeSelected(int nodeIndex);
+
+private:
+    QCustomPlot* m_plot;
+    Roofline m_roofline;
+    // Per point series, the graph positions in the order of its (intensity-sorted) data.
+    std::vector<std::pair<const QCPAbstractPlottable*, std::vector<int>>> m_nodesOf;
+};
+
+// Docks the chart beside the Top nodes and binds it to the window: the Costscope model's costs of the open graph on
+// the toolbar's device and bindings, the runs' measurements, and a clicked point selects its node on the canvas.
+RooflineChart* installRooflineDock(MainWindow* window);
+
+} // namespace costscope
