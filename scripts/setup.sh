@@ -17,6 +17,9 @@ packages=(
   libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   # layout reference, headless windows, report checks, packaging checks
   libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file librsvg2-bin
+  # remote devices: the system OpenSSH client (and the server the loopback tests start), SHA-256 of the graph cache,
+  # HTTP for Ray's Jobs API
+  openssh-client openssh-server libssl-dev libcurl4-openssl-dev
   # example models (scripts/fetch_examples.sh) and the README test
   python3 python3-venv git
 )

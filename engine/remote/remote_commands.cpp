@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "remote/remote_commands.h"
+
+#include "analysis/profile_io.h"
+
+#include <nlohmann/json.hpp>
+
+namespace costscope {
+
+namespace {
+using Json = nlohmann::ordered_json;
+
+Result<Json> parseOutput(const RemoteCli& remote, const RemoteOutput& out)
+{
+    try {
+        return Json::parse(out.out);
+    } catch (const Json::exception& e) {
+        return Diagnostic::error(remote.options().target.destination() + ": the remote costscope-cli printed no JSON ("
+                                 + e.what() + ")");
+    }
+}
+} // namespace
+
+Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
+                                      const std::vector<std::string>& runArgs)
+{
+    if (auto v = remote.checkVersion(COSTSCOPE_VERSION); !v)
+        return v.error();
+    auto remoteGraph = remote.ensureGraph(graphFile);
+    if (!remoteGraph)
+        return remoteGraph.error();
+    std::vector<std::string> args = {"run", *remoteGraph};
+    args.insert(args.end(), runArgs.begin(), runArgs.end());
+    args.push_back("--json");
+    auto out = remote.run(args);
+    if (!out)
+        return out;
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    (*j)["file"] = graphFile; // the run is of the local file; its cached copy is a detail of the transport
+    out->out = j->dump(2) + '\n';
+    return out;
+}
+
+std::string remoteDeviceId(const std::string& host, const std::string& backend, DeviceIndex index)
+{
+    return host + '/' + backend + (backend == "cpu" ? "" : ':' + std::to_string(index));
+}
+
+Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote)
+{
+    if (auto v = remote.checkVersion(COSTSCOPE_VERSION); !v)
+        return v.error();
+    auto out = remote.run({"devices", "--json"});
+    if (!out)
+        return out.error();
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    std::vector<RemoteDevice> list;
+    for (const Json& d : j->value("devices", Json::array())) {
+        DeviceInfo info{d.value("backend", ""), d.value("index", DeviceIndex{0}), d.value("name", ""),
+                        d.value("memory_bytes", std::uint64_t{0}), d.value("compute_units", 0)};
+        list.push_back({remoteDeviceId(remote.options().target.host, info.backend, info.index), info});
+    }
+    return list;
+}
+
+std::string remoteProfileName(const std::string& host, const std::string& backend)
+{
+    return host + "/calibrated-" + backend;
+}
+
+Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& backend, DeviceIndex device, bool quick,
+                                        const std::string& name)
+{
+    if (auto v = remote.checkVersion(COSTSCOPE_VERSION); !v)
+        return v.error();
+    std::vector<std::string> args = {"calibrate", "--backend", backend, "--device", std::to_string(device),
+                                     "--save", name, "--json"};
+    if (quick)
+        args.push_back("--quick");
+    auto out = remote.run(args);
+    if (!out)
+        return out.error();
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    j->erase("saved_to"); // the remote's path, not a key of the profile format
+    return profileFromJsonText(j->dump(), remote.options().target.host + ": calibrate --json");
+}
+
+} // namespace costscope
