@@ -6,6 +6,8 @@
 #include "calibration/save_calibration.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/remote_commands.h"
+#include "cli/remote_options.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,13 +17,16 @@ namespace costscope::cli {
 
 namespace {
 constexpr const char* kUsageLine =
-    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]";
+    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]\n"
+    "         [--remote USER@HOST[:PORT] ...]  (on a remote host; saved here as HOST/calibrated-BACKEND)";
 } // namespace
 
 int cmdCalibrate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"quick", "json"}, {"backend", "save", "device"}, &err);
+    auto remote = takeRemoteOptions(argv, &err);
+    auto args = remote ? Args::parse(remote->rest, {"quick", "json"}, {"backend", "save", "device"}, &err)
+                       : std::nullopt;
     if (!args || !args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "unexpected positional argument" : err) << '\n';
         return kUsage;
@@ -33,6 +38,9 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";
         return kUsage;
     }
+    if (remote->remote)
+        return calibrateOnRemote(*remote->remote, backendName, static_cast<DeviceIndex>(device), args->flag("quick"),
+                                 args->option("save").value_or(""), args->flag("json"));
     auto backend = loadBackend(backendName);
     if (!backend) {
         std::cerr << "costscope-cli calibrate: " << backend.error().message << " (see costscope-cli devices)\n";

@@ -18,13 +18,15 @@ const std::vector<Command>& commands()
                   " (and fusion-gate scores) over a symbol",
          cmdSweep},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
-        {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
+        {"devices", "devices [--json] [--remote USER@HOST[:PORT]]  the devices of every backend in this build (or of a host)",
+         cmdDevices},
         {"run", "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
                 " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
-                " [--profile P] [--no-host-probe] [--json]  run for real, measured against both models",
+                " [--profile P] [--no-host-probe] [--json] [--remote USER@HOST[:PORT] [--identity F] [--ssh-option K=V]..."
+                " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models",
          cmdRun},
-        {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]  microbenchmarks"
-                      " -> device profile",
+        {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]"
+                      " [--remote USER@HOST[:PORT]]  microbenchmarks -> device profile",
          cmdCalibrate},
         {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]  fit per-op-class corrections "
                 "from measured runs", cmdFit},
