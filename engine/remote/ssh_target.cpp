@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <unistd.h>
 
 namespace costscope {
 
@@ -44,12 +45,18 @@ Result<SshTarget> parseSshTarget(const std::string& text)
 }
 
 namespace {
+// ssh names a socket <dir>/%C (40 hex digits) and binds it first as <dir>/%C.<16 random characters>: a Unix
+// socket's path has at most 107 bytes, so a long home gets a private directory in /tmp instead.
 std::string controlDir(const SshTarget& t)
 {
     if (!t.controlDir.empty())
         return t.controlDir;
     const char* home = std::getenv("HOME");
-    return std::string(home ? home : "/tmp") + "/.cache/costscope/ssh";
+    const std::string dir = std::string(home ? home : "/tmp") + "/.cache/costscope/ssh";
+    constexpr std::size_t kSocketPathMax = 107, kSocketName = 1 + 40 + 17;
+    if (home && dir.size() + kSocketName <= kSocketPathMax)
+        return dir;
+    return "/tmp/costscope-ssh-" + std::to_string(::getuid());
 }
 
 // The options ssh and scp share; scp spells the port -P, ssh -p.
@@ -61,6 +68,8 @@ std::vector<std::string> commonOptions(const SshTarget& t, const char* portFlag)
     const std::string dir = controlDir(t);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec); // ssh does not create it; without it ssh simply runs unshared
+    // Only its owner may reach a master connection through it.
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
     a.insert(a.end(), {"-o", "BatchMode=yes", "-o", "ConnectTimeout=" + std::to_string(t.connectTimeoutS), "-o",
                        "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3", "-o", "ControlMaster=auto", "-o",
                        "ControlPath=" + dir + "/%C", "-o", "ControlPersist=120"});

@@ -43,6 +43,7 @@ KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 AllowUsers $(id -un)
 MaxSessions 50
+AcceptEnv XDG_DATA_HOME
 MaxStartups 50
 LogLevel ERROR
 ${sftp:+Subsystem sftp $sftp}
