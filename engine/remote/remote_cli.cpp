@@ -14,6 +14,8 @@ namespace {
 constexpr int kSshFailed = 255; // ssh's own exit status for every failure of its own
 constexpr int kNotFound = 127;  // the shell's, for a command it cannot find
 constexpr int kCheckFailed = 4; // costscope-cli run: the output check failed, the run itself is complete
+constexpr int kOtherVersion = 86; // run()'s checks: the remote CLI is of another version (printed on stdout)
+constexpr int kFileMissing = 87;  // run()'s checks: the required file is not in the cache
 
 std::string lastLines(const std::string& text, std::size_t count = 3)
 {
@@ -59,8 +61,7 @@ std::string watched(const std::string& command)
            ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; if [ $s -gt 128 ]; then echo "
            "\"costscope-cli died of signal $((s - 128))\" >&2; fi; exit $s";
 }
-} // namespace
-
+// True when version a is older than b ("0.9.0" < "0.10.0").
 bool versionOlder(const std::string& a, const std::string& b)
 {
     std::istringstream x(a), y(b);
@@ -75,6 +76,8 @@ bool versionOlder(const std::string& a, const std::string& b)
         y.ignore(1);
     }
 }
+
+} // namespace
 
 Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr)
 {
@@ -98,86 +101,105 @@ Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::mil
     return RemoteOutput{r.exitCode, r.out, r.err};
 }
 
-Result<std::string> RemoteCli::checkVersion(const std::string& minimum)
+Result<bool> RemoteCli::acceptVersion(const std::string& versionLine)
 {
-    const std::string cli = shellQuote(m_options.cli);
-    auto r = ssh("command -v " + cli + " >/dev/null 2>&1 || exit 127; " + cli + " --version", m_options.commandTimeout,
-                 false);
-    if (!r)
-        return r.error();
-    const std::string where = m_options.target.destination();
-    if (r->exitCode == kNotFound)
-        return Diagnostic::error(where + ": " + m_options.cli + " not found (install the costscope package there, or "
-                                 "give its path with --remote-cli)");
-    const std::string prefix = "costscope-cli ";
-    if (r->exitCode != 0 || r->out.compare(0, prefix.size(), prefix) != 0)
+    const std::string where = m_options.target.destination(), prefix = "costscope-cli ";
+    if (versionLine.compare(0, prefix.size(), prefix) != 0)
         return Diagnostic::error(where + ": " + m_options.cli + " --version did not answer as costscope-cli does: "
-                                 + lastLines(r->out, 1));
-    const std::string version = lastLines(r->out.substr(prefix.size()), 1);
-    if (versionOlder(version, minimum))
-        return Diagnostic::error(where + ": costscope-cli " + version + " is older than this one (" + minimum
-                                 + "); update the costscope package there");
-    return version;
+                                 + versionLine);
+    const std::string version = versionLine.substr(prefix.size());
+    if (versionOlder(version, COSTSCOPE_VERSION))
+        return Diagnostic::error(where + ": costscope-cli " + version + " is older than this one (" COSTSCOPE_VERSION
+                                 "); update the costscope package there");
+    m_versionChecked = true;
+    return true;
 }
 
-Result<std::string> RemoteCli::ensureGraph(const std::string& graphFile, const std::vector<std::string>& companions)
+Result<CachedGraph> RemoteCli::cachedGraph(const std::string& graphFile, const std::vector<std::string>& companions) const
 {
     auto key = contentKey(graphFile, companions);
     if (!key)
         return key.error();
+    CachedGraph g;
+    g.localFiles = {graphFile};
+    g.localFiles.insert(g.localFiles.end(), companions.begin(), companions.end());
+    g.key = *key;
+    g.remoteDir = m_options.cacheDir + '/' + *key;
+    g.remotePath = g.remoteDir + '/' + std::filesystem::path(graphFile).filename().string();
+    return g;
+}
+
+Result<bool> RemoteCli::upload(const CachedGraph& graph)
+{
     namespace fs = std::filesystem;
-    const std::string name = fs::path(graphFile).filename().string();
-    const std::string dir = m_options.cacheDir + '/' + *key;
-    const std::string remoteGraph = dir + '/' + name;
-    auto probe = ssh("test -f " + shellQuote(remoteGraph), m_options.commandTimeout, false);
-    if (!probe)
-        return probe.error();
-    if (probe->exitCode == 0)
-        return remoteGraph;
     std::uintmax_t bytes = 0;
-    std::vector<std::string> files = {graphFile};
-    files.insert(files.end(), companions.begin(), companions.end());
-    for (const std::string& f : files)
+    for (const std::string& f : graph.localFiles)
         bytes += fs::file_size(f);
+    const std::string name = fs::path(graph.localFiles.front()).filename().string();
     if (m_options.onProgress)
         m_options.onProgress(m_options.target.host + ": copying " + name + " (" + std::to_string(bytes) + " bytes) to "
-                             + dir);
-    // Into a directory of its own first, renamed when complete: a copy cut short never looks cached.
-    const std::string staging = m_options.cacheDir + "/.incoming-" + *key + '-' + std::to_string(::getpid());
+                             + graph.remoteDir);
+    // A copy cut short never looks cached: it is renamed into place only when complete.
+    const std::string staging = m_options.cacheDir + "/.incoming-" + graph.key + '-' + std::to_string(::getpid());
     auto made = ssh("mkdir -p " + shellQuote(staging), m_options.commandTimeout, false);
     if (!made)
         return made.error();
     if (made->exitCode != 0)
-        return Diagnostic::error(m_options.target.destination() + ": cannot create " + staging);
+        return Diagnostic::error(m_options.target.destination() + ": cannot create " + staging + ": "
+                                 + lastLines(made->err));
     ChildOptions o;
     o.timeout = m_options.runTimeout;
     o.cancel = m_options.cancel;
-    const ChildResult copied = runChild(scpCommand(m_options.target, files, staging), o);
+    const ChildResult copied = runChild(scpCommand(m_options.target, graph.localFiles, staging), o);
     if (copied.exitCode != 0) {
         ssh("rm -rf " + shellQuote(staging), m_options.commandTimeout, false);
         const std::string why = copied.timedOut ? "timed out" : copied.cancelled ? "cancelled" : lastLines(copied.err);
         return Diagnostic::error(m_options.target.destination() + ": copying " + name + " failed: "
                                  + (why.empty() ? "scp ended with status " + std::to_string(copied.exitCode) : why));
     }
-    const std::string s = shellQuote(staging), d = shellQuote(dir);
+    const std::string s = shellQuote(staging), d = shellQuote(graph.remoteDir);
     auto moved = ssh("if [ -d " + d + " ]; then rm -rf " + s + "; else mv " + s + ' ' + d + "; fi",
                      m_options.commandTimeout, false);
     if (!moved)
         return moved.error();
     if (moved->exitCode != 0)
-        return Diagnostic::error(m_options.target.destination() + ": cannot move the copy into " + dir);
-    return remoteGraph;
+        return Diagnostic::error(m_options.target.destination() + ": cannot move the copy into " + graph.remoteDir);
+    return true;
 }
 
-Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args)
+Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const std::string& requiredFile)
 {
-    std::string line = shellQuote(m_options.cli);
+    const std::string cli = shellQuote(m_options.cli);
+    std::string line = cli;
     for (const std::string& a : args)
         line += ' ' + shellQuote(a);
-    auto r = ssh(watched(line), m_options.runTimeout, true);
-    if (r && r->exitCode != 0 && r->exitCode != kCheckFailed)
-        return Diagnostic::error(m_options.target.destination() + ": " + m_options.cli + " ended with status "
-                                 + std::to_string(r->exitCode) + ": " + lastLines(r->err));
+    std::string checks;
+    if (!m_versionChecked) // the same version passes here; any other is compared in full by acceptVersion
+        checks += "v=$(" + cli + " --version 2>/dev/null) || exit " + std::to_string(kNotFound) + "; [ \"$v\" = "
+                + shellQuote("costscope-cli " COSTSCOPE_VERSION) + " ] || { echo \"$v\"; exit "
+                + std::to_string(kOtherVersion) + "; }; ";
+    if (!requiredFile.empty())
+        checks += "test -f " + shellQuote(requiredFile) + " || exit " + std::to_string(kFileMissing) + "; ";
+    auto r = ssh(checks + watched(line), m_options.runTimeout, true);
+    if (!r)
+        return r;
+    const std::string where = m_options.target.destination();
+    if (!m_versionChecked && r->exitCode == kNotFound)
+        return Diagnostic::error(where + ": " + m_options.cli + " not found (install the costscope package there, or "
+                                 "give its path with --remote-cli)");
+    if (!m_versionChecked && r->exitCode == kOtherVersion) {
+        if (auto accepted = acceptVersion(lastLines(r->out, 1)); !accepted)
+            return accepted.error();
+        return run(args, requiredFile);
+    }
+    m_versionChecked = true;
+    if (r->exitCode == kFileMissing && !requiredFile.empty()) {
+        r->requiredFileMissing = true;
+        return r;
+    }
+    if (r->exitCode != 0 && r->exitCode != kCheckFailed)
+        return Diagnostic::error(where + ": " + m_options.cli + " ended with status " + std::to_string(r->exitCode)
+                                 + ": " + lastLines(r->err));
     return r;
 }
 

@@ -27,6 +27,15 @@ struct RemoteOutput {
     int exitCode = 0;
     std::string out;
     std::string err;
+    bool requiredFileMissing = false; // run(): the file it needs is not in the remote cache (nothing was run)
+};
+
+// A graph file and what travels with it, named in the remote cache by their content.
+struct CachedGraph {
+    std::vector<std::string> localFiles; // the graph first, then its companions (ONNX external data)
+    std::string key;                     // sha256 (content_key.h)
+    std::string remoteDir;               // <cacheDir>/<key>
+    std::string remotePath;              // <remoteDir>/<the graph's file name>
 };
 
 // The remote costscope-cli, over ssh: version check, the content-addressed graph cache, commands. Every failure
@@ -36,22 +45,23 @@ class RemoteCli {
 public:
     explicit RemoteCli(RemoteCliOptions options) : m_options(std::move(options)) {}
 
-    // The remote version ("0.9.0"); an error when the CLI is missing or older than `minimum`.
-    Result<std::string> checkVersion(const std::string& minimum);
-    // The remote path of the graph, copied with its companions into <cacheDir>/<sha256>/ unless already there.
-    Result<std::string> ensureGraph(const std::string& graphFile, const std::vector<std::string>& companions = {});
-    // `costscope-cli ARGS...` on the remote; stderr lines go to onProgress as they come. An exit status other than
-    // 0 and 4 (a run's check failed) is an error that quotes the remote's last words.
-    Result<RemoteOutput> run(const std::vector<std::string>& args);
+    Result<CachedGraph> cachedGraph(const std::string& graphFile, const std::vector<std::string>& companions = {}) const;
+    // Copies the graph into the remote cache: into a directory of its own, renamed when complete.
+    Result<bool> upload(const CachedGraph& graph);
+    // `costscope-cli ARGS...` on the remote, its checks in the same ssh round trip (each costs a remote login):
+    // the first time, that the remote CLI is there and of this version (else the full comparison: older is an
+    // error); with `requiredFile`, that it is in the cache (else requiredFileMissing). stderr lines go to
+    // onProgress as they come. An exit status other than 0 and 4 (a run's check failed) is an error that quotes
+    // the remote's last words.
+    Result<RemoteOutput> run(const std::vector<std::string>& args, const std::string& requiredFile = {});
 
     const RemoteCliOptions& options() const { return m_options; }
 
 private:
     Result<RemoteOutput> ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr);
+    Result<bool> acceptVersion(const std::string& versionLine);
     RemoteCliOptions m_options;
+    bool m_versionChecked = false;
 };
-
-// True when version a is older than b ("0.9.0" < "0.10.0").
-bool versionOlder(const std::string& a, const std::string& b);
 
 } // namespace costscope

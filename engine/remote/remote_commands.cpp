@@ -24,15 +24,18 @@ Result<Json> parseOutput(const RemoteCli& remote, const RemoteOutput& out)
 Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
                                       const std::vector<std::string>& runArgs)
 {
-    if (auto v = remote.checkVersion(COSTSCOPE_VERSION); !v)
-        return v.error();
-    auto remoteGraph = remote.ensureGraph(graphFile);
-    if (!remoteGraph)
-        return remoteGraph.error();
-    std::vector<std::string> args = {"run", *remoteGraph};
+    auto graph = remote.cachedGraph(graphFile);
+    if (!graph)
+        return graph.error();
+    std::vector<std::string> args = {"run", graph->remotePath};
     args.insert(args.end(), runArgs.begin(), runArgs.end());
     args.push_back("--json");
-    auto out = remote.run(args);
+    auto out = remote.run(args, graph->remotePath);
+    if (out && out->requiredFileMissing) { // the first run of this graph on this host
+        if (auto copied = remote.upload(*graph); !copied)
+            return copied.error();
+        out = remote.run(args, graph->remotePath);
+    }
     if (!out)
         return out;
     auto j = parseOutput(remote, *out);
@@ -50,8 +53,6 @@ std::string remoteDeviceId(const std::string& host, const std::string& backend, 
 
 Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote)
 {
-    if (auto v = remote.checkVersion(COSTSCOPE_VERSION); !v)
-        return v.error();
     auto out = remote.run({"devices", "--json"});
     if (!out)
         return out.error();
@@ -75,8 +76,6 @@ std::string remoteProfileName(const std::string& host, const std::string& backen
 Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& backend, DeviceIndex device, bool quick,
                                         const std::string& name)
 {
-    if (auto v = remote.checkVersion(COSTSCOPE_VERSION); !v)
-        return v.error();
     std::vector<std::string> args = {"calibrate", "--backend", backend, "--device", std::to_string(device),
                                      "--save", name, "--json"};
     if (quick)

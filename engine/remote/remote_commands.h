@@ -10,7 +10,7 @@
 
 namespace costscope {
 
-// The use cases on a remote host that the CLI and the GUI share. Each checks the remote version first
+// The use cases on a remote host that the CLI and the GUI share. Each checks the remote version on the way
 // (COSTSCOPE_VERSION or newer).
 
 // `costscope-cli run FILE ARGS --json` on the remote, the graph copied into its cache once. The JSON is as a local

@@ -15,9 +15,21 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <csignal>
 
 using namespace costscope::test;
+
+namespace {
+// The loopback server lets in only the user running it.
+QString userName()
+{
+    const passwd* pw = ::getpwuid(::getuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString("root");
+}
+} // namespace
 
 class TestCliRemote : public QObject {
     Q_OBJECT
@@ -72,7 +84,7 @@ void TestCliRemote::cleanupTestCase()
 
 QStringList TestCliRemote::remoteArgs(const QString& cli) const
 {
-    return {"--remote", "root@127.0.0.1:" + m_port, "--identity", sshDir() + "/client_key", "--ssh-option",
+    return {"--remote", userName() + "@127.0.0.1:" + m_port, "--identity", sshDir() + "/client_key", "--ssh-option",
             "StrictHostKeyChecking=no", "--ssh-option", "UserKnownHostsFile=" + sshDir() + "/known_hosts",
             "--ssh-option", "SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"), "--remote-cli",
             cli.isEmpty() ? cliPath() : cli, "--remote-cache", m_tmp.filePath("remote-cache"), "--connect-timeout",
@@ -210,7 +222,7 @@ void TestCliRemote::unreachableAndRefusedExit3()
         QSKIP(qPrintable(m_skip));
     QByteArray err;
     QStringList closedPort = remoteArgs();
-    closedPort[1] = "root@127.0.0.1:1";
+    closedPort[1] = userName() + "@127.0.0.1:1";
     QCOMPARE(runCli(QStringList{"devices"} + closedPort, nullptr, &err, 30000), 3);
     QVERIFY2(err.contains("unreachable"), err.constData());
     QProcess::execute("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", m_tmp.filePath("stranger_key")});
