@@ -17,6 +17,9 @@ const std::vector<Command>& commands()
         {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--gates NODES] [--json|--csv]  cost"
                   " (and fusion-gate scores) over a symbol",
          cmdSweep},
+        {"sweep-runs", "sweep-runs --ray http://HEAD:8265 MANIFEST.json [--out R.json] [--csv R.csv] [--retries 2]  real"
+                       " runs of graphs x batches x devices as Ray jobs, gathered",
+         cmdSweepRuns},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
         {"devices", "devices [--json] [--remote USER@HOST[:PORT]]  the devices of every backend in this build (or of a host)",
          cmdDevices},

@@ -31,5 +31,6 @@ int cmdDevices(const std::vector<std::string>& args);
 int cmdRun(const std::vector<std::string>& args);
 int cmdCalibrate(const std::vector<std::string>& args);
 int cmdFit(const std::vector<std::string>& args);
+int cmdSweepRuns(const std::vector<std::string>& args);
 
 } // namespace costscope::cli
