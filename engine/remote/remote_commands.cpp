@@ -2,8 +2,13 @@
 #include "remote/remote_commands.h"
 
 #include "analysis/profile_io.h"
+#include "formats/onnx_import.h"
 
 #include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace costscope {
 
@@ -19,12 +24,37 @@ Result<Json> parseOutput(const RemoteCli& remote, const RemoteOutput& out)
                                  + e.what() + ")");
     }
 }
+// The files that travel with a graph: an ONNX model's external data, which sit beside it (the cache keeps one
+// directory per graph, so a location in another directory cannot be kept where the model looks for it).
+Result<std::vector<std::string>> companionFiles(const std::string& graphFile)
+{
+    namespace fs = std::filesystem;
+    if (fs::path(graphFile).extension() != ".onnx")
+        return std::vector<std::string>{};
+    std::ifstream in(graphFile, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::vector<std::string> files;
+    for (const std::string& location : onnxExternalDataLocations(bytes)) {
+        const fs::path p(location);
+        if (p.has_parent_path() || p.is_absolute())
+            return Diagnostic::error(graphFile + ": external data '" + location
+                                     + "' is not beside the model; only files beside it are copied to a remote host");
+        const fs::path local = fs::path(graphFile).parent_path() / p;
+        if (!fs::exists(local))
+            return Diagnostic::error(graphFile + ": its external data file " + local.string() + " is missing");
+        files.push_back(local.string());
+    }
+    return files;
+}
 } // namespace
 
 Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
                                       const std::vector<std::string>& runArgs)
 {
-    auto graph = remote.cachedGraph(graphFile);
+    auto companions = companionFiles(graphFile);
+    if (!companions)
+        return companions.error();
+    auto graph = remote.cachedGraph(graphFile, *companions);
     if (!graph)
         return graph.error();
     std::vector<std::string> args = {"run", graph->remotePath};
