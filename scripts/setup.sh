@@ -38,9 +38,16 @@ generate_conformance_suite() {
     echo "setup: WARNING: the ONNX conformance suite could not be generated (PyPI unreachable?)" >&2
 }
 
+# The pinned Ray that the fleet-sweep test starts a head of (tests/app/test_cli_sweep_runs.cpp); without it that test
+# skips its real-Ray case, saying so, and tests against a stand-in Jobs API only.
+install_ray() {
+  "$(dirname "$0")/setup_ray.sh" || echo "setup: WARNING: Ray could not be installed (PyPI unreachable?)" >&2
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages already installed"
   generate_conformance_suite
+  install_ray
   exec "$(dirname "$0")/fetch_examples.sh"
 fi
 
@@ -55,5 +62,6 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 generate_conformance_suite
+install_ray
 echo "setup: done"
 exec "$(dirname "$0")/fetch_examples.sh"
