@@ -25,8 +25,8 @@ int cmdCalibrate(const std::vector<std::string>& argv)
 {
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
-    auto args = remote ? Args::parse(remote->rest, {"quick", "json"}, {"backend", "save", "device"}, &err)
-                       : std::nullopt;
+    auto args =
+        remote ? Args::parse(remote->rest, {"quick", "json"}, {"backend", "save", "device"}, &err) : std::nullopt;
     if (!args || !args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "unexpected positional argument" : err) << '\n';
         return kUsage;

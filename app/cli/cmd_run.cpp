@@ -12,8 +12,8 @@
 #include "cli/remote_options.h"
 #include "cli/run_check.h"
 #include "cli/run_output.h"
-#include "ir/rebatch.h"
 #include "formats/graph_file.h"
+#include "ir/rebatch.h"
 #include "measure.h"
 #include "synthetic.h"
 #include "tensor_proto.h"
@@ -267,8 +267,9 @@ int cmdRun(const std::vector<std::string>& argv)
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
     auto settings = remote ? parseSettings(remote->rest, &err) : std::nullopt;
-    if (settings && remote->remote && (!settings->inputFiles.empty() || !settings->saveOutput.empty()
-                                       || (!settings->reference.empty() && settings->reference != "cpu"))) {
+    if (settings && remote->remote
+        && (!settings->inputFiles.empty() || !settings->saveOutput.empty()
+            || (!settings->reference.empty() && settings->reference != "cpu"))) {
         err = "--input, --save-output and --reference FILE name local files: not with --remote (--reference cpu is)";
         settings.reset();
     }

@@ -59,8 +59,8 @@ int cmdSweepRuns(const std::vector<std::string>& argv)
         std::cerr << manifest.error().message << '\n';
         return kBadInput;
     }
-    for (auto [name, target, lo] : {std::tuple{"retries", &manifest->retries, 0},
-                                    std::tuple{"max-in-flight", &manifest->maxInFlight, 1}})
+    for (auto [name, target, lo] :
+         {std::tuple{"retries", &manifest->retries, 0}, std::tuple{"max-in-flight", &manifest->maxInFlight, 1}})
         if (auto v = args->option(name)) {
             const auto n = parseInt(*v);
             if (!n || *n < lo) {

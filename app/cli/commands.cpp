@@ -9,31 +9,43 @@ const std::vector<Command>& commands()
         {"info", "info FILE [--json]                 name, nodes, op histogram, inputs, outputs, symbols", cmdInfo},
         {"convert", "convert IN OUT                     convert between formats (by extension)", cmdConvert},
         {"gate", "gate welch-peaks|fuse ...            RLX IO fusion gate: Welch peaks, or fusing a node set", cmdGate},
-        {"welch-peaks", "welch-peaks costs --device D --batch N | sweep --values V [--device D]  Welch-peaks strategies"
-                        " and pick; over batch also the gate per target", cmdWelchPeaks},
+        {"welch-peaks",
+         "welch-peaks costs --device D --batch N | sweep --values V [--device D]  Welch-peaks strategies"
+         " and pick; over batch also the gate per target",
+         cmdWelchPeaks},
         {"pick", "pick FILE [--allow/--deny/--prefer]   device report and pick (RLX policy and cost model)", cmdPick},
-        {"analyze", "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--json|--csv]  cost per device",
+        {"analyze",
+         "analyze FILE [--device D|--profile P]... [--model M] [--bind S=N]... [--json|--csv]  cost per device",
          cmdAnalyze},
-        {"sweep", "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--gates NODES] [--json|--csv]  cost"
-                  " (and fusion-gate scores) over a symbol",
+        {"sweep",
+         "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--gates NODES] [--json|--csv]  cost"
+         " (and fusion-gate scores) over a symbol",
          cmdSweep},
-        {"sweep-runs", "sweep-runs --ray http://HEAD:8265 MANIFEST.json [--out R.json] [--csv R.csv] [--retries 2]  real"
-                       " runs of graphs x batches x devices as Ray jobs, gathered",
+        {"sweep-runs",
+         "sweep-runs --ray http://HEAD:8265 MANIFEST.json [--out R.json] [--csv R.csv] [--retries 2]  real"
+         " runs of graphs x batches x devices as Ray jobs, gathered",
          cmdSweepRuns},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
-        {"devices", "devices [--json] [--remote USER@HOST[:PORT]]  the devices of every backend in this build (or of a host)",
+        {"devices",
+         "devices [--json] [--remote USER@HOST[:PORT]]  the devices of every backend in this build (or of a host)",
          cmdDevices},
-        {"run", "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
-                " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
-                " [--profile P] [--no-host-probe] [--json] [--remote USER@HOST[:PORT] [--identity F] [--ssh-option K=V]..."
-                " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models",
+        {"run",
+         "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
+         " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
+         " [--profile P] [--no-host-probe] [--json] [--remote USER@HOST[:PORT] [--identity F] [--ssh-option K=V]..."
+         " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models",
          cmdRun},
-        {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]"
-                      " [--remote USER@HOST[:PORT]]  microbenchmarks -> device profile",
+        {"calibrate",
+         "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]"
+         " [--remote USER@HOST[:PORT]]  microbenchmarks -> device profile",
          cmdCalibrate},
-        {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]  fit per-op-class corrections "
-                "from measured runs", cmdFit},
-        {"report", "report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... [--measured T]  export a report",
+        {"fit",
+         "fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]  fit per-op-class corrections "
+         "from measured runs",
+         cmdFit},
+        {"report",
+         "report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... [--measured T]  export a "
+         "report",
          cmdReport},
         {"diff", "diff A B [--device D]... [--json]   nodes added/removed/changed and cost deltas per device", cmdDiff},
         {"import-trace", "import-trace FILE TRACE.json [--json]  match a Perfetto/ONNX Runtime trace to the nodes",

@@ -46,8 +46,12 @@ int devicesOnRemote(RemoteCliOptions options, bool json)
     auto list = nlohmann::ordered_json::array();
     for (const RemoteDevice& d : *devices) {
         if (json)
-            list.push_back({{"id", d.id}, {"backend", d.info.backend}, {"index", d.info.index}, {"name", d.info.name},
-                            {"memory_bytes", d.info.memoryBytes}, {"compute_units", d.info.computeUnits}});
+            list.push_back({{"id", d.id},
+                            {"backend", d.info.backend},
+                            {"index", d.info.index},
+                            {"name", d.info.name},
+                            {"memory_bytes", d.info.memoryBytes},
+                            {"compute_units", d.info.computeUnits}});
         else
             std::cout << d.id << "  " << d.info.name << "  " << d.info.computeUnits << " compute units  "
                       << d.info.memoryBytes / (1024 * 1024) << " MiB\n";

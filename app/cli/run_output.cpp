@@ -18,12 +18,13 @@ double percent(const Json& error)
 void printRunText(const Json& j)
 {
     const Json& whole = j["whole"];
-    std::cout << "graph:   " << j["graph"].get<std::string>() << "\ndevice:  " << j["backend"].get<std::string>()
-              << ':' << j["device"]["index"].get<int>() << " (" << j["device"]["name"].get<std::string>()
-              << ")\nruns:    " << whole["runs"].get<long long>() << "\nmedian:  " << whole["median_ns"].get<double>() / 1e6
-              << " ms\nmin:     " << whole["min_ns"].get<double>() / 1e6 << " ms\nmax:     "
-              << whole["max_ns"].get<double>() / 1e6 << " ms\nspread:  " << whole["spread"].get<double>() * 100
-              << " %\n";
+    std::cout << "graph:   " << j["graph"].get<std::string>() << "\ndevice:  " << j["backend"].get<std::string>() << ':'
+              << j["device"]["index"].get<int>() << " (" << j["device"]["name"].get<std::string>()
+              << ")\nruns:    " << whole["runs"].get<long long>()
+              << "\nmedian:  " << whole["median_ns"].get<double>() / 1e6
+              << " ms\nmin:     " << whole["min_ns"].get<double>() / 1e6
+              << " ms\nmax:     " << whole["max_ns"].get<double>() / 1e6
+              << " ms\nspread:  " << whole["spread"].get<double>() * 100 << " %\n";
     const Json& predicted = j["predicted"];
     for (const char* model : {"rlx", "costscope"}) {
         const Json& c = predicted[model];

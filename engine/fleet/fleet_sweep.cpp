@@ -30,7 +30,7 @@ Result<nlohmann::ordered_json> runJsonFromLogs(const std::string& logs)
     // `run --json` prints one object, "{" and "}" on lines of their own; around it may be Ray's or the shell's lines.
     const std::size_t start = logs.rfind("\n{\n") != std::string::npos ? logs.rfind("\n{\n") + 1
                               : logs.rfind("{\n", 0) == 0              ? 0
-                                                                        : std::string::npos;
+                                                                       : std::string::npos;
     const std::size_t end = logs.rfind("\n}");
     if (start == std::string::npos || end == std::string::npos || end < start)
         return Diagnostic::error("no run JSON in the job's logs: " + tail(logs));

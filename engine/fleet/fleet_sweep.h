@@ -25,8 +25,8 @@ struct SweepCellResult {
 };
 
 struct FleetSweepOptions {
-    std::string sweepId;                             // prefixes every submission id (unique per sweep)
-    const std::atomic<bool>* cancel = nullptr;       // stops the jobs in flight and returns
+    std::string sweepId;                       // prefixes every submission id (unique per sweep)
+    const std::atomic<bool>* cancel = nullptr; // stops the jobs in flight and returns
     std::function<void(const std::string&)> onProgress;
 };
 

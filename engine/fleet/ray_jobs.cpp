@@ -41,7 +41,8 @@ Result<std::string> RayJobsClient::call(const std::string& method, const std::st
 
 Result<std::string> RayJobsClient::submit(const std::string& entrypoint, const std::string& submissionId) const
 {
-    const Json body = {{"entrypoint", entrypoint}, {"submission_id", submissionId},
+    const Json body = {{"entrypoint", entrypoint},
+                       {"submission_id", submissionId},
                        {"metadata", {{"submitted_by", "costscope-cli sweep-runs"}}}};
     auto r = call("POST", "/api/jobs/", body.dump());
     if (!r)
@@ -60,7 +61,9 @@ Result<RayJobsClient::Status> RayJobsClient::status(const std::string& submissio
     auto j = parse(*r, "GET /api/jobs/" + submissionId);
     if (!j)
         return j.error();
-    const auto text = [&](const char* key) { return j->contains(key) && (*j)[key].is_string() ? (*j)[key].get<std::string>() : ""; };
+    const auto text = [&](const char* key) {
+        return j->contains(key) && (*j)[key].is_string() ? (*j)[key].get<std::string>() : "";
+    };
     return Status{text("status"), text("message")};
 }
 

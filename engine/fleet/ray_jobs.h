@@ -17,11 +17,11 @@ public:
     // POST /api/jobs/ with our own submission id (so that a retry is a new id and no job is counted twice).
     Result<std::string> submit(const std::string& entrypoint, const std::string& submissionId) const;
     struct Status {
-        std::string state;   // PENDING, RUNNING, STOPPED, SUCCEEDED, FAILED
+        std::string state; // PENDING, RUNNING, STOPPED, SUCCEEDED, FAILED
         std::string message;
         bool finished() const { return state == "SUCCEEDED" || state == "FAILED" || state == "STOPPED"; }
     };
-    Result<Status> status(const std::string& submissionId) const;   // GET /api/jobs/<id>
+    Result<Status> status(const std::string& submissionId) const;    // GET /api/jobs/<id>
     Result<std::string> logs(const std::string& submissionId) const; // GET /api/jobs/<id>/logs
     Result<bool> stop(const std::string& submissionId) const;        // POST /api/jobs/<id>/stop
 

@@ -12,10 +12,10 @@ namespace costscope {
 
 // One run of a fleet sweep: a graph at a batch size on a device.
 struct SweepCell {
-    std::string graph;       // a path on the workers
-    std::int64_t batch = 0;  // 0: as the file states
-    std::string device;      // "cpu", "cuda:0", as the manifest names it
-    std::string backend;     // "cpu", "cuda"
+    std::string graph;      // a path on the workers
+    std::int64_t batch = 0; // 0: as the file states
+    std::string device;     // "cpu", "cuda:0", as the manifest names it
+    std::string backend;    // "cpu", "cuda"
     int deviceIndex = 0;
 };
 

@@ -29,8 +29,9 @@ std::string sweepResultsJson(const std::vector<SweepCellResult>& results, const 
     auto list = Json::array();
     std::size_t succeeded = 0;
     for (const SweepCellResult& r : results) {
-        Json e = {{"graph", r.cell.graph}, {"batch", r.cell.batch}, {"device", r.cell.device},
-                  {"status", r.succeeded ? "succeeded" : "failed"}, {"attempts", r.attempts}, {"jobs", r.jobs}};
+        Json e = {{"graph", r.cell.graph},   {"batch", r.cell.batch},
+                  {"device", r.cell.device}, {"status", r.succeeded ? "succeeded" : "failed"},
+                  {"attempts", r.attempts},  {"jobs", r.jobs}};
         if (r.succeeded)
             e["run"] = r.run;
         else

@@ -19,8 +19,21 @@ using Clock = std::chrono::steady_clock;
 
 struct Pipe {
     int read = -1, write = -1;
-    bool open() { int fds[2]; if (::pipe2(fds, O_CLOEXEC) != 0) return false; read = fds[0]; write = fds[1]; return true; }
-    static void close(int& fd) { if (fd >= 0) ::close(fd); fd = -1; }
+    bool open()
+    {
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) != 0)
+            return false;
+        read = fds[0];
+        write = fds[1];
+        return true;
+    }
+    static void close(int& fd)
+    {
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
 };
 
 // Reads what is there without blocking; false once the pipe reached end of file.

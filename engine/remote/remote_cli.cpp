@@ -11,9 +11,9 @@
 namespace costscope {
 
 namespace {
-constexpr int kSshFailed = 255; // ssh's own exit status for every failure of its own
-constexpr int kNotFound = 127;  // the shell's, for a command it cannot find
-constexpr int kCheckFailed = 4; // costscope-cli run: the output check failed, the run itself is complete
+constexpr int kSshFailed = 255;   // ssh's own exit status for every failure of its own
+constexpr int kNotFound = 127;    // the shell's, for a command it cannot find
+constexpr int kCheckFailed = 4;   // costscope-cli run: the output check failed, the run itself is complete
 constexpr int kOtherVersion = 86; // run()'s checks: the remote CLI is of another version (printed on stdout)
 constexpr int kFileMissing = 87;  // run()'s checks: the required file is not in the cache
 
@@ -39,8 +39,10 @@ std::string sshFailure(const SshTarget& t, const std::string& stderrText)
     const std::string where = t.destination() + (t.port ? ":" + std::to_string(t.port) : "");
     const std::string said = lastLines(stderrText);
     if (contains(said, "Permission denied") || contains(said, "Too many authentication failures"))
-        return where + ": authentication refused (is the key in the remote ~/.ssh/authorized_keys? give it with "
-                       "--identity): " + said;
+        return where
+               + ": authentication refused (is the key in the remote ~/.ssh/authorized_keys? give it with "
+                 "--identity): "
+               + said;
     if (contains(said, "Host key verification failed"))
         return where + ": host key not known or changed (connect once with ssh to accept it): " + said;
     if (contains(said, "Connection refused") || contains(said, "Could not resolve") || contains(said, "timed out")
@@ -57,9 +59,10 @@ std::string sshFailure(const SshTarget& t, const std::string& stderrText)
 // turn it into its own 255. Background jobs of a script read /dev/null, hence stdin kept as fd 3 for the watcher.
 std::string watched(const std::string& command)
 {
-    return "exec 3<&0; " + command + " </dev/null 3<&- & p=$!; (cat <&3 >/dev/null 2>&1; kill $p 2>/dev/null) "
-           ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; if [ $s -gt 128 ]; then echo "
-           "\"costscope-cli died of signal $((s - 128))\" >&2; fi; exit $s";
+    return "exec 3<&0; " + command
+           + " </dev/null 3<&- & p=$!; (cat <&3 >/dev/null 2>&1; kill $p 2>/dev/null) "
+             ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; if [ $s -gt 128 ]; then echo "
+             "\"costscope-cli died of signal $((s - 128))\" >&2; fi; exit $s";
 }
 // True when version a is older than b ("0.9.0" < "0.10.0").
 bool versionOlder(const std::string& a, const std::string& b)
@@ -105,17 +108,19 @@ Result<bool> RemoteCli::acceptVersion(const std::string& versionLine)
 {
     const std::string where = m_options.target.destination(), prefix = "costscope-cli ";
     if (versionLine.compare(0, prefix.size(), prefix) != 0)
-        return Diagnostic::error(where + ": " + m_options.cli + " --version did not answer as costscope-cli does: "
-                                 + versionLine);
+        return Diagnostic::error(where + ": " + m_options.cli
+                                 + " --version did not answer as costscope-cli does: " + versionLine);
     const std::string version = versionLine.substr(prefix.size());
     if (versionOlder(version, COSTSCOPE_VERSION))
-        return Diagnostic::error(where + ": costscope-cli " + version + " is older than this one (" COSTSCOPE_VERSION
-                                 "); update the costscope package there");
+        return Diagnostic::error(where + ": costscope-cli " + version
+                                 + " is older than this one (" COSTSCOPE_VERSION
+                                   "); update the costscope package there");
     m_versionChecked = true;
     return true;
 }
 
-Result<CachedGraph> RemoteCli::cachedGraph(const std::string& graphFile, const std::vector<std::string>& companions) const
+Result<CachedGraph> RemoteCli::cachedGraph(const std::string& graphFile,
+                                           const std::vector<std::string>& companions) const
 {
     auto key = contentKey(graphFile, companions);
     if (!key)
@@ -175,9 +180,9 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
         line += ' ' + shellQuote(a);
     std::string checks;
     if (!m_versionChecked) // the same version passes here; any other is compared in full by acceptVersion
-        checks += "v=$(" + cli + " --version 2>/dev/null) || exit " + std::to_string(kNotFound) + "; [ \"$v\" = "
-                + shellQuote("costscope-cli " COSTSCOPE_VERSION) + " ] || { echo \"$v\"; exit "
-                + std::to_string(kOtherVersion) + "; }; ";
+        checks += "v=$(" + cli + " --version 2>/dev/null) || exit " + std::to_string(kNotFound)
+                  + "; [ \"$v\" = " + shellQuote("costscope-cli " COSTSCOPE_VERSION) + " ] || { echo \"$v\"; exit "
+                  + std::to_string(kOtherVersion) + "; }; ";
     if (!requiredFile.empty())
         checks += "test -f " + shellQuote(requiredFile) + " || exit " + std::to_string(kFileMissing) + "; ";
     auto r = ssh(checks + watched(line), m_options.runTimeout, true);
@@ -185,8 +190,9 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
         return r;
     const std::string where = m_options.target.destination();
     if (!m_versionChecked && r->exitCode == kNotFound)
-        return Diagnostic::error(where + ": " + m_options.cli + " not found (install the costscope package there, or "
-                                 "give its path with --remote-cli)");
+        return Diagnostic::error(where + ": " + m_options.cli
+                                 + " not found (install the costscope package there, or "
+                                   "give its path with --remote-cli)");
     if (!m_versionChecked && r->exitCode == kOtherVersion) {
         if (auto accepted = acceptVersion(lastLines(r->out, 1)); !accepted)
             return accepted.error();

@@ -14,10 +14,10 @@ namespace costscope {
 
 struct RemoteCliOptions {
     SshTarget target;
-    std::string cli = "costscope-cli";            // the remote program: on the remote PATH, or a path
+    std::string cli = "costscope-cli";                // the remote program: on the remote PATH, or a path
     std::string cacheDir = ".cache/costscope/graphs"; // relative paths are below the remote home
-    std::chrono::milliseconds commandTimeout{30000}; // version checks, cache probes
-    std::chrono::milliseconds runTimeout{600000};    // the remote run or calibration itself
+    std::chrono::milliseconds commandTimeout{30000};  // version checks, cache probes
+    std::chrono::milliseconds runTimeout{600000};     // the remote run or calibration itself
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const std::string&)> onProgress; // lines to show as they come (remote stderr, copy steps)
 };
@@ -45,7 +45,8 @@ class RemoteCli {
 public:
     explicit RemoteCli(RemoteCliOptions options) : m_options(std::move(options)) {}
 
-    Result<CachedGraph> cachedGraph(const std::string& graphFile, const std::vector<std::string>& companions = {}) const;
+    Result<CachedGraph> cachedGraph(const std::string& graphFile,
+                                    const std::vector<std::string>& companions = {}) const;
     // Copies the graph into the remote cache: into a directory of its own, renamed when complete.
     Result<bool> upload(const CachedGraph& graph);
     // `costscope-cli ARGS...` on the remote, its checks in the same ssh round trip (each costs a remote login):

@@ -107,7 +107,7 @@ Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& ba
                                         const std::string& name)
 {
     std::vector<std::string> args = {"calibrate", "--backend", backend, "--device", std::to_string(device),
-                                     "--save", name, "--json"};
+                                     "--save",    name,        "--json"};
     if (quick)
         args.push_back("--quick");
     auto out = remote.run(args);

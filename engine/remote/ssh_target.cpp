@@ -27,7 +27,8 @@ Result<SshTarget> parseSshTarget(const std::string& text)
             return Diagnostic::error("--remote '" + text + "': ']' missing");
         portText = rest.size() > close + 1 && rest[close + 1] == ':' ? rest.substr(close + 2) : "";
         rest = rest.substr(1, close - 1);
-    } else if (const auto colon = rest.find(':'); colon != std::string::npos && rest.find(':', colon + 1) == std::string::npos) {
+    } else if (const auto colon = rest.find(':');
+               colon != std::string::npos && rest.find(':', colon + 1) == std::string::npos) {
         portText = rest.substr(colon + 1);
         rest = rest.substr(0, colon);
     }

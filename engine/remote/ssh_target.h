@@ -11,13 +11,13 @@ namespace costscope {
 // A remote host reached with the system's OpenSSH client, so that the user's ~/.ssh/config (ProxyJump, Host
 // aliases, agents) applies as it does to their own ssh.
 struct SshTarget {
-    std::string user;          // empty: ssh's own choice (config, then the local user)
+    std::string user; // empty: ssh's own choice (config, then the local user)
     std::string host;
-    int port = 0;              // 0: ssh's own choice
-    std::string identityFile;  // -i
+    int port = 0;                     // 0: ssh's own choice
+    std::string identityFile;         // -i
     std::vector<std::string> options; // -o K=V, before ours, so that they win (ssh keeps an option's first value)
     int connectTimeoutS = 10;
-    std::string controlDir;    // where the ControlMaster sockets live; empty: ~/.cache/costscope/ssh
+    std::string controlDir; // where the ControlMaster sockets live; empty: ~/.cache/costscope/ssh
 
     // "user@host": what ssh is given; `host` alone names the host's devices and calibrated profiles.
     std::string destination() const;

@@ -66,7 +66,8 @@ void TestCliRemote::initTestCase()
     QProcess start;
     start.start("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "start", sshDir()});
     if (!start.waitForFinished(30000) || start.exitCode() != 0) {
-        m_skip = "no OpenSSH server could be started on 127.0.0.1: " + QString::fromUtf8(start.readAllStandardError()).trimmed();
+        m_skip = "no OpenSSH server could be started on 127.0.0.1: "
+                 + QString::fromUtf8(start.readAllStandardError()).trimmed();
         return;
     }
     QFile port(sshDir() + "/port");
@@ -84,11 +85,14 @@ void TestCliRemote::cleanupTestCase()
 
 QStringList TestCliRemote::remoteArgs(const QString& cli) const
 {
-    return {"--remote", userName() + "@127.0.0.1:" + m_port, "--identity", sshDir() + "/client_key", "--ssh-option",
-            "StrictHostKeyChecking=no", "--ssh-option", "UserKnownHostsFile=" + sshDir() + "/known_hosts",
-            "--ssh-option", "SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"), "--remote-cli",
-            cli.isEmpty() ? cliPath() : cli, "--remote-cache", m_tmp.filePath("remote-cache"), "--connect-timeout",
-            "5"};
+    return {"--remote",          userName() + "@127.0.0.1:" + m_port,
+            "--identity",        sshDir() + "/client_key",
+            "--ssh-option",      "StrictHostKeyChecking=no",
+            "--ssh-option",      "UserKnownHostsFile=" + sshDir() + "/known_hosts",
+            "--ssh-option",      "SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"),
+            "--remote-cli",      cli.isEmpty() ? cliPath() : cli,
+            "--remote-cache",    m_tmp.filePath("remote-cache"),
+            "--connect-timeout", "5"};
 }
 
 // Kills every connection of the test server (its per-connection children), as a dropped network would.
@@ -136,7 +140,8 @@ void TestCliRemote::secondRunReusesTheCache()
     if (!m_skip.isEmpty())
         QSKIP(qPrintable(m_skip));
     QByteArray err;
-    QCOMPARE(runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000), 0);
+    QCOMPARE(runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000),
+             0);
     QVERIFY2(!err.contains("copying"), err.constData()); // runMatchesTheLocalRun copied it
     const QStringList entries = QDir(m_tmp.filePath("remote-cache")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     QCOMPARE(entries.size(), 1);
@@ -161,9 +166,10 @@ void TestCliRemote::calibrationIsKeptLocallyUnderTheHostName()
     if (!m_skip.isEmpty())
         QSKIP(qPrintable(m_skip));
     QByteArray out, err;
-    QVERIFY2(runCli(QStringList{"calibrate", "--backend", "cpu", "--quick", "--json"} + remoteArgs(), &out, &err, 120000)
-                 == 0,
-             err.constData());
+    QVERIFY2(
+        runCli(QStringList{"calibrate", "--backend", "cpu", "--quick", "--json"} + remoteArgs(), &out, &err, 120000)
+            == 0,
+        err.constData());
     const QJsonObject j = QJsonDocument::fromJson(out).object();
     QCOMPARE(j["name"].toString(), QString("127.0.0.1/calibrated-cpu"));
     QVERIFY2(j["saved_to"].toString().startsWith(m_tmp.filePath("home")), qPrintable(j["saved_to"].toString()));
@@ -228,7 +234,8 @@ void TestCliRemote::unreachableAndRefusedExit3()
     QProcess::execute("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", m_tmp.filePath("stranger_key")});
     QStringList stranger = remoteArgs();
     stranger[3] = m_tmp.filePath("stranger_key");
-    stranger << "--ssh-option" << "ControlPath=none"; // not through the master the right key opened
+    stranger << "--ssh-option"
+             << "ControlPath=none"; // not through the master the right key opened
     QCOMPARE(runCli(QStringList{"devices"} + stranger, nullptr, &err, 30000), 3);
     QVERIFY2(err.contains("authentication refused"), err.constData());
 }

@@ -95,9 +95,9 @@ void TestCliSweepRuns::everyCellOnceWithRetries()
         for (const QJsonValue& id : r["jobs"].toArray())
             jobs.insert(id.toString());
     }
-    QCOMPARE(batches.size(), 4);   // none duplicated, none missing
-    QCOMPARE(attempts, 6);         // the two injected failures were submitted again
-    QCOMPARE(jobs.size(), 6);      // each attempt its own submission id
+    QCOMPARE(batches.size(), 4); // none duplicated, none missing
+    QCOMPARE(attempts, 6);       // the two injected failures were submitted again
+    QCOMPARE(jobs.size(), 6);    // each attempt its own submission id
     QFile csv(m_tmp.filePath("results.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(csv.readAll().count('\n'), 5);

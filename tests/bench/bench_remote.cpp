@@ -15,9 +15,9 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <cstdio>
 #include <pwd.h>
 #include <unistd.h>
-#include <cstdio>
 #include <vector>
 
 using namespace costscope::test;
@@ -63,11 +63,13 @@ int main(int argc, char** argv)
     QFile portFile(sshd + "/port");
     portFile.open(QIODevice::ReadOnly);
     const QString port = QString::fromUtf8(portFile.readAll()).trimmed();
-    const QStringList run = {"run", sourcePath("resources/examples/cnn.hir.json"), "--runs", "5", "--no-host-probe",
+    const QStringList run = {"run",   sourcePath("resources/examples/cnn.hir.json"), "--runs", "5", "--no-host-probe",
                              "--json"};
-    const QStringList remote = {"--remote", userName() + "@127.0.0.1:" + port, "--identity", sshd + "/client_key",
-                                "--ssh-option", "StrictHostKeyChecking=no", "--ssh-option",
-                                "UserKnownHostsFile=" + sshd + "/known_hosts", "--remote-cli", cliPath(),
+    const QStringList remote = {"--remote",       userName() + "@127.0.0.1:" + port,
+                                "--identity",     sshd + "/client_key",
+                                "--ssh-option",   "StrictHostKeyChecking=no",
+                                "--ssh-option",   "UserKnownHostsFile=" + sshd + "/known_hosts",
+                                "--remote-cli",   cliPath(),
                                 "--remote-cache", tmp.filePath("remote-cache")};
     const double cold = timedRun(run + remote);
     // One bare round trip through the same master connection: the floor of any remote command (the remote login
