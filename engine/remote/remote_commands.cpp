@@ -60,6 +60,8 @@ Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& grap
     std::vector<std::string> args = {"run", graph->remotePath};
     args.insert(args.end(), runArgs.begin(), runArgs.end());
     args.push_back("--json");
+    if (remote.options().onProgress)
+        remote.options().onProgress(remote.options().target.host + ": running " + graphFile);
     auto out = remote.run(args, graph->remotePath);
     if (out && out->requiredFileMissing) { // the first run of this graph on this host
         if (auto copied = remote.upload(*graph); !copied)

@@ -43,7 +43,7 @@ private slots:
     void killedConnectionExits3();
     void timeoutExits3();
     void unreachableAndRefusedExit3();
-    void missingOrOlderCliExits3();
+    void missingOlderOrCrashingCliExits3();
 
 private:
     QStringList remoteArgs(const QString& cli = {}) const;
@@ -240,7 +240,7 @@ void TestCliRemote::unreachableAndRefusedExit3()
     QVERIFY2(err.contains("authentication refused"), err.constData());
 }
 
-void TestCliRemote::missingOrOlderCliExits3()
+void TestCliRemote::missingOlderOrCrashingCliExits3()
 {
     if (!m_skip.isEmpty())
         QSKIP(qPrintable(m_skip));
@@ -255,6 +255,15 @@ void TestCliRemote::missingOrOlderCliExits3()
     script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
     QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs(old), nullptr, &err, 30000), 3);
     QVERIFY2(err.contains("0.0.1 is older"), err.constData());
+    const QString crashing = m_tmp.filePath("crashing-costscope-cli");
+    QFile crash(crashing);
+    QVERIFY(crash.open(QIODevice::WriteOnly));
+    crash.write("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'costscope-cli " COSTSCOPE_PROJECT_VERSION
+                "'; else kill -SEGV $$; fi\n");
+    crash.close();
+    crash.setPermissions(crash.permissions() | QFileDevice::ExeOwner);
+    QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs(crashing), nullptr, &err, 30000), 3);
+    QVERIFY2(err.contains("died of signal 11"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliRemote)
