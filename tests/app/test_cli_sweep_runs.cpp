@@ -141,8 +141,9 @@ void TestCliSweepRuns::realRayHead()
     head.setProcessEnvironment(env);
     const int port = 20000 + static_cast<int>(QCoreApplication::applicationPid() % 20000);
     head.start(ray, {"start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--dashboard-host", "127.0.0.1",
-                     "--port", QString::number(port), "--dashboard-port", QString::number(port + 1), "--num-cpus", "2",
-                     "--temp-dir", temp, "--disable-usage-stats"});
+                     "--port", QString::number(port), "--dashboard-port", QString::number(port + 1),
+                     "--ray-client-server-port", QString::number(port + 2), "--num-cpus", "2", "--temp-dir", temp,
+                     "--disable-usage-stats"});
     QString log;
     for (int waited = 0; waited < 90000 && !log.contains("Ray runtime started"); waited += 500) {
         head.waitForReadyRead(500);

@@ -77,7 +77,8 @@ void TestRemoteDevicesDialog::listsTheHostsDevices()
     QVERIFY(done.wait(60000));
     QCOMPARE(done.first().first().toBool(), true);
     QVERIFY(d.deviceList()->count() >= 1);
-    QVERIFY2(d.deviceList()->item(0)->text().startsWith("127.0.0.1/cpu  "), qPrintable(d.deviceList()->item(0)->text()));
+    QVERIFY2(d.deviceList()->item(0)->text().startsWith("127.0.0.1/cpu  "),
+             qPrintable(d.deviceList()->item(0)->text()));
 }
 
 void TestRemoteDevicesDialog::saysWhyAnUnreachableHostFails()
