@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The parts of engine/remote and engine/fleet that need no host: ssh targets and command lines, shell quoting, the
 // sweep manifest and entry points, finding the run JSON in a job's logs, and the results' CSV.
-#include "fleet/sweep_manifest.h"
 #include "fleet/fleet_sweep.h"
+#include "fleet/sweep_manifest.h"
 #include "fleet/sweep_results.h"
 #include "remote/child_process.h"
 #include "remote/ssh_target.h"
