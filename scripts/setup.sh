@@ -17,6 +17,9 @@ packages=(
   libopenblas-dev libfftw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   # layout reference, headless windows, report checks, packaging checks
   libgraphviz-dev xvfb xauth poppler-utils desktop-file-utils appstream dpkg-dev file librsvg2-bin
+  # remote devices: the system OpenSSH client (and the server the loopback tests start), SHA-256 of the graph cache,
+  # HTTP for Ray's Jobs API
+  openssh-client openssh-server libssl-dev libcurl4-openssl-dev
   # example models (scripts/fetch_examples.sh) and the README test
   python3 python3-venv git
 )
@@ -41,10 +44,17 @@ fetch_perfetto() {
     echo "setup: WARNING: Perfetto's trace processor could not be fetched; report/trace_perfetto will skip" >&2
 }
 
+# The pinned Ray that the fleet-sweep test starts a head of (tests/app/test_cli_sweep_runs.cpp); without it that test
+# skips its real-Ray case, saying so, and tests against a stand-in Jobs API only.
+install_ray() {
+  "$(dirname "$0")/setup_ray.sh" || echo "setup: WARNING: Ray could not be installed (PyPI unreachable?)" >&2
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages already installed"
   generate_conformance_suite
   fetch_perfetto
+  install_ray
   exec "$(dirname "$0")/fetch_examples.sh"
 fi
 
@@ -60,5 +70,6 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 generate_conformance_suite
 fetch_perfetto
+install_ray
 echo "setup: done"
 exec "$(dirname "$0")/fetch_examples.sh"

@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: MIT
 // The main window's menus, toolbar, recent files, drag and drop and the cost request.
-#include "export_menu.h"
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
+#include "export_menu.h"
 #include "main_window.h"
 #include "panels/node_table_model.h"
+#include "panels/remote_devices_dialog.h"
 #include "panels/search_bar.h"
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
-#include <QDir>
 #include <QFileInfo>
-#include <QMap>
 #include <QLabel>
+#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -38,6 +39,7 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     addExportMenu(this, file);
+    file->addAction(tr("Remote &Devices…"), this, [this] { RemoteDevicesDialog(this).exec(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -8,6 +8,8 @@
 #include "cli/commands.h"
 #include "cli/zoo_runs.h"
 #include "train/family_holdout.h"
+#include "cli/remote_commands.h"
+#include "cli/remote_options.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +22,8 @@ namespace costscope::cli {
 namespace {
 constexpr const char* kUsageLine =
     "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]\n"
-    "                               [--no-predictors] [--predictor-budget S]";
+    "                               [--no-predictors] [--predictor-budget S]\n"
+    "         [--remote USER@HOST[:PORT] ...]  (on a remote host; saved here as HOST/calibrated-BACKEND)";
 
 // The kernel predictors (analysis/kernel_predictor.h): the kernel sampler's graphs and the zoo's, smallest first so
 // that every family is sampled within the budget, measured per node through the backend's own kernels and learned with XGBoost.
@@ -73,7 +76,10 @@ Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const
 int cmdCalibrate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"quick", "json", "no-predictors"}, {"backend", "save", "device", "predictor-budget"}, &err);
+    auto remote = takeRemoteOptions(argv, &err);
+    auto args = remote ? Args::parse(remote->rest, {"quick", "json", "no-predictors"},
+                                     {"backend", "save", "device", "predictor-budget"}, &err)
+                       : std::nullopt;
     if (!args || !args->positional().empty()) {
         std::cerr << kUsageLine << '\n' << (err.empty() ? "unexpected positional argument" : err) << '\n';
         return kUsage;
@@ -85,6 +91,9 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";
         return kUsage;
     }
+    if (remote->remote)
+        return calibrateOnRemote(*remote->remote, backendName, static_cast<DeviceIndex>(device), args->flag("quick"),
+                                 args->option("save").value_or(""), args->flag("json"));
     auto backend = loadBackend(backendName);
     if (!backend) {
         std::cerr << "costscope-cli calibrate: " << backend.error().message << " (see costscope-cli devices)\n";

@@ -2,6 +2,8 @@
 #include "backend.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/remote_commands.h"
+#include "cli/remote_options.h"
 #include "cpu/cpu_backend.h"
 
 #include <nlohmann/json.hpp>
@@ -13,12 +15,16 @@ namespace costscope::cli {
 int cmdDevices(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json"}, {}, &err);
+    auto remote = takeRemoteOptions(argv, &err);
+    auto args = remote ? Args::parse(remote->rest, {"json"}, {}, &err) : std::nullopt;
     if (!args || !args->positional().empty()) {
-        std::cerr << "usage: costscope-cli devices [--json]" << (err.empty() ? "" : "\n" + err) << '\n';
+        std::cerr << "usage: costscope-cli devices [--json] " << kRemoteUsage << (err.empty() ? "" : "\n" + err)
+                  << '\n';
         return kUsage;
     }
     const bool json = args->flag("json");
+    if (remote->remote)
+        return devicesOnRemote(*remote->remote, json);
     auto list = nlohmann::ordered_json::array();
     auto backends = nlohmann::ordered_json::array();
     for (const BackendStatus& status : backendStatus()) {

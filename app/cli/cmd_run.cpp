@@ -8,7 +8,10 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/remote_commands.h"
+#include "cli/remote_options.h"
 #include "cli/run_check.h"
+#include "cli/run_output.h"
 #include "formats/graph_file.h"
 #include "ir/rebatch.h"
 #include "measure.h"
@@ -18,7 +21,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <iostream>
 #include <unordered_map>
 
@@ -31,7 +33,11 @@ constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
     "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off] [--json]\n"
-    "         [--trace OUT.json]";
+    "         [--trace OUT.json]\n"
+    "         [--remote USER@HOST[:PORT] [--identity FILE] [--ssh-option K=V]... [--remote-cli PATH]\n"
+    "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600]]";
+
+const std::set<std::string> kFlags = {"json", "per-node", "no-host-probe"};
 
 std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
 {
@@ -63,7 +69,7 @@ struct Settings {
 
 std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std::string* error)
 {
-    auto args = Args::parse(argv, {"json", "per-node", "no-host-probe"},
+    auto args = Args::parse(argv, kFlags,
                             {"backend", "device", "bind", "input", "runs", "warmup", "reference", "rtol", "atol",
                              "save-output", "profile", "batch", "fusion", "trace"},
                             error);
@@ -281,53 +287,26 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     return j;
 }
 
-void printText(const Graph& g, const DeviceInfo& device, const RunResult& r, const RunPredictions& p)
-{
-    auto predicted = predictionsById(p);
-    std::cout << "graph:   " << g.name << "\ndevice:  " << device.backend << ':' << device.index << " (" << device.name
-              << ")\nruns:    " << r.whole.runs << "\nmedian:  " << double(r.whole.medianNs) / 1e6
-              << " ms\nmin:     " << double(r.whole.minNs) / 1e6 << " ms\nmax:     " << double(r.whole.maxNs) / 1e6
-              << " ms\nspread:  " << r.whole.spread * 100 << " %\n";
-    const double measured = double(r.whole.medianNs);
-    for (const GraphCost* c : {&p.rlx, &p.costscope})
-        std::cout << "predicted " << c->model << " (" << c->profile << "): " << c->totalNs / 1e6 << " ms, error "
-                  << std::round(relError(c->totalNs, measured) * 1000) / 10 << " %\n";
-    if (p.hostSpeed) {
-        const HostSpeed& h = *p.hostSpeed;
-        std::cout << "host now vs calibration: gemm " << h.gemm << "x, kernels " << h.kernel << "x, memory " << h.memory
-                  << "x, dispatch " << h.dispatch << "x\npredicted costscope, host-adjusted (" << p.costscopeHost.profile
-                  << "): " << p.costscopeHost.totalNs / 1e6 << " ms, error "
-                  << std::round(relError(p.costscopeHost.totalNs, measured) * 1000) / 10 << " %\n";
-    }
-    if (!r.perNode.empty())
-        std::cout << "per node (ns): id op measured rlx costscope" << (p.hostSpeed ? " costscope-host-adjusted" : "")
-                  << '\n';
-    for (const NodeTiming& t : r.perNode) {
-        const auto [rlx, cs, host] = predictedFor(predicted, t);
-        std::cout << "  " << t.node << ' ' << t.label << ' ' << t.ns << ' ' << std::llround(rlx) << ' '
-                  << std::llround(cs);
-        if (p.hostSpeed)
-            std::cout << ' ' << std::llround(host);
-        if (!t.fused.empty()) {
-            std::cout << " (one kernel with nodes";
-            for (NodeId id : t.fused)
-                std::cout << ' ' << id;
-            std::cout << ')';
-        }
-        std::cout << '\n';
-    }
-}
 } // namespace
 
 int cmdRun(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto settings = parseSettings(argv, &err);
+    auto remote = takeRemoteOptions(argv, &err);
+    auto settings = remote ? parseSettings(remote->rest, &err) : std::nullopt;
+    if (settings && remote->remote
+        && (!settings->inputFiles.empty() || !settings->saveOutput.empty()
+            || (!settings->reference.empty() && settings->reference != "cpu"))) {
+        err = "--input, --save-output and --reference FILE name local files: not with --remote (--reference cpu is)";
+        settings.reset();
+    }
     if (!settings) {
         std::cerr << kUsageLine << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
     const Settings& s = *settings;
+    if (remote->remote)
+        return runOnRemote(*remote->remote, s.file, optionsOnly(remote->rest, kFlags), s.json);
     auto loadedBackend = loadBackend(s.backend);
     if (!loadedBackend) {
         std::cerr << "costscope-cli run: " << loadedBackend.error().message << '\n';
@@ -409,14 +388,12 @@ int cmdRun(const std::vector<std::string>& argv)
         if (!c.problem.empty())
             j["check"]["problem"] = c.problem;
         if (!s.json)
-            std::cerr << (c.pass ? "check passed" : "check FAILED") << " against " << s.reference
-                      << ": max abs error " << c.maxAbsError << ", max rel error " << c.maxRelError
-                      << (c.problem.empty() ? "" : " (" + c.problem + ")") << '\n';
+            printCheckLine(j);
     }
     if (s.json)
         std::cout << j.dump(2) << '\n';
     else
-        printText(g, device, *result, *predictions);
+        printRunText(j);
     return failed ? kCheckFailed : kOk;
 }
 

@@ -22,16 +22,23 @@ const std::vector<Command>& commands()
          "sweep FILE --values V [--symbol batch] [--device D|--profile P]... [--gates NODES] [--json|--csv]  cost"
          " (and fusion-gate scores) over a symbol",
          cmdSweep},
+        {"sweep-runs",
+         "sweep-runs --ray http://HEAD:8265 MANIFEST.json [--out R.json] [--csv R.csv] [--retries 2]  real"
+         " runs of graphs x batches x devices as Ray jobs, gathered",
+         cmdSweepRuns},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
-        {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
+        {"devices",
+         "devices [--json] [--remote USER@HOST[:PORT]]  the devices of every backend in this build (or of a host)",
+         cmdDevices},
         {"run",
          "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
          " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
-         " [--profile P] [--no-host-probe] [--trace OUT.json] [--json]  run for real, measured against both models",
+         " [--profile P] [--no-host-probe] [--fusion on|off] [--trace OUT.json] [--json] [--remote USER@HOST[:PORT] [--identity F] [--ssh-option K=V]..."
+         " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models",
          cmdRun},
         {"calibrate",
-         "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]  microbenchmarks"
-         " -> device profile",
+         "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]"
+         " [--remote USER@HOST[:PORT]]  microbenchmarks -> device profile",
          cmdCalibrate},
         {"evaluate",
          "evaluate [--backend B] [--profile NAME] [--families F,G] [--batches 1,8] [--json] [DATA...]  accuracy of the "

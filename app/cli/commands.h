@@ -32,5 +32,6 @@ int cmdRun(const std::vector<std::string>& args);
 int cmdCalibrate(const std::vector<std::string>& args);
 int cmdFit(const std::vector<std::string>& args);
 int cmdEvaluate(const std::vector<std::string>& args);
+int cmdSweepRuns(const std::vector<std::string>& args);
 
 } // namespace costscope::cli

@@ -9,6 +9,11 @@ bool onnxImportAvailable()
     return false;
 }
 
+std::vector<std::string> onnxExternalDataLocations(const std::string&)
+{
+    return {};
+}
+
 Result<Graph> importOnnx(const std::string&, Diagnostics*)
 {
     return Diagnostic::error("this build has no ONNX import (libonnx was not found when it was built)");

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "backend.h"
+#include "remote/remote_cli.h"
+
+#include <string>
+#include <vector>
+
+namespace costscope::cli {
+
+// The remote halves of run, devices and calibrate: thin callers of engine/remote/remote_commands.h. Every failure
+// of the connection or the remote side exits 3 with the reason.
+int runOnRemote(RemoteCliOptions options, const std::string& file, const std::vector<std::string>& runArgs, bool json);
+int devicesOnRemote(RemoteCliOptions options, bool json);
+int calibrateOnRemote(RemoteCliOptions options, const std::string& backend, DeviceIndex device, bool quick,
+                      const std::string& name, bool json);
+
+} // namespace costscope::cli

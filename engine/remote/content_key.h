@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ir/diagnostic.h"
+
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// The hex SHA-256 of a file's bytes.
+Result<std::string> sha256OfFile(const std::string& path);
+
+// The name of a graph in the remote cache: the SHA-256 of the graph file alone, or, when files travel beside it
+// (ONNX external data), of every file's name and SHA-256, so that a changed companion is a new entry.
+Result<std::string> contentKey(const std::string& graphFile, const std::vector<std::string>& companions);
+
+} // namespace costscope

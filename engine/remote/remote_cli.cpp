@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+#include "remote/remote_cli.h"
+
+#include "remote/child_process.h"
+#include "remote/content_key.h"
+
+#include <filesystem>
+#include <sstream>
+#include <unistd.h>
+
+namespace costscope {
+
+namespace {
+constexpr int kSshFailed = 255;   // ssh's own exit status for every failure of its own
+constexpr int kNotFound = 127;    // the shell's, for a command it cannot find
+constexpr int kCheckFailed = 4;   // costscope-cli run: the output check failed, the run itself is complete
+constexpr int kOtherVersion = 86; // run()'s checks: the remote CLI is of another version (printed on stdout)
+constexpr int kFileMissing = 87;  // run()'s checks: the required file is not in the cache
+
+std::string lastLines(const std::string& text, std::size_t count = 3)
+{
+    std::string t = text;
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r'))
+        t.pop_back();
+    std::size_t start = t.size();
+    for (std::size_t n = 0; n < count && start > 0; ++n)
+        start = t.rfind('\n', start - 1) == std::string::npos ? 0 : t.rfind('\n', start - 1) + 1;
+    return t.substr(start);
+}
+
+bool contains(const std::string& text, const char* what)
+{
+    return text.find(what) != std::string::npos;
+}
+
+// ssh's message, named for what a user has to do about it.
+std::string sshFailure(const SshTarget& t, const std::string& stderrText)
+{
+    const std::string where = t.destination() + (t.port ? ":" + std::to_string(t.port) : "");
+    const std::string said = lastLines(stderrText);
+    if (contains(said, "Permission denied") || contains(said, "Too many authentication failures"))
+        return where
+               + ": authentication refused (is the key in the remote ~/.ssh/authorized_keys? give it with "
+                 "--identity): "
+               + said;
+    if (contains(said, "Host key verification failed"))
+        return where + ": host key not known or changed (connect once with ssh to accept it): " + said;
+    if (contains(said, "Connection refused") || contains(said, "Could not resolve") || contains(said, "timed out")
+        || contains(said, "No route to host") || contains(said, "Network is unreachable"))
+        return where + ": host unreachable: " + said;
+    if (said.empty())
+        return where + ": the connection was lost (or the remote command was killed)";
+    return where + ": the connection failed or was lost: " + said;
+}
+
+// The remote command line of a long command. ssh's stdin is held open by this side (ChildOptions::holdStdinOpen), so
+// the watcher's `cat` ends exactly when this side or the connection is gone, and then stops the command: without it
+// a run outlives a killed connection on the remote. The exit status of a signal is reported in words; ssh would
+// turn it into its own 255. Background jobs of a script read /dev/null, hence stdin kept as fd 3 for the watcher.
+std::string watched(const std::string& command)
+{
+    return "exec 3<&0; " + command
+           + " </dev/null 3<&- & p=$!; (cat <&3 >/dev/null 2>&1; kill $p 2>/dev/null) "
+             ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; if [ $s -gt 128 ]; then echo "
+             "\"costscope-cli died of signal $((s - 128))\" >&2; fi; exit $s";
+}
+// True when version a is older than b ("0.9.0" < "0.10.0").
+bool versionOlder(const std::string& a, const std::string& b)
+{
+    std::istringstream x(a), y(b);
+    for (;;) {
+        long p = 0, q = 0;
+        const bool hx = static_cast<bool>(x >> p), hy = static_cast<bool>(y >> q);
+        if (!hx && !hy)
+            return false;
+        if (p != q)
+            return p < q;
+        x.ignore(1);
+        y.ignore(1);
+    }
+}
+
+} // namespace
+
+Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr)
+{
+    ChildOptions o;
+    o.timeout = timeout;
+    o.cancel = m_options.cancel;
+    o.holdStdinOpen = true;
+    if (streamStderr && m_options.onProgress)
+        o.onStderrLine = [this](const std::string& line) { m_options.onProgress(m_options.target.host + ": " + line); };
+    const ChildResult r = runChild(sshCommand(m_options.target, command), o);
+    const std::string where = m_options.target.destination();
+    if (r.startFailed)
+        return Diagnostic::error(r.err + " (install the OpenSSH client)");
+    if (r.cancelled || (m_options.cancel && m_options.cancel->load()))
+        return Diagnostic::error(where + ": cancelled");
+    if (r.timedOut)
+        return Diagnostic::error(where + ": no answer within " + std::to_string(timeout.count() / 1000)
+                                 + " s (the ssh connection was killed)");
+    if (r.exitCode == kSshFailed || r.exitCode < 0)
+        return Diagnostic::error(sshFailure(m_options.target, r.err));
+    return RemoteOutput{r.exitCode, r.out, r.err};
+}
+
+Result<bool> RemoteCli::acceptVersion(const std::string& versionLine)
+{
+    const std::string where = m_options.target.destination(), prefix = "costscope-cli ";
+    if (versionLine.compare(0, prefix.size(), prefix) != 0)
+        return Diagnostic::error(where + ": " + m_options.cli
+                                 + " --version did not answer as costscope-cli does: " + versionLine);
+    const std::string version = versionLine.substr(prefix.size());
+    if (versionOlder(version, COSTSCOPE_VERSION))
+        return Diagnostic::error(where + ": costscope-cli " + version
+                                 + " is older than this one (" COSTSCOPE_VERSION
+                                   "); update the costscope package there");
+    m_versionChecked = true;
+    return true;
+}
+
+Result<CachedGraph> RemoteCli::cachedGraph(const std::string& graphFile,
+                                           const std::vector<std::string>& companions) const
+{
+    auto key = contentKey(graphFile, companions);
+    if (!key)
+        return key.error();
+    CachedGraph g;
+    g.localFiles = {graphFile};
+    g.localFiles.insert(g.localFiles.end(), companions.begin(), companions.end());
+    g.key = *key;
+    g.remoteDir = m_options.cacheDir + '/' + *key;
+    g.remotePath = g.remoteDir + '/' + std::filesystem::path(graphFile).filename().string();
+    return g;
+}
+
+Result<bool> RemoteCli::upload(const CachedGraph& graph)
+{
+    namespace fs = std::filesystem;
+    std::uintmax_t bytes = 0;
+    for (const std::string& f : graph.localFiles)
+        bytes += fs::file_size(f);
+    const std::string name = fs::path(graph.localFiles.front()).filename().string();
+    if (m_options.onProgress)
+        m_options.onProgress(m_options.target.host + ": copying " + name + " (" + std::to_string(bytes) + " bytes) to "
+                             + graph.remoteDir);
+    // A copy cut short never looks cached: it is renamed into place only when complete.
+    const std::string staging = m_options.cacheDir + "/.incoming-" + graph.key + '-' + std::to_string(::getpid());
+    auto made = ssh("mkdir -p " + shellQuote(staging), m_options.commandTimeout, false);
+    if (!made)
+        return made.error();
+    if (made->exitCode != 0)
+        return Diagnostic::error(m_options.target.destination() + ": cannot create " + staging + ": "
+                                 + lastLines(made->err));
+    ChildOptions o;
+    o.timeout = m_options.runTimeout;
+    o.cancel = m_options.cancel;
+    const ChildResult copied = runChild(scpCommand(m_options.target, graph.localFiles, staging), o);
+    if (copied.exitCode != 0) {
+        ssh("rm -rf " + shellQuote(staging), m_options.commandTimeout, false);
+        const std::string why = copied.timedOut ? "timed out" : copied.cancelled ? "cancelled" : lastLines(copied.err);
+        return Diagnostic::error(m_options.target.destination() + ": copying " + name + " failed: "
+                                 + (why.empty() ? "scp ended with status " + std::to_string(copied.exitCode) : why));
+    }
+    const std::string s = shellQuote(staging), d = shellQuote(graph.remoteDir);
+    auto moved = ssh("if [ -d " + d + " ]; then rm -rf " + s + "; else mv " + s + ' ' + d + "; fi",
+                     m_options.commandTimeout, false);
+    if (!moved)
+        return moved.error();
+    if (moved->exitCode != 0)
+        return Diagnostic::error(m_options.target.destination() + ": cannot move the copy into " + graph.remoteDir);
+    return true;
+}
+
+Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const std::string& requiredFile)
+{
+    const std::string cli = shellQuote(m_options.cli);
+    std::string line = cli;
+    for (const std::string& a : args)
+        line += ' ' + shellQuote(a);
+    std::string checks;
+    if (!m_versionChecked) // the same version passes here; any other is compared in full by acceptVersion
+        checks += "v=$(" + cli + " --version 2>/dev/null) || exit " + std::to_string(kNotFound)
+                  + "; [ \"$v\" = " + shellQuote("costscope-cli " COSTSCOPE_VERSION) + " ] || { echo \"$v\"; exit "
+                  + std::to_string(kOtherVersion) + "; }; ";
+    if (!requiredFile.empty())
+        checks += "test -f " + shellQuote(requiredFile) + " || exit " + std::to_string(kFileMissing) + "; ";
+    auto r = ssh(checks + watched(line), m_options.runTimeout, true);
+    if (!r)
+        return r;
+    const std::string where = m_options.target.destination();
+    if (!m_versionChecked && r->exitCode == kNotFound)
+        return Diagnostic::error(where + ": " + m_options.cli
+                                 + " not found (install the costscope package there, or "
+                                   "give its path with --remote-cli)");
+    if (!m_versionChecked && r->exitCode == kOtherVersion) {
+        if (auto accepted = acceptVersion(lastLines(r->out, 1)); !accepted)
+            return accepted.error();
+        return run(args, requiredFile);
+    }
+    m_versionChecked = true;
+    if (r->exitCode == kFileMissing && !requiredFile.empty()) {
+        r->requiredFileMissing = true;
+        return r;
+    }
+    if (r->exitCode != 0 && r->exitCode != kCheckFailed)
+        return Diagnostic::error(where + ": " + m_options.cli + " ended with status " + std::to_string(r->exitCode)
+                                 + ": " + lastLines(r->err));
+    return r;
+}
+
+} // namespace costscope

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "remote/remote_commands.h"
+
+#include "analysis/profile_io.h"
+#include "formats/onnx_import.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace costscope {
+
+namespace {
+using Json = nlohmann::ordered_json;
+
+Result<Json> parseOutput(const RemoteCli& remote, const RemoteOutput& out)
+{
+    try {
+        return Json::parse(out.out);
+    } catch (const Json::exception& e) {
+        return Diagnostic::error(remote.options().target.destination() + ": the remote costscope-cli printed no JSON ("
+                                 + e.what() + ")");
+    }
+}
+// The files that travel with a graph: an ONNX model's external data, which sit beside it (the cache keeps one
+// directory per graph, so a location in another directory cannot be kept where the model looks for it).
+Result<std::vector<std::string>> companionFiles(const std::string& graphFile)
+{
+    namespace fs = std::filesystem;
+    if (fs::path(graphFile).extension() != ".onnx")
+        return std::vector<std::string>{};
+    std::ifstream in(graphFile, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::vector<std::string> files;
+    for (const std::string& location : onnxExternalDataLocations(bytes)) {
+        const fs::path p(location);
+        if (p.has_parent_path() || p.is_absolute())
+            return Diagnostic::error(graphFile + ": external data '" + location
+                                     + "' is not beside the model; only files beside it are copied to a remote host");
+        const fs::path local = fs::path(graphFile).parent_path() / p;
+        if (!fs::exists(local))
+            return Diagnostic::error(graphFile + ": its external data file " + local.string() + " is missing");
+        files.push_back(local.string());
+    }
+    return files;
+}
+} // namespace
+
+Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
+                                      const std::vector<std::string>& runArgs)
+{
+    auto companions = companionFiles(graphFile);
+    if (!companions)
+        return companions.error();
+    auto graph = remote.cachedGraph(graphFile, *companions);
+    if (!graph)
+        return graph.error();
+    std::vector<std::string> args = {"run", graph->remotePath};
+    args.insert(args.end(), runArgs.begin(), runArgs.end());
+    args.push_back("--json");
+    if (remote.options().onProgress)
+        remote.options().onProgress(remote.options().target.host + ": running " + graphFile);
+    auto out = remote.run(args, graph->remotePath);
+    if (out && out->requiredFileMissing) { // the first run of this graph on this host
+        if (auto copied = remote.upload(*graph); !copied)
+            return copied.error();
+        out = remote.run(args, graph->remotePath);
+    }
+    if (!out)
+        return out;
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    (*j)["file"] = graphFile; // the run is of the local file; its cached copy is a detail of the transport
+    out->out = j->dump(2) + '\n';
+    return out;
+}
+
+std::string remoteDeviceId(const std::string& host, const std::string& backend, DeviceIndex index)
+{
+    return host + '/' + backend + (backend == "cpu" ? "" : ':' + std::to_string(index));
+}
+
+Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote)
+{
+    auto out = remote.run({"devices", "--json"});
+    if (!out)
+        return out.error();
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    std::vector<RemoteDevice> list;
+    for (const Json& d : j->value("devices", Json::array())) {
+        DeviceInfo info{d.value("backend", ""), d.value("index", DeviceIndex{0}), d.value("name", ""),
+                        d.value("memory_bytes", std::uint64_t{0}), d.value("compute_units", 0)};
+        list.push_back({remoteDeviceId(remote.options().target.host, info.backend, info.index), info});
+    }
+    return list;
+}
+
+std::string remoteProfileName(const std::string& host, const std::string& backend)
+{
+    return host + "/calibrated-" + backend;
+}
+
+Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& backend, DeviceIndex device, bool quick,
+                                        const std::string& name)
+{
+    std::vector<std::string> args = {"calibrate", "--backend", backend, "--device", std::to_string(device),
+                                     "--save",    name,        "--json"};
+    if (quick)
+        args.push_back("--quick");
+    auto out = remote.run(args);
+    if (!out)
+        return out.error();
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    j->erase("saved_to"); // the remote's path, not a key of the profile format
+    return profileFromJsonText(j->dump(), remote.options().target.host + ": calibrate --json");
+}
+
+} // namespace costscope

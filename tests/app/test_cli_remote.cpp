@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// costscope-cli run/devices/calibrate --remote against a real OpenSSH server on 127.0.0.1 (tests/remote/
+// loopback_sshd.sh), with this build's costscope-cli as the remote one: the same JSON as a local run, the graph
+// cache reused, and every failure (killed connection, timeout, unreachable, refused key, missing or older CLI)
+// ending in exit 3 within its timeout. Skips, saying why, where no sshd can be started.
+#include "test_paths.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <csignal>
+
+using namespace costscope::test;
+
+namespace {
+// The loopback server lets in only the user running it.
+QString userName()
+{
+    const passwd* pw = ::getpwuid(::getuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString("root");
+}
+} // namespace
+
+class TestCliRemote : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void runMatchesTheLocalRun();
+    void secondRunReusesTheCache();
+    void devicesAreNamedForTheHost();
+    void calibrationIsKeptLocallyUnderTheHostName();
+    void killedConnectionExits3();
+    void timeoutExits3();
+    void unreachableAndRefusedExit3();
+    void missingOlderOrCrashingCliExits3();
+
+private:
+    QStringList remoteArgs(const QString& cli = {}) const;
+    QString graph() const { return sourcePath("resources/examples/cnn.hir.json"); }
+    QString sshDir() const { return m_tmp.filePath("sshd"); }
+    void killConnections() const;
+
+    QTemporaryDir m_tmp;
+    QString m_skip;
+    QString m_port;
+};
+
+void TestCliRemote::initTestCase()
+{
+    QVERIFY(m_tmp.isValid());
+    // The ssh control sockets and the local profiles of this test live in its own HOME; the remote side keeps its
+    // profiles in XDG_DATA_HOME, passed through ssh (AcceptEnv in the test server's config).
+    qputenv("HOME", m_tmp.filePath("home").toUtf8());
+    QDir().mkpath(m_tmp.filePath("home"));
+    QProcess start;
+    start.start("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "start", sshDir()});
+    if (!start.waitForFinished(30000) || start.exitCode() != 0) {
+        m_skip = "no OpenSSH server could be started on 127.0.0.1: "
+                 + QString::fromUtf8(start.readAllStandardError()).trimmed();
+        return;
+    }
+    QFile port(sshDir() + "/port");
+    QVERIFY(port.open(QIODevice::ReadOnly));
+    m_port = QString::fromUtf8(port.readAll()).trimmed();
+}
+
+void TestCliRemote::cleanupTestCase()
+{
+    if (m_port.isEmpty())
+        return;
+    killConnections();
+    QProcess::execute("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "stop", sshDir()});
+}
+
+QStringList TestCliRemote::remoteArgs(const QString& cli) const
+{
+    return {"--remote",          userName() + "@127.0.0.1:" + m_port,
+            "--identity",        sshDir() + "/client_key",
+            "--ssh-option",      "StrictHostKeyChecking=no",
+            "--ssh-option",      "UserKnownHostsFile=" + sshDir() + "/known_hosts",
+            "--ssh-option",      "SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"),
+            "--remote-cli",      cli.isEmpty() ? cliPath() : cli,
+            "--remote-cache",    m_tmp.filePath("remote-cache"),
+            "--connect-timeout", "5"};
+}
+
+// Kills every connection of the test server (its per-connection children), as a dropped network would.
+void TestCliRemote::killConnections() const
+{
+    QFile pidFile(sshDir() + "/sshd.pid");
+    if (!pidFile.open(QIODevice::ReadOnly))
+        return;
+    const QString server = QString::fromUtf8(pidFile.readAll()).trimmed();
+    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+        QFile stat("/proc/" + pid + "/stat");
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QString text = QString::fromUtf8(stat.readAll());
+        const QStringList fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields[1] == server)
+            ::kill(pid.toInt(), SIGKILL);
+    }
+}
+
+void TestCliRemote::runMatchesTheLocalRun()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QStringList run = {"run", graph(), "--runs", "3", "--warmup", "1", "--per-node", "--no-host-probe", "--json"};
+    QByteArray local, remote, err;
+    QCOMPARE(runCli(run, &local), 0);
+    QVERIFY2(runCli(run + remoteArgs(), &remote, &err, 60000) == 0, err.constData());
+    const QJsonObject l = QJsonDocument::fromJson(local).object(), r = QJsonDocument::fromJson(remote).object();
+    QCOMPARE(r.keys(), l.keys());
+    for (const char* key : {"graph", "file", "backend", "device", "bindings", "outputs"})
+        QCOMPARE(r[key], l[key]);
+    QCOMPARE(r["per_node"].toArray().size(), l["per_node"].toArray().size());
+    QCOMPARE(r["predicted"].toObject()["costscope"].toObject()["total_ns"],
+             l["predicted"].toObject()["costscope"].toObject()["total_ns"]);
+    // The text form too: the same lines, timings aside.
+    QByteArray text;
+    QCOMPARE(runCli(QStringList{"run", graph(), "--runs", "1"} + remoteArgs(), &text, nullptr, 60000), 0);
+    QVERIFY(text.startsWith("graph:   cnn\ndevice:  cpu:0 ("));
+    QVERIFY(text.contains("predicted costscope ("));
+}
+
+void TestCliRemote::secondRunReusesTheCache()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QByteArray err;
+    QCOMPARE(runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000),
+             0);
+    QVERIFY2(!err.contains("copying"), err.constData()); // runMatchesTheLocalRun copied it
+    const QStringList entries = QDir(m_tmp.filePath("remote-cache")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(entries.size(), 1);
+    QCOMPARE(entries[0].size(), 64); // the SHA-256 of the graph, in hex
+    QVERIFY(QFile::exists(m_tmp.filePath("remote-cache/" + entries[0] + "/cnn.hir.json")));
+}
+
+void TestCliRemote::devicesAreNamedForTheHost()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QByteArray out, err;
+    QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(), &out, &err, 60000) == 0, err.constData());
+    QVERIFY2(out.startsWith("127.0.0.1/cpu  "), out.constData());
+    QVERIFY2(runCli(QStringList{"devices", "--json"} + remoteArgs(), &out, &err, 60000) == 0, err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(out).object();
+    QCOMPARE(j["devices"].toArray()[0].toObject()["id"].toString(), QString("127.0.0.1/cpu"));
+}
+
+void TestCliRemote::calibrationIsKeptLocallyUnderTheHostName()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QByteArray out, err;
+    QVERIFY2(
+        runCli(QStringList{"calibrate", "--backend", "cpu", "--quick", "--json"} + remoteArgs(), &out, &err, 120000)
+            == 0,
+        err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(out).object();
+    QCOMPARE(j["name"].toString(), QString("127.0.0.1/calibrated-cpu"));
+    QVERIFY2(j["saved_to"].toString().startsWith(m_tmp.filePath("home")), qPrintable(j["saved_to"].toString()));
+    QVERIFY(QFile::exists(j["saved_to"].toString()));
+}
+
+void TestCliRemote::killedConnectionExits3()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QProcess run;
+    run.start(cliPath(), QStringList{"run", graph(), "--runs", "10000000", "--no-host-probe", "--remote-timeout", "60"}
+                             + remoteArgs());
+    QVERIFY(run.waitForStarted());
+    QTest::qWait(2500); // connected, version checked, running
+    QElapsedTimer clock;
+    clock.start();
+    killConnections();
+    QVERIFY2(run.waitForFinished(20000), "a killed connection hung the run");
+    const QByteArray err = run.readAllStandardError();
+    QCOMPARE(run.exitCode(), 3);
+    QVERIFY2(err.contains("connection"), err.constData());
+    qInfo("killed connection noticed after %lld ms", static_cast<long long>(clock.elapsed()));
+    // The remote run stops with its connection (remote_cli.cpp's watcher) rather than run on for hours.
+    const QString cache = m_tmp.filePath("remote-cache");
+    bool orphan = true;
+    for (int tries = 0; tries < 50 && orphan; ++tries, QTest::qWait(100)) {
+        orphan = false;
+        for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+            QFile cmdline("/proc/" + pid + "/cmdline");
+            if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(cache.toUtf8()))
+                orphan = true;
+        }
+    }
+    QVERIFY2(!orphan, "the remote costscope-cli outlived its connection");
+}
+
+void TestCliRemote::timeoutExits3()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray err;
+    QCOMPARE(runCli(QStringList{"run", graph(), "--runs", "10000000", "--no-host-probe", "--remote-timeout", "2"}
+                        + remoteArgs(),
+                    nullptr, &err, 30000),
+             3);
+    QVERIFY2(err.contains("no answer within 2 s"), err.constData());
+    QVERIFY(clock.elapsed() < 15000);
+}
+
+void TestCliRemote::unreachableAndRefusedExit3()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QByteArray err;
+    QStringList closedPort = remoteArgs();
+    closedPort[1] = userName() + "@127.0.0.1:1";
+    QCOMPARE(runCli(QStringList{"devices"} + closedPort, nullptr, &err, 30000), 3);
+    QVERIFY2(err.contains("unreachable"), err.constData());
+    QProcess::execute("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", m_tmp.filePath("stranger_key")});
+    QStringList stranger = remoteArgs();
+    stranger[3] = m_tmp.filePath("stranger_key");
+    stranger << "--ssh-option"
+             << "ControlPath=none"; // not through the master the right key opened
+    QCOMPARE(runCli(QStringList{"devices"} + stranger, nullptr, &err, 30000), 3);
+    QVERIFY2(err.contains("authentication refused"), err.constData());
+}
+
+void TestCliRemote::missingOlderOrCrashingCliExits3()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QByteArray err;
+    QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs("/nonexistent/costscope-cli"), nullptr, &err, 30000), 3);
+    QVERIFY2(err.contains("not found"), err.constData());
+    const QString old = m_tmp.filePath("old-costscope-cli");
+    QFile script(old);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\necho 'costscope-cli 0.0.1'\n");
+    script.close();
+    script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+    QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs(old), nullptr, &err, 30000), 3);
+    QVERIFY2(err.contains("0.0.1 is older"), err.constData());
+    const QString crashing = m_tmp.filePath("crashing-costscope-cli");
+    QFile crash(crashing);
+    QVERIFY(crash.open(QIODevice::WriteOnly));
+    crash.write("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'costscope-cli " COSTSCOPE_PROJECT_VERSION
+                "'; else kill -SEGV $$; fi\n");
+    crash.close();
+    crash.setPermissions(crash.permissions() | QFileDevice::ExeOwner);
+    QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs(crashing), nullptr, &err, 30000), 3);
+    QVERIFY2(err.contains("died of signal 11"), err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestCliRemote)
+#include "test_cli_remote.moc"

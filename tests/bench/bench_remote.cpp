@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// What a remote run adds to a local one: `costscope-cli run` of the bundled CNN here and through --remote on an
+// OpenSSH server on 127.0.0.1 (tests/remote/loopback_sshd.sh) with the same CLI, in alternating pairs so that the
+// host's drift hits both alike. The first remote run opens the master connection and copies the graph (reported
+// apart); the others reuse both. Target: a warm remote run adds at most 300 ms (issue 23).
+// usage: bench_remote [PAIRS]   (default 15)
+#include "remote/child_process.h"
+#include "remote/ssh_target.h"
+#include "test_paths.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <pwd.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace costscope::test;
+
+namespace {
+// The loopback server lets in only the user running it.
+QString userName()
+{
+    const passwd* pw = ::getpwuid(::getuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString("root");
+}
+
+double timedRun(const QStringList& args)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray err;
+    if (runCli(args, nullptr, &err, 60000) != 0) {
+        std::fprintf(stderr, "run failed: %s\n", err.constData());
+        std::exit(1);
+    }
+    return static_cast<double>(clock.nsecsElapsed()) / 1e6;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int pairs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
+    QTemporaryDir tmp;
+    qputenv("HOME", tmp.filePath("home").toUtf8());
+    QDir().mkpath(tmp.filePath("home"));
+    const QString script = sourcePath("tests/remote/loopback_sshd.sh"), sshd = tmp.filePath("sshd");
+    if (QProcess::execute("bash", {script, "start", sshd}) != 0) {
+        std::printf("bench_remote: skipped, no OpenSSH server could be started on 127.0.0.1\n");
+        return 0;
+    }
+    QFile portFile(sshd + "/port");
+    portFile.open(QIODevice::ReadOnly);
+    const QString port = QString::fromUtf8(portFile.readAll()).trimmed();
+    const QStringList run = {"run",   sourcePath("resources/examples/cnn.hir.json"), "--runs", "5", "--no-host-probe",
+                             "--json"};
+    const QStringList remote = {"--remote",       userName() + "@127.0.0.1:" + port,
+                                "--identity",     sshd + "/client_key",
+                                "--ssh-option",   "StrictHostKeyChecking=no",
+                                "--ssh-option",   "UserKnownHostsFile=" + sshd + "/known_hosts",
+                                "--remote-cli",   cliPath(),
+                                "--remote-cache", tmp.filePath("remote-cache")};
+    const double cold = timedRun(run + remote);
+    // One bare round trip through the same master connection: the floor of any remote command (the remote login
+    // shell's start-up included: a ~/.bashrc that runs `pyenv init` costs hundreds of ms there).
+    costscope::SshTarget target;
+    target.user = userName().toStdString();
+    target.host = "127.0.0.1";
+    target.port = port.toInt();
+    target.identityFile = (sshd + "/client_key").toStdString();
+    target.options = {"StrictHostKeyChecking=no", "UserKnownHostsFile=" + (sshd + "/known_hosts").toStdString()};
+    std::vector<double> local, warm, added, roundTrip;
+    for (int i = 0; i < pairs; ++i) {
+        local.push_back(timedRun(run));
+        warm.push_back(timedRun(run + remote));
+        added.push_back(warm.back() - local.back());
+        QElapsedTimer clock;
+        clock.start();
+        costscope::runChild(costscope::sshCommand(target, "true"), {});
+        roundTrip.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+    }
+    std::printf("costscope-cli run cnn.hir.json --runs 5, %d pairs (median wall ms)\n", pairs);
+    std::printf("  local                      %8.1f\n", median(local));
+    std::printf("  remote, warm (reused)      %8.1f\n", median(warm));
+    std::printf("  remote, first (connect+copy) %6.1f\n", cold);
+    std::printf("  ssh round trip (`true`)    %8.1f\n", median(roundTrip));
+    std::printf("  added by the remote run    %8.1f   target <= 300 ms: %s\n", median(added),
+                median(added) <= 300 ? "met" : "MISSED");
+    QProcess::execute("bash", {script, "stop", sshd});
+    return 0;
+}

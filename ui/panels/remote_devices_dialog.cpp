@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "panels/remote_devices_dialog.h"
+
+#include "remote/remote_commands.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPointer>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace costscope {
+
+// What the worker hands back: the devices, or why there are none.
+struct RemoteDevicesOutcome {
+    std::vector<RemoteDevice> devices;
+    std::string error;
+};
+
+RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Remote Devices"));
+    m_host = new QLineEdit(this);
+    m_host->setPlaceholderText(tr("user@host[:port] (your ~/.ssh/config applies)"));
+    m_identity = new QLineEdit(this);
+    m_identity->setPlaceholderText(tr("optional: ~/.ssh/id_ed25519"));
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Identity file"), QDir::homePath() + "/.ssh");
+        if (!file.isEmpty())
+            m_identity->setText(file);
+    });
+    auto* identityRow = new QHBoxLayout;
+    identityRow->addWidget(m_identity);
+    identityRow->addWidget(browse);
+    m_remoteCli = new QLineEdit(this);
+    m_remoteCli->setPlaceholderText(tr("costscope-cli (on the host's PATH)"));
+    m_sshOptions = new QLineEdit(this);
+    m_sshOptions->setPlaceholderText(tr("optional ssh -o options, K=V separated by spaces"));
+    auto* form = new QFormLayout;
+    form->addRow(tr("Host:"), m_host);
+    form->addRow(tr("Identity:"), identityRow);
+    form->addRow(tr("Remote CLI:"), m_remoteCli);
+    form->addRow(tr("SSH options:"), m_sshOptions);
+    m_devices = new QListWidget(this);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_list = buttons->addButton(tr("List Devices"), QDialogButtonBox::ActionRole);
+    m_cancel = buttons->addButton(tr("Cancel"), QDialogButtonBox::ActionRole);
+    m_cancel->setEnabled(false);
+    connect(m_list, &QPushButton::clicked, this, &RemoteDevicesDialog::listDevices);
+    connect(m_cancel, &QPushButton::clicked, this, &RemoteDevicesDialog::cancel);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &RemoteDevicesDialog::showOutcome);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_devices);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(560, 380);
+}
+
+RemoteDevicesDialog::~RemoteDevicesDialog()
+{
+    cancel();
+    m_watcher.waitForFinished(); // the ssh child is killed within a tenth of a second of the cancel
+}
+
+void RemoteDevicesDialog::listDevices()
+{
+    auto target = parseSshTarget(m_host->text().trimmed().toStdString());
+    if (!target) {
+        m_status->setText(QString::fromStdString(target.error().message));
+        return;
+    }
+    RemoteCliOptions options;
+    options.target = *target;
+    options.target.identityFile = m_identity->text().trimmed().toStdString();
+    for (const QString& o : m_sshOptions->text().split(' ', Qt::SkipEmptyParts))
+        options.target.options.push_back(o.toStdString());
+    if (!m_remoteCli->text().trimmed().isEmpty())
+        options.cli = m_remoteCli->text().trimmed().toStdString();
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    options.cancel = m_cancelFlag.get();
+    QPointer<QLabel> status = m_status;
+    options.onProgress = [status](const std::string& line) {
+        QMetaObject::invokeMethod(status, [status, text = QString::fromStdString(line)] {
+            if (status)
+                status->setText(text);
+        });
+    };
+    m_devices->clear();
+    m_status->setText(tr("Connecting to %1…").arg(m_host->text().trimmed()));
+    m_list->setEnabled(false);
+    m_cancel->setEnabled(true);
+    auto flag = m_cancelFlag; // kept alive by the worker until it returns
+    m_watcher.setFuture(QtConcurrent::run([options, flag]() -> std::shared_ptr<const RemoteDevicesOutcome> {
+        RemoteCli remote(options);
+        auto devices = remoteDevices(remote);
+        auto outcome = std::make_shared<RemoteDevicesOutcome>();
+        if (devices)
+            outcome->devices = std::move(*devices);
+        else
+            outcome->error = devices.error().message;
+        return outcome;
+    }));
+}
+
+void RemoteDevicesDialog::cancel()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+}
+
+void RemoteDevicesDialog::showOutcome()
+{
+    m_list->setEnabled(true);
+    m_cancel->setEnabled(false);
+    const auto outcome = m_watcher.result();
+    for (const RemoteDevice& d : outcome->devices)
+        m_devices->addItem(QString::fromStdString(d.id + "  " + d.info.name + "  "
+                                                  + std::to_string(d.info.memoryBytes / (1024 * 1024)) + " MiB"));
+    m_status->setText(outcome->error.empty() ? tr("%n device(s)", nullptr, static_cast<int>(outcome->devices.size()))
+                                             : QString::fromStdString(outcome->error));
+    emit finished(outcome->error.empty());
+}
+
+} // namespace costscope
