@@ -241,6 +241,8 @@ for m in r["models"]:
           f'MAPE {g["mape"]:6.1f} | nodes {n["count"]:5d} ±25% {100*n["within_25"]:5.1f}')
 for w in r["worst"]:
     print("worst", w["family"], w["graph"], w["batch"], round(100 * w["error"]))
+for n in r["worst_nodes"]:
+    print("node", n["family"], n["graph"], n["batch"], n["node"], n["op"], round(n["predicted_ns"]), round(n["measured_ns"]))
 for n in r["notes"][:20]:
     print("note", n)
 PY

@@ -58,6 +58,7 @@ Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const
         return trained.error();
     DeviceProfile out = profile;
     out.kernelPredictors = trained->kernelPredictors;
+    out.graphComposition = trained->graphComposition;
     char line[160];
     std::snprintf(line, sizeof line, "kernel predictors from %zu measured sampler and zoo graphs (%zu skipped):\n", runs.size(),
                   skipped.size());
@@ -65,6 +66,11 @@ Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const
     for (const auto& [cls, k] : *out.kernelPredictors) {
         std::snprintf(line, sizeof line, "  %-12s %5d kernels, %.1f %% mean error on them\n", cls.c_str(), k.samples,
                       k.trainMape);
+        figures += line;
+    }
+    if (out.graphComposition.valid()) {
+        std::snprintf(line, sizeof line, "  whole graph = %.2f x kernels' sum %+.0f ns a kernel %+.0f ns\n",
+                      out.graphComposition.kernelScale, out.graphComposition.perKernelNs, out.graphComposition.fixedNs);
         figures += line;
     }
     for (const std::string& n : notes)

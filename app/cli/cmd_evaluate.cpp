@@ -60,6 +60,11 @@ void printTable(const EvaluationReport& r, const std::string& device)
         std::printf("  %-12s %-32s b%-4lld predicted %10.3f ms, measured %10.3f ms (%+.0f%%)\n", p.family.c_str(),
                     p.graph.c_str(), static_cast<long long>(p.batch), p.predictedNs / 1e6, p.measuredNs / 1e6,
                     100 * p.error());
+    std::printf("\nnodes the learned model misses by the most time:\n");
+    for (const NodeMiss& n : r.worstNodes)
+        std::printf("  %-12s %-32s b%-4lld node %-5lld %-28s predicted %9.1f us, measured %9.1f us\n",
+                    n.family.c_str(), n.graph.c_str(), static_cast<long long>(n.batch), static_cast<long long>(n.node),
+                    n.op.c_str(), n.predictedNs / 1e3, n.measuredNs / 1e3);
     for (const std::string& n : r.notes)
         std::printf("note: %s\n", n.c_str());
 }
@@ -89,6 +94,10 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
         return a;
     };
     j["worst"] = preds(r.worst);
+    j["worst_nodes"] = nlohmann::ordered_json::array();
+    for (const NodeMiss& n : r.worstNodes)
+        j["worst_nodes"].push_back({{"family", n.family}, {"graph", n.graph}, {"batch", n.batch}, {"node", n.node},
+                                    {"op", n.op}, {"predicted_ns", n.predictedNs}, {"measured_ns", n.measuredNs}});
     j["predictions"] = preds(r.predictions);
     j["notes"] = r.notes;
     return j;

@@ -261,6 +261,17 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         total += nc.totalNs;
         gc.nodes.push_back(std::move(nc));
     }
+    if (p.graphComposition.valid()) {
+        // The kernels as one submission runs them (graph_composition.h), plus what each node adds outside them.
+        double kernelNs = 0, kernels = 0, outside = 0;
+        for (const NodeCost& nc : gc.nodes) {
+            const double kernel = nc.totalNs - nc.syncNs - nc.readbackNs;
+            kernelNs += kernel;
+            kernels += kernel > 0 ? 1 : 0;
+            outside += nc.syncNs + nc.readbackNs;
+        }
+        total = p.graphComposition.wholeNs(kernelNs, kernels) + outside;
+    }
     gc.totalNs = total;
     return gc;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/calibration_tag.h"
+#include "analysis/graph_composition.h"
 #include "analysis/device.h"
 #include "analysis/tile_waves.h"
 
@@ -111,6 +112,8 @@ struct DeviceProfile {
     // Learned per-kernel-class predictors (analysis/kernel_predictor.h) by kernelClassOf; a class without one is
     // priced by the analytic terms above (and its correction). Shared: profiles are copied freely, trees are not.
     std::shared_ptr<const KernelPredictors> kernelPredictors;
+    // How kernel times add up to the whole graph's (fitted with the predictors); invalid: Σ nodes + round trip.
+    GraphComposition graphComposition;
     // What loading the profile had to leave out (a malformed predictor: the analytic terms price its class).
     std::vector<std::string> loadWarnings;
 

@@ -11,6 +11,7 @@ namespace costscope {
 DeviceProfile analyticOnly(DeviceProfile p)
 {
     p.kernelPredictors.reset();
+    p.graphComposition = {};
     p.corrections.clear();
     return p;
 }

@@ -21,7 +21,7 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
                                             const std::vector<std::pair<NodeId, double>>& measured,
                                             double wholeMeasuredNs, const std::string& family);
 
-// The profile without learned predictors and corrections: what the predictors are trained against.
+// The profile without learned predictors, graph composition and corrections: what the predictors are trained against.
 DeviceProfile analyticOnly(DeviceProfile p);
 
 } // namespace costscope

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -245,7 +246,7 @@ const std::set<std::string>& knownKeys()
         "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
         "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
         "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "host_probe", "conv_per_sample", "conv_call_ns",
-        "gemm_packs_b", "view_copy_bw_gbps", "corrections", "kernel_predictors", "rlx_fallback"};
+        "gemm_packs_b", "view_copy_bw_gbps", "corrections", "kernel_predictors", "graph_composition", "rlx_fallback"};
     return k;
 }
 
@@ -319,6 +320,10 @@ std::string profileToJsonText(const DeviceProfile& p)
             j["kernel_predictors"][cls] = {{"samples", k.samples}, {"train_mape", k.trainMape},
                                            {"xgboost", Json::parse(k.xgboostJson())}};
     }
+    if (p.graphComposition.valid())
+        j["graph_composition"] = {{"kernel_scale", p.graphComposition.kernelScale},
+                                  {"per_kernel_ns", p.graphComposition.perKernelNs},
+                                  {"fixed_ns", p.graphComposition.fixedNs}};
     j["rlx_fallback"] = p.rlxFallback;
     return j.dump(2) + "\n";
 }
@@ -378,6 +383,17 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.number("view_copy_bw_gbps", p.viewCopyBw);
     readPositiveMap(r, "corrections", "expected an object {op class: factor}", p.corrections);
     readKernelPredictors(j, origin, p);
+    if (const auto c = j.find("graph_composition"); c != j.end()) {
+        const auto number = [&](const char* key) {
+            return c->is_object() && c->contains(key) && (*c)[key].is_number() ? (*c)[key].get<double>() : NAN;
+        };
+        const GraphComposition g{number("kernel_scale"), number("per_kernel_ns"), number("fixed_ns")};
+        if (std::isfinite(g.kernelScale) && std::isfinite(g.perKernelNs) && std::isfinite(g.fixedNs) && g.valid())
+            p.graphComposition = g;
+        else
+            p.loadWarnings.push_back(origin + ": key 'graph_composition': expected {kernel_scale > 0, per_kernel_ns, "
+                                              "fixed_ns}; the nodes' sum prices the whole graph");
+    }
     r.boolean("rlx_fallback", p.rlxFallback);
     // Files from before the tag: RLX's discrete-GPU fallback is a guess without a model, anything else a default.
     p.calibration = p.rlxFallback ? Calibration::Uncalibrated : Calibration::ArchDefault;

@@ -35,6 +35,7 @@ namespace costscope {
 //   "kernel_predictors": {"matmul": {"samples": 900, "train_mape": 4.1, "xgboost": {XGBoost JSON model}}},
 //                                          learned per kernel class (kernel_predictor.h); unreadable ones are
 //                                          left out with a warning (DeviceProfile::loadWarnings)
+//   "graph_composition": {"kernel_scale": 0.9, "per_kernel_ns": -400, "fixed_ns": 9000},   kernels → whole graph
 //   "rlx_fallback": false                  RLX's discrete-GPU fallback estimate for this device
 // }
 std::string profileToJsonText(const DeviceProfile& p);

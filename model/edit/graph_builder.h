@@ -52,6 +52,7 @@ public:
         o.attrs.set("op", subOp);
         return op(std::move(o), std::move(inputs), scope);
     }
+    const Graph& graph() const { return m_g; }
     Graph finish(std::vector<NodeId> outputs)
     {
         m_g.outputs = std::move(outputs);

@@ -26,6 +26,14 @@ struct EvalPrediction {
     double error() const { return measuredNs > 0 ? predictedNs / measuredNs - 1 : 0; }
 };
 
+// One node's miss by the learned model: where the whole-graph error comes from.
+struct NodeMiss {
+    std::string family, graph, op;
+    std::int64_t batch = 0;
+    NodeId node = 0;
+    double predictedNs = 0, measuredNs = 0;
+};
+
 struct ModelAccuracy {
     std::string model; // "rlx parity", "costscope analytic", "costscope class-corrected", "costscope learned"
     ErrorStats graphs, nodes;
@@ -36,6 +44,7 @@ struct EvaluationReport {
     std::vector<ModelAccuracy> models;
     std::vector<EvalPrediction> predictions; // every graph under every model
     std::vector<EvalPrediction> worst;       // the largest |error| of the learned model, up to 10
+    std::vector<NodeMiss> worstNodes;        // the learned model's largest |predicted - measured| nodes, up to 20
     std::vector<std::string> notes;          // classes left without a predictor, and why
 };
 

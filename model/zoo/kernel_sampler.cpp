@@ -82,11 +82,10 @@ void attentions(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("attention", maxGflop, out);
     const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {{4, 64}, {8, 64}, {12, 64}, {16, 64}, {8, 128}, {4, 32}};
-    int i = 0;
     for (std::int64_t seq : {32, 64, 128, 256, 512, 1024})
         for (const auto& [heads, dim] : headShapes)
-            for (std::int64_t batch : {1, 8}) {
-                const bool causal = i++ % 2 == 0;
+            for (std::int64_t batch : {1, 8})
+                for (const bool causal : {false, true}) {
                 const double flops = double(batch * heads) * double(seq) * double(seq) * (4.0 * double(dim) + 5);
                 s.add(flops, [&](GraphBuilder& b) {
                     const Dims d = {batch, seq, heads * dim};
@@ -168,16 +167,16 @@ void pools(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("pool", maxGflop, out);
     for (std::int64_t c : {16, 64, 256})
-        for (std::int64_t size : {8, 28, 56, 112})
+        for (std::int64_t size : {7, 14, 28, 56, 112})
             for (std::int64_t batch : {1, 8})
-                s.add(double(batch * c * size * size), [&](GraphBuilder& b) {
-                    Op op = edit::defaultOp(OpKind::Pool);
-                    const bool global = size <= 8;
-                    op.attrs.set("kind", std::string(global ? "Avg" : "Max"));
-                    op.attrs.set("kernel_size", global ? Dims{size, size} : Dims{2, 2});
-                    op.attrs.set("stride", global ? Dims{size, size} : Dims{2, 2});
-                    return b.op(op, {s.input(b, {batch, c, size, size})});
-                });
+                for (const bool global : {false, true}) // a 2x2 max pool, or a global average (a CNN's head)
+                    s.add(double(batch * c * size * size), [&](GraphBuilder& b) {
+                        Op op = edit::defaultOp(OpKind::Pool);
+                        op.attrs.set("kind", std::string(global ? "Avg" : "Max"));
+                        op.attrs.set("kernel_size", global ? Dims{size, size} : Dims{2, 2});
+                        op.attrs.set("stride", global ? Dims{size, size} : Dims{2, 2});
+                        return b.op(op, {s.input(b, {batch, c, size, size})});
+                    });
 }
 
 void transposes(double maxGflop, std::vector<SamplerGraph>& out)

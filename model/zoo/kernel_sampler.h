@@ -4,7 +4,8 @@
 // class where real models live (GEMMs from batch-1 decode to large prefill, attention causal or not at sequence
 // 32-1024, convolutions dense, grouped and depthwise, element-wise over 2^10-2^24 elements, norms, softmax, pooling,
 // transposes). Each graph holds independent nodes of one class, every one reading its own inputs and each a graph
-// output, so that one instrumented run times many configurations. Their family is "calibration": never held out,
+// output (measured runs time no read-back), so that one instrumented run times many configurations. Their family is
+// "calibration": never held out,
 // never scored, always in the training set.
 #include "ir/graph.h"
 

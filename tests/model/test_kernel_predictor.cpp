@@ -3,6 +3,7 @@
 // agrees with XGBoost's own predictions, predictors survive the profile JSON, bad predictor data falls back to the
 // analytic terms with a warning, and the training samples lose the run's instrumentation overhead.
 #include "analysis/costscope_cost_model.h"
+#include "analysis/graph_composition.h"
 #include "analysis/kernel_samples.h"
 #include "analysis/profile_io.h"
 #include "train/family_holdout.h"
@@ -235,6 +236,43 @@ private slots:
         // With one family there is nothing to hold out.
         std::vector<EvalRun> one(runs.begin(), runs.begin() + 2);
         QVERIFY(!evaluateLeaveFamilyOut(one, p, rlx, o).ok());
+    }
+
+    void graphCompositionIsRecoveredAndSaved()
+    {
+        std::vector<CompositionSample> samples;
+        const GraphComposition truth{0.8, -300, 9000};
+        for (int i = 1; i <= 20; ++i) {
+            const double kernels = 10.0 * i, sum = 5000.0 * i * i;
+            samples.push_back({sum, kernels, truth.kernelScale * sum + truth.perKernelNs * kernels + truth.fixedNs});
+        }
+        const GraphComposition fit = fitGraphComposition(samples);
+        QVERIFY(fit.valid());
+        QVERIFY(std::fabs(fit.kernelScale - 0.8) < 1e-6 && std::fabs(fit.perKernelNs + 300) < 1e-3 &&
+                std::fabs(fit.fixedNs - 9000) < 1e-2);
+        QVERIFY(!fitGraphComposition({samples.begin(), samples.begin() + 3}).valid()); // too few graphs
+        DeviceProfile p = cpuProfile();
+        p.graphComposition = fit;
+        auto back = profileFromJsonText(profileToJsonText(p), "composition");
+        QVERIFY(back.ok() && back->graphComposition.valid());
+        QCOMPARE(back->graphComposition.fixedNs, fit.fixedNs);
+        // The whole graph follows it: kernels' sum and count in, round trip out.
+        const Graph g = modelZoo().front().build(1);
+        const GraphCost plain = CostscopeCostModel().estimate(g, cpuProfile());
+        const GraphCost composed = CostscopeCostModel().estimate(g, *back);
+        double sum = 0, kernels = 0;
+        for (const NodeCost& n : plain.nodes) {
+            sum += n.totalNs - n.syncNs - n.readbackNs;
+            kernels += n.totalNs - n.syncNs - n.readbackNs > 0;
+        }
+        double outside = 0;
+        for (const NodeCost& n : plain.nodes)
+            outside += n.syncNs + n.readbackNs;
+        QVERIFY(std::fabs(composed.totalNs - (fit.wholeNs(sum, kernels) + outside)) < 1e-6 * composed.totalNs);
+        auto j = nlohmann::json::parse(profileToJsonText(p));
+        j["graph_composition"]["kernel_scale"] = "x";
+        auto bad = profileFromJsonText(j.dump(), "bad.json");
+        QVERIFY(bad.ok() && !bad->graphComposition.valid() && bad->loadWarnings.size() == 1);
     }
 
     void zooHasFortyGraphsInSevenFamiliesThatValidate()
