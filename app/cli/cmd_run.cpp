@@ -9,8 +9,9 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/run_check.h"
-#include "ir/rebatch.h"
 #include "formats/graph_file.h"
+#include "formats/missing_tensor_data.h"
+#include "ir/rebatch.h"
 #include "measure.h"
 #include "synthetic.h"
 #include "tensor_proto.h"
@@ -318,6 +319,10 @@ int cmdRun(const std::vector<std::string>& argv)
         loaded->graph = std::move(*rebatched);
     }
     const Graph& g = loaded->graph;
+    if (const std::string missing = missingDataReason(g); !missing.empty()) {
+        std::cerr << s.file << ": " << missing << '\n';
+        return kBadInput;
+    }
     auto fileInputs = readInputFiles(*settings, g);
     if (!fileInputs) {
         std::cerr << fileInputs.error().format(s.file) << '\n';

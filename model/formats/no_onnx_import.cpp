@@ -9,7 +9,7 @@ bool onnxImportAvailable()
     return false;
 }
 
-Result<Graph> importOnnx(const std::string&, Diagnostics*)
+Result<Graph> importOnnx(const std::string&, Diagnostics*, const std::string&)
 {
     return Diagnostic::error("this build has no ONNX import (libonnx was not found when it was built)");
 }

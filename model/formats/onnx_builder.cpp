@@ -2,6 +2,7 @@
 #include "formats/onnx_builder.h"
 
 #include "formats/json_attrs.h"
+#include "formats/missing_tensor_data.h"
 #include "formats/onnx_scope.h"
 
 #include <memory>
@@ -24,8 +25,8 @@ TensorData shareBytes(const ConstTensor& t)
 }
 } // namespace
 
-GraphBuilder::GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings)
-    : m_proto(g), m_opset(opset), m_warnings(warnings)
+GraphBuilder::GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external)
+    : m_proto(g), m_opset(opset), m_warnings(warnings), m_external(external)
 {
 }
 
@@ -73,7 +74,7 @@ std::optional<Diagnostic> GraphBuilder::collectInitializers()
     for (const auto& t : m_proto.initializer()) {
         if (t.name().empty())
             return Diagnostic::error("an initializer has no name");
-        auto c = readTensor(t, m_warnings);
+        auto c = readTensor(t, m_warnings, m_external);
         if (!c)
             return c.error();
         if (!m_constants.emplace(t.name(), std::move(*c)).second)
@@ -274,6 +275,8 @@ Result<NodeId> GraphBuilder::producer(const std::string& tensor, const NodeConte
     }
     n.shape = c->second.shape;
     n.data = shareBytes(c->second);
+    if (!c->second.missingFile.empty())
+        markMissingData(n, c->second.missingFile);
     const NodeId id = append(std::move(n));
     m_produced[tensor] = id;
     return id;

@@ -15,7 +15,8 @@ namespace costscope::onnx_import {
 // order.
 class GraphBuilder {
 public:
-    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings);
+    // `external` reads initializers kept in files beside the model; without it they load without values.
+    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external = nullptr);
     Result<Graph> build();
 
 private:
@@ -38,6 +39,7 @@ private:
     const onnx::GraphProto& m_proto;
     int m_opset;
     Diagnostics* m_warnings;
+    ExternalData* m_external;
     Graph m_graph;
     std::unordered_map<std::string, Shape> m_shapes;
     std::unordered_map<std::string, DType> m_dtypes; // tensors whose type is known but not their shape

@@ -2,6 +2,7 @@
 #include "formats/onnx_import.h"
 
 #include "formats/onnx_builder.h"
+#include "formats/onnx_external_data.h"
 #include "formats/onnx_tensors.h"
 #include "ir/validate.h"
 
@@ -146,7 +147,7 @@ bool onnxImportAvailable()
     return true;
 }
 
-Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
+Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings, const std::string& modelFolder)
 {
     if (bytes.empty())
         return Diagnostic::error("the file is empty: no ONNX model in it");
@@ -167,7 +168,10 @@ Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
     if (auto duplicate = duplicateGraphInput(model.graph()))
         return *duplicate;
     inferShapes(model, warnings);
-    auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings).build();
+    std::optional<onnx_import::ExternalData> external;
+    if (!modelFolder.empty())
+        external.emplace(modelFolder);
+    auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings, external ? &*external : nullptr).build();
     if (!graph)
         return graph.error();
     recordModelInfo(*graph, model, opset);

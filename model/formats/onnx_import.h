@@ -12,7 +12,9 @@ bool onnxImportAvailable();
 
 // Imports an ONNX model (serialized ModelProto bytes) through libonnx: its shape inference fills the shapes,
 // initializers become Params (Constants when small) with their data, dynamic dims become symbols, attributes map to
-// typed ops. Warnings (opset newer than libonnx knows, unknown ops) go to `warnings`.
-Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings = nullptr);
+// typed ops. Warnings (opset newer than libonnx knows, unknown ops) go to `warnings`. Initializers kept in external
+// data files are read (memory-mapped) from `modelFolder`; without one they load without values, with a warning.
+Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings = nullptr,
+                         const std::string& modelFolder = {});
 
 } // namespace costscope
