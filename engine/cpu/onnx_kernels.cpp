@@ -5,6 +5,8 @@
 // values, and one path for every dtype keeps them short.
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
+#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/wide_values.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,18 +26,6 @@ const HostTensor* onnxInput(const KernelContext& ctx, const Inputs& in, std::siz
 }
 
 namespace {
-// The I64 or F64 result of a kernel given in the output's dtype.
-KernelStatus fromWide(KernelContext& ctx, const HostTensor& wide, DType to, HostTensor& out)
-{
-    if (wide.dtype() == to) {
-        out = wide;
-        return ok();
-    }
-    if (!convertTensor(ctx.pool, wide, to, out))
-        return fail("cannot write " + std::string(dtypeName(to)));
-    return ok();
-}
-
 KernelStatus runShape(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     const auto rank = static_cast<std::int64_t>(in[0]->rank());
@@ -190,6 +180,17 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"Trilu", runTrilu},   {"CumSum", runCumSum}, {"Range", runRange}, {"Attention", runOnnxAttention},
     };
     for (const auto& [name, fn] : table)
+        if (name == opType)
+            return fn;
+    static const std::pair<std::string_view, KernelFn> newer[] = {
+        {"Resize", runResize},
+        {"CenterCropPad", runCenterCropPad},
+        {"Col2Im", runCol2Im},
+        {"GroupNormalization", runGroupNormalization},
+        {"LayerNormalization", runLayerNormalizationOutputs},
+        {"Split", runSplitOutput},
+    };
+    for (const auto& [name, fn] : newer)
         if (name == opType)
             return fn;
     if (KernelFn fn = findQuantizeNormKernel(opType))

@@ -6,9 +6,9 @@
 #include "formats/graph_file.h"
 #include "formats/missing_tensor_data.h"
 #include "formats/onnx_import.h"
+#include "graph_lookup.h"
+#include "onnx_writer.h"
 #include "test_paths.h"
-
-#include <onnx/onnx_pb.h>
 
 #include <QDir>
 #include <QFile>
@@ -17,7 +17,6 @@
 
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 using namespace costscope;
 using namespace costscope::test;
@@ -31,17 +30,6 @@ std::vector<float> weights(float first)
     for (std::size_t i = 0; i < w.size(); ++i)
         w[i] = first + 0.5f * static_cast<float>(i);
     return w;
-}
-
-void writeBytes(const QString& path, const std::string& bytes)
-{
-    std::ofstream out(path.toStdString(), std::ios::binary);
-    out << bytes;
-}
-
-std::string bytesOf(const std::vector<float>& v)
-{
-    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
 }
 
 onnx::TensorProto externalTensor(const std::string& name, const std::string& location, std::size_t offset,
@@ -65,65 +53,20 @@ onnx::TensorProto externalTensor(const std::string& name, const std::string& loc
     return t;
 }
 
-void declare(onnx::ValueInfoProto* v, const std::string& name, std::initializer_list<std::int64_t> dims)
-{
-    v->set_name(name);
-    auto* tt = v->mutable_type()->mutable_tensor_type();
-    tt->set_elem_type(onnx::TensorProto::FLOAT);
-    for (auto d : dims)
-        tt->mutable_shape()->add_dim()->set_dim_value(d);
-}
-
 // y = x·a + x·b with x [1, 4] and the two [4, 8] weights a and b.
 void writeModel(const QString& path, const onnx::TensorProto& a, const onnx::TensorProto& b)
 {
-    onnx::ModelProto m;
-    m.set_ir_version(8);
-    m.add_opset_import()->set_version(17);
-    auto* g = m.mutable_graph();
-    g->set_name("external");
-    auto node = [&](const char* op, std::vector<std::string> in, const std::string& out) {
-        auto* n = g->add_node();
-        n->set_op_type(op);
-        for (const auto& i : in)
-            n->add_input(i);
-        n->add_output(out);
-    };
-    node("MatMul", {"x", a.name()}, "xa");
-    node("MatMul", {"x", b.name()}, "xb");
-    node("Add", {"xa", "xb"}, "y");
-    *g->add_initializer() = a;
-    *g->add_initializer() = b;
-    declare(g->add_input(), "x", {1, kRows});
-    declare(g->add_output(), "y", {1, kCols});
-    writeBytes(path, m.SerializeAsString());
+    OnnxModel m(17);
+    m.node("MatMul", {"x", a.name()}, {"xa"});
+    m.node("MatMul", {"x", b.name()}, {"xb"});
+    m.node("Add", {"xa", "xb"}, {"y"});
+    *m.graph().add_initializer() = a;
+    *m.graph().add_initializer() = b;
+    m.input("x", {1, kRows});
+    m.output("y", {1, kCols});
+    m.save(path);
 }
 
-void writeTensorFile(const QString& path, const std::vector<float>& values, std::initializer_list<std::int64_t> dims)
-{
-    onnx::TensorProto t;
-    t.set_data_type(onnx::TensorProto::FLOAT);
-    for (auto d : dims)
-        t.add_dims(d);
-    t.set_raw_data(bytesOf(values));
-    writeBytes(path, t.SerializeAsString());
-}
-
-const Node* byName(const Graph& g, const std::string& name)
-{
-    for (const Node& n : g.nodes)
-        if (n.displayName() == name)
-            return &n;
-    return nullptr;
-}
-
-bool mentions(const Diagnostics& warnings, const std::string& text)
-{
-    for (const Diagnostic& w : warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
 } // namespace
 
 class TestOnnxExternalData : public QObject {
@@ -163,7 +106,7 @@ void TestOnnxExternalData::valuesAreReadFromOneFile()
     QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
     QVERIFY(!mentions(loaded->warnings, "weights.bin"));
     for (const auto& [name, values] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
-        const Node* n = byName(loaded->graph, name);
+        const Node* n = nodeNamed(loaded->graph, name);
         QVERIFY(n && n->data);
         QCOMPARE(n->data->size(), size);
         QVERIFY(std::memcmp(n->data->data(), values->data(), size) == 0);
@@ -250,7 +193,7 @@ void TestOnnxExternalData::missingFileLoadsAndRunExits3()
     auto loaded = loadGraphFile(m_model.toStdString());
     QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
     QVERIFY(mentions(loaded->warnings, "'gone.bin'"));
-    const Node* b = byName(loaded->graph, "b");
+    const Node* b = nodeNamed(loaded->graph, "b");
     QVERIFY(b && !b->data);
     const auto missing = missingTensorData(loaded->graph);
     QCOMPARE(missing.size(), std::size_t{1});
