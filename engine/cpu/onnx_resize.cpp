@@ -30,8 +30,8 @@ std::vector<double> coefficients(const ResizeSettings& s, double ratio, double s
         if (ratio == 1.0)
             return {0, 1};
         const std::string& m = s.nearestMode;
-        const bool right = m == "ceil" || (m == "round_prefer_ceil" && ratio >= 0.5)
-            || (m == "round_prefer_floor" && ratio > 0.5);
+        const bool right =
+            m == "ceil" || (m == "round_prefer_ceil" && ratio >= 0.5) || (m == "round_prefer_floor" && ratio > 0.5);
         return {right ? 0.0 : 1.0, right ? 1.0 : 0.0};
     }
     const bool cubic = s.mode == "cubic";

@@ -29,7 +29,8 @@ std::optional<Ints> axesOf(const NodeContext& ctx, std::size_t rank)
 
 bool staticDims(const Shape& s, const Ints& axes)
 {
-    return std::all_of(axes.begin(), axes.end(), [&](auto a) { return s.dims[static_cast<std::size_t>(a)].isStatic(); });
+    return std::all_of(axes.begin(), axes.end(),
+                       [&](auto a) { return s.dims[static_cast<std::size_t>(a)].isStatic(); });
 }
 
 std::optional<Shape> resize(const NodeContext& ctx, const Shape& in)
@@ -38,7 +39,9 @@ std::optional<Shape> resize(const NodeContext& ctx, const Shape& in)
     if (!axes || !staticDims(in, *axes))
         return std::nullopt;
     Shape out = in;
-    auto dimOf = [&](std::size_t i) { return static_cast<double>(in.dims[static_cast<std::size_t>((*axes)[i])].value); };
+    auto dimOf = [&](std::size_t i) {
+        return static_cast<double>(in.dims[static_cast<std::size_t>((*axes)[i])].value);
+    };
     const ConstTensor* scalesTensor = ctx.hasInput(2) ? ctx.constInput(2) : nullptr;
     if (scalesTensor && !scalesTensor->shape.elements().value_or(0))
         scalesTensor = nullptr; // an empty scales tensor means "use sizes"
@@ -61,8 +64,8 @@ std::optional<Shape> resize(const NodeContext& ctx, const Shape& in)
         ratio = policy == "not_larger" ? std::min(ratio, r) : std::max(ratio, r);
     }
     for (std::size_t i = 0; i < axes->size(); ++i)
-        out.dims[static_cast<std::size_t>((*axes)[i])] = Dim::fixed(
-            policy == "stretch" ? (*sizes)[i] : static_cast<std::int64_t>(ratio * dimOf(i) + 0.5));
+        out.dims[static_cast<std::size_t>((*axes)[i])] =
+            Dim::fixed(policy == "stretch" ? (*sizes)[i] : static_cast<std::int64_t>(ratio * dimOf(i) + 0.5));
     return out;
 }
 

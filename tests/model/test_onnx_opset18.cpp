@@ -52,8 +52,17 @@ void TestOnnxOpset18::init()
 void TestOnnxOpset18::checkRun(const QStringList& inputs, const std::vector<float>& expected, const Ints& dims)
 {
     writeTensorFile(m_dir->filePath("expected.pb"), expected, dims);
-    QStringList args = {"run", m_model, "--runs", "1", "--warmup", "0", "--no-host-probe", "--reference",
-                        m_dir->filePath("expected.pb"), "--atol", "1e-5"};
+    QStringList args = {"run",
+                        m_model,
+                        "--runs",
+                        "1",
+                        "--warmup",
+                        "0",
+                        "--no-host-probe",
+                        "--reference",
+                        m_dir->filePath("expected.pb"),
+                        "--atol",
+                        "1e-5"};
     for (const QString& in : inputs)
         args << "--input" << in;
     QByteArray out, err;
@@ -65,13 +74,20 @@ void TestOnnxOpset18::ownShapeInference_data()
 {
     QTest::addColumn<QString>("op");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("Resize 19, sizes of axes 2 and 3") << "Resize" << "F32[1,3,8,12]";
-    QTest::newRow("Resize 19, not_larger") << "ResizeKeepAspect" << "F32[1,3,6,9]";
-    QTest::newRow("CenterCropPad 18") << "CenterCropPad" << "F32[1,3,5,5]";
-    QTest::newRow("Col2Im 18") << "Col2Im" << "F32[1,1,5,5]";
-    QTest::newRow("GroupNormalization 21") << "GroupNormalization" << "F32[1,3,4,6]";
-    QTest::newRow("Pad 18, axes") << "Pad" << "F32[1,3,4,9]";
-    QTest::newRow("ReduceMean 18, axes input") << "ReduceMean" << "F32[1,3,1,1]";
+    QTest::newRow("Resize 19, sizes of axes 2 and 3") << "Resize"
+                                                      << "F32[1,3,8,12]";
+    QTest::newRow("Resize 19, not_larger") << "ResizeKeepAspect"
+                                           << "F32[1,3,6,9]";
+    QTest::newRow("CenterCropPad 18") << "CenterCropPad"
+                                      << "F32[1,3,5,5]";
+    QTest::newRow("Col2Im 18") << "Col2Im"
+                               << "F32[1,1,5,5]";
+    QTest::newRow("GroupNormalization 21") << "GroupNormalization"
+                                           << "F32[1,3,4,6]";
+    QTest::newRow("Pad 18, axes") << "Pad"
+                                  << "F32[1,3,4,9]";
+    QTest::newRow("ReduceMean 18, axes input") << "ReduceMean"
+                                               << "F32[1,3,1,1]";
 }
 
 void TestOnnxOpset18::ownShapeInference()
@@ -123,17 +139,20 @@ void TestOnnxOpset18::resizeRuns_data()
     QTest::addColumn<QString>("transform");
     QTest::addColumn<std::vector<float>>("expected");
     // x = [[1, 2], [3, 4]] to 4 x 4.
-    QTest::newRow("nearest, half_pixel") << "nearest" << "half_pixel"
+    QTest::newRow("nearest, half_pixel") << "nearest"
+                                         << "half_pixel"
                                          << std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4};
     const float t = 1.0f / 3, u = 2.0f / 3;
     QTest::newRow("linear, align_corners")
-        << "linear" << "align_corners"
-        << std::vector<float>{1,         1 + t,         1 + u,         2,         1 + 2 * t, 1 + 3 * t,
-                              1 + 4 * t, 2 + 2 * t,     1 + 2 * u,     1 + 2 * u + t, 1 + 2 * u + u, 2 + 2 * u,
-                              3,         3 + t,         3 + u,         4};
-    QTest::newRow("linear, half_pixel") << "linear" << "half_pixel"
-                                        << std::vector<float>{1,   1.25f, 1.75f, 2,   1.5f, 1.75f, 2.25f, 2.5f,
-                                                              2.5f, 2.75f, 3.25f, 3.5f, 3,   3.25f, 3.75f, 4};
+        << "linear"
+        << "align_corners" << std::vector<float>{1,         1 + t,         1 + u,         2,
+                                                 1 + 2 * t, 1 + 3 * t,     1 + 4 * t,     2 + 2 * t,
+                                                 1 + 2 * u, 1 + 2 * u + t, 1 + 2 * u + u, 2 + 2 * u,
+                                                 3,         3 + t,         3 + u,         4};
+    QTest::newRow("linear, half_pixel") << "linear"
+                                        << "half_pixel"
+                                        << std::vector<float>{1,    1.25f, 1.75f, 2,    1.5f, 1.75f, 2.25f, 2.5f,
+                                                              2.5f, 2.75f, 3.25f, 3.5f, 3,    3.25f, 3.75f, 4};
 }
 
 void TestOnnxOpset18::resizeRuns()
@@ -239,7 +258,8 @@ void TestOnnxOpset18::opsetsPast21Warn()
         m.save(m_model);
         auto loaded = loadGraphFile(m_model.toStdString());
         QVERIFY(loaded);
-        QCOMPARE(mentions(loaded->warnings, "opset " + std::to_string(opset) + ", newer than the newest Costscope reads (21)"),
+        QCOMPARE(mentions(loaded->warnings,
+                          "opset " + std::to_string(opset) + ", newer than the newest Costscope reads (21)"),
                  opset > 21);
     }
 }

@@ -70,7 +70,10 @@ public:
         return *n;
     }
     // Dims below 0 are symbolic ("d<axis>").
-    void input(const std::string& name, const std::vector<std::int64_t>& dims) { declare(graph().add_input(), name, dims); }
+    void input(const std::string& name, const std::vector<std::int64_t>& dims)
+    {
+        declare(graph().add_input(), name, dims);
+    }
     void output(const std::string& name, const std::vector<std::int64_t>& dims)
     {
         declare(graph().add_output(), name, dims);

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// The CPU backend's ONNX ops run by name that came with opsets 18 to 21 and the conformance work after them, checked
+// against values computed by hand: later outputs of multi-output ops (a node per output, onnx_output), GroupNormalization
+// per group and per channel, CenterCropPad, Col2Im, the picking and scattering ops, and depth/space moves. The suite
+// (scripts/conformance.sh) checks them against ONNX's reference on many more shapes.
+#include "op_runner.h"
+
+#include <QTest>
+
+using namespace costscope;
+using namespace costscope::test;
+
+namespace {
+Op named(const std::string& onnxOp, std::initializer_list<std::pair<std::string, AttrValue>> attrs = {})
+{
+    Op op = Op::unknown(onnxOp);
+    for (const auto& [k, v] : attrs)
+        op.attrs.set(k, v);
+    return op;
+}
+
+std::vector<std::int64_t> ints(const HostTensor& t)
+{
+    std::vector<std::int64_t> v;
+    for (std::uint64_t i = 0; i < t.elements(); ++i)
+        v.push_back(t.valueAsInt(i));
+    return v;
+}
+} // namespace
+
+class TestCpuOnnxOutputs : public QObject {
+    Q_OBJECT
+private slots:
+    void laterOutputs();
+    void laterOutputWithoutKernelIsAnError();
+    void normalisations();
+    void cropAndCol2Im();
+    void pickingOps();
+    void scatterAndGather();
+    void depthAndSpace();
+};
+
+void TestCpuOnnxOutputs::laterOutputs()
+{
+    const HostTensor x = f32({2, 3}, {1, 5, 2, 7, 0, 7});
+    auto values = RUN_OK(runOp(named("TopK"), {x, i64({1}, {2})}));
+    QVERIFY(values);
+    QVERIFY(sameFloats(*values, {2, 2}, {5, 2, 7, 7}));
+    auto indices = RUN_OK(runOp(named("TopK", {{"onnx_output", std::int64_t{1}}}), {x, i64({1}, {2})},
+                                Shape::of({2, 2}, DType::I64)));
+    QVERIFY(indices);
+    QCOMPARE(ints(*indices), (std::vector<std::int64_t>{1, 2, 0, 2})); // ties keep the lower index first
+
+    auto part = RUN_OK(runOp(named("Split", {{"onnx_output", std::int64_t{2}}, {"num_outputs", std::int64_t{3}}}),
+                             {f32({7}, {0, 1, 2, 3, 4, 5, 6})}));
+    QVERIFY(part);
+    QVERIFY(sameFloats(*part, {1}, {6}));
+
+    auto invStd = RUN_OK(runOp(named("LayerNormalization", {{"onnx_output", std::int64_t{2}}, {"epsilon", 0.0}}),
+                               {f32({1, 2}, {1, 3}), f32({2}, {1, 1})}, Shape::of({1, 1})));
+    QVERIFY(invStd);
+    QVERIFY(sameFloats(*invStd, {1, 1}, {1}));
+
+    // Attention's present_key: past_key with K after it, [batch, kv_heads, past + seq, size].
+    const HostTensor q = f32({1, 1, 1, 1}, {1}), k = f32({1, 1, 1, 1}, {2}), v = f32({1, 1, 1, 1}, {3});
+    auto present = RUN_OK(runOp(named("Attention", {{"onnx_output", std::int64_t{1}}}),
+                                {q, k, v, f32({1, 1, 1, 1}, {0}), f32({1, 1, 1, 1}, {9}), f32({1, 1, 1, 1}, {8})}));
+    QVERIFY(present);
+    QVERIFY(sameFloats(*present, {1, 1, 2, 1}, {9, 2}));
+
+    auto logProb = RUN_OK(runOp(named("SoftmaxCrossEntropyLoss", {{"onnx_output", std::int64_t{1}}}),
+                                {f32({1, 2}, {0, 0}), i64({1}, {1})}));
+    QVERIFY(logProb);
+    QVERIFY(sameFloats(*logProb, {1, 2}, {-0.6931472f, -0.6931472f}));
+}
+
+void TestCpuOnnxOutputs::laterOutputWithoutKernelIsAnError()
+{
+    auto r = runOp(named("ArgMax", {{"onnx_output", std::int64_t{1}}}), {f32({2}, {1, 2})});
+    QVERIFY(!r);
+    QVERIFY2(r.error().message.find("computes only output 0 of op ArgMax, not output 1") != std::string::npos,
+             r.error().message.c_str());
+}
+
+void TestCpuOnnxOutputs::normalisations()
+{
+    // Two groups of two channels, one value each: every group normalises to -1, 1 (eps 0).
+    const HostTensor x = f32({1, 4, 1}, {1, 3, 10, 30});
+    auto perGroup = RUN_OK(runOp(named("GroupNormalization", {{"num_groups", std::int64_t{2}}, {"epsilon", 0.0}}),
+                                 {x, f32({2}, {1, 2}), f32({2}, {0, 5})}));
+    QVERIFY(perGroup);
+    QVERIFY(sameFloats(*perGroup, {1, 4, 1}, {-1, 1, 3, 7}));
+    auto perChannel = RUN_OK(runOp(named("GroupNormalization", {{"num_groups", std::int64_t{2}}, {"epsilon", 0.0}}),
+                                   {x, f32({4}, {1, 2, 3, 4}), f32({4}, {0, 0, 0, 1})}));
+    QVERIFY(perChannel);
+    QVERIFY(sameFloats(*perChannel, {1, 4, 1}, {-1, 2, -3, 5}));
+    auto l2 = RUN_OK(runOp(named("LpNormalization"), {f32({1, 2}, {3, 4})}));
+    QVERIFY(l2);
+    QVERIFY(sameFloats(*l2, {1, 2}, {0.6f, 0.8f}));
+}
+
+void TestCpuOnnxOutputs::cropAndCol2Im()
+{
+    // 1 x 4 cropped to 2 (the middle two) and padded to 6 (one zero each side).
+    auto crop = RUN_OK(runOp(named("CenterCropPad"), {f32({1, 4}, {1, 2, 3, 4}), i64({2}, {1, 2})}));
+    QVERIFY(crop);
+    QVERIFY(sameFloats(*crop, {1, 2}, {2, 3}));
+    auto pad = RUN_OK(runOp(named("CenterCropPad", {{"axes", std::vector<std::int64_t>{1}}}),
+                            {f32({1, 4}, {1, 2, 3, 4}), i64({1}, {6})}));
+    QVERIFY(pad);
+    QVERIFY(sameFloats(*pad, {1, 6}, {0, 1, 2, 3, 4, 0}));
+    // Blocks of 2 over an image of 3 (stride 1): two positions, overlapping in the middle pixel, which sums.
+    auto image = RUN_OK(runOp(named("Col2Im"), {f32({1, 2, 2}, {1, 2, 10, 20}), i64({1}, {3}), i64({1}, {2})}));
+    QVERIFY(image);
+    QVERIFY(sameFloats(*image, {1, 1, 3}, {1, 12, 20}));
+}
+
+void TestCpuOnnxOutputs::pickingOps()
+{
+    auto hard = RUN_OK(runOp(named("Hardmax"), {f32({2, 3}, {1, 5, 5, 0, -1, -2})}));
+    QVERIFY(hard);
+    QVERIFY(sameFloats(*hard, {2, 3}, {0, 1, 0, 1, 0, 0})); // the first of equal maxima
+    auto hot = RUN_OK(runOp(named("OneHot"), {i64({2}, {2, -1}), f32({}, {3}), f32({2}, {0, 7})}));
+    QVERIFY(hot);
+    QVERIFY(sameFloats(*hot, {2, 3}, {0, 0, 7, 0, 0, 7}));
+    auto compressed = RUN_OK(runOp(named("Compress", {{"axis", std::int64_t{1}}}),
+                                   {f32({2, 3}, {1, 2, 3, 4, 5, 6}), i64({3}, {1, 0, 1})}));
+    QVERIFY(compressed);
+    QVERIFY(sameFloats(*compressed, {2, 2}, {1, 3, 4, 6}));
+    auto cumprod = RUN_OK(runOp(named("CumProd", {{"reverse", std::int64_t{1}}}), {f32({3}, {2, 3, 4}), i64({}, {0})}));
+    QVERIFY(cumprod);
+    QVERIFY(sameFloats(*cumprod, {3}, {24, 12, 4}));
+}
+
+void TestCpuOnnxOutputs::scatterAndGather()
+{
+    auto scattered = RUN_OK(runOp(named("ScatterElements", {{"axis", std::int64_t{1}}, {"reduction", std::string("add")}}),
+                                  {f32({1, 3}, {1, 1, 1}), i64({1, 2}, {2, 2}), f32({1, 2}, {5, 6})}));
+    QVERIFY(scattered);
+    QVERIFY(sameFloats(*scattered, {1, 3}, {1, 1, 12}));
+    auto nd = RUN_OK(runOp(named("ScatterND", {{"reduction", std::string("max")}}),
+                           {f32({2, 2}, {1, 2, 3, 4}), i64({1, 1}, {1}), f32({1, 2}, {5, 0})}));
+    QVERIFY(nd);
+    QVERIFY(sameFloats(*nd, {2, 2}, {1, 2, 5, 4}));
+    auto gathered = RUN_OK(runOp(named("GatherND"), {f32({2, 2}, {1, 2, 3, 4}), i64({2, 2}, {1, 0, 0, 1})}));
+    QVERIFY(gathered);
+    QVERIFY(sameFloats(*gathered, {2}, {3, 2}));
+}
+
+void TestCpuOnnxOutputs::depthAndSpace()
+{
+    // Four channels of 1 x 1 to one channel of 2 x 2 and back.
+    const HostTensor depth = f32({1, 4, 1, 1}, {1, 2, 3, 4});
+    auto space = RUN_OK(runOp(named("DepthToSpace", {{"blocksize", std::int64_t{2}}}), {depth}));
+    QVERIFY(space);
+    QVERIFY(sameFloats(*space, {1, 1, 2, 2}, {1, 2, 3, 4}));
+    auto back = RUN_OK(runOp(named("SpaceToDepth", {{"blocksize", std::int64_t{2}}}), {*space}));
+    QVERIFY(back);
+    QVERIFY(sameFloats(*back, {1, 4, 1, 1}, {1, 2, 3, 4}));
+    // CRD with two channels of blocks: channel c's block is channels c*4 .. c*4+3.
+    auto crd = RUN_OK(runOp(named("DepthToSpace", {{"blocksize", std::int64_t{2}}, {"mode", std::string("CRD")}}),
+                            {f32({1, 8, 1, 1}, {1, 2, 3, 4, 5, 6, 7, 8})}));
+    QVERIFY(crd);
+    QVERIFY(sameFloats(*crd, {1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
+    auto dcr = RUN_OK(runOp(named("DepthToSpace", {{"blocksize", std::int64_t{2}}}),
+                            {f32({1, 8, 1, 1}, {1, 2, 3, 4, 5, 6, 7, 8})}));
+    QVERIFY(dcr);
+    QVERIFY(sameFloats(*dcr, {1, 2, 2, 2}, {1, 3, 5, 7, 2, 4, 6, 8}));
+}
+
+QTEST_GUILESS_MAIN(TestCpuOnnxOutputs)
+#include "test_cpu_onnx_outputs.moc"
