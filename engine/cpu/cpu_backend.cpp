@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cpu/cpu_backend.h"
 #include "cpu/cpu_plan.h"
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/sgemm.h"
 
 #include <fstream>

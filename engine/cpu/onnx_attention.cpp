@@ -7,7 +7,7 @@
 // Catalogue Attention (RLX's op, attention.cpp) is another op; this one imports as an unknown op named Attention.
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 
 #include <cmath>
 #include <limits>

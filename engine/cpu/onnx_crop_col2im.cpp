@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ONNX CenterCropPad (opset 18) and Col2Im (opset 18). Both move elements without computing on them, so they copy
 // bytes of any dtype.
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <cstring>

@@ -5,7 +5,7 @@
 // values, and one path for every dtype keeps them short.
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <algorithm>
@@ -236,6 +236,15 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"DepthToSpace", runDepthToSpace},
         {"LpNormalization", runLpNormalization},
         {"Swish", runSwish},
+        {"BitCast", runBitCast},
+        {"HannWindow", runHannWindow},
+        {"HammingWindow", runHammingWindow},
+        {"BlackmanWindow", runBlackmanWindow},
+        {"ReverseSequence", runReverseSequence},
+        {"Mean", runMean},
+        {"Einsum", runEinsum},
+        {"NonMaxSuppression", runNonMaxSuppression},
+        {"RotaryEmbedding", runRotaryEmbedding},
     };
     for (const auto& [name, fn] : newer)
         if (name == opType)

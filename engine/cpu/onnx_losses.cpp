@@ -5,7 +5,7 @@
 // targets that count, as ONNX's reference does).
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 
 #include <cmath>
 #include <limits>

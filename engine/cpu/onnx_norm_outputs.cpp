@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ONNX GroupNormalization (opset 18: scale and bias per group; opset 21: per channel, told apart by their size) and
 // the Mean and InvStdDev outputs of LayerNormalization (outputs 1 and 2, a node each). Computed in F64.
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <cmath>

@@ -3,7 +3,7 @@
 // antialias, axes and keep_aspect_ratio_policy, as ONNX's reference implementation computes them. Interpolation is
 // separable: each output index of each axis reads a few input indices with weights (edge values past the border),
 // and an output element is the sum over the product of its axes' taps. Computed in F64.
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <algorithm>

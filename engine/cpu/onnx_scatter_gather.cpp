@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ONNX ScatterElements, ScatterND (reduction none, add, mul, max, min) and GatherND (batch_dims). Computed in F64
 // (integers past 2^53 lose precision; the ops move indices and small values in practice).
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ONNX ops that pick or place elements by position: TopK (values, and its indices as output 1), Hardmax, OneHot,
 // EyeLike and Compress. Values go through F64 (toF64) and back, indices are I64.
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <algorithm>
@@ -46,9 +46,8 @@ KernelStatus runTopK(KernelContext& ctx, const Inputs& in, HostTensor& out)
         for (std::int64_t i = 0; i < s->inner; ++i) {
             auto at = [&](std::int64_t j) { return v[(o * s->n + j) * s->inner + i]; };
             std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-                return largest ? at(a) > at(b) : at(a) < at(b);
-            });
+            std::stable_sort(order.begin(), order.end(),
+                             [&](std::int64_t a, std::int64_t b) { return largest ? at(a) > at(b) : at(a) < at(b); });
             for (std::int64_t j = 0; j < k; ++j) {
                 const auto dst = static_cast<std::size_t>((o * k + j) * s->inner + i);
                 values.values<double>()[dst] = at(order[static_cast<std::size_t>(j)]);

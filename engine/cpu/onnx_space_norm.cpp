@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ONNX SpaceToDepth and DepthToSpace (DCR and CRD) on NCHW tensors of any dtype, LpNormalization (p 1 or 2) and
 // Swish (x * sigmoid(alpha x)) in F64.
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ONNX Split whose sizes are known only at run time (opset 18's num_outputs, or equal parts of a computed dim): a node
 // per output, each copying its part.
-#include "cpu/onnx_opset18_kernels.h"
+#include "cpu/onnx_named_kernels.h"
 
 #include <cstring>
 

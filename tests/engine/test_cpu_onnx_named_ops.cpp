@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The CPU backend's ONNX ops run by name that came with opsets 18 to 21 and the conformance work after them, checked
-// against values computed by hand: later outputs of multi-output ops (a node per output, onnx_output), GroupNormalization
-// per group and per channel, CenterCropPad, Col2Im, the picking and scattering ops, and depth/space moves. The suite
+// against values computed by hand: later outputs of multi-output ops (a node per output, onnx_output),
+// GroupNormalization per group and per channel, CenterCropPad, Col2Im, the picking and scattering ops, depth/space
+// moves, Einsum, NonMaxSuppression, RotaryEmbedding and the small signal and sequence ops. The suite
 // (scripts/conformance.sh) checks them against ONNX's reference on many more shapes.
 #include "op_runner.h"
 
@@ -28,7 +29,7 @@ std::vector<std::int64_t> ints(const HostTensor& t)
 }
 } // namespace
 
-class TestCpuOnnxOutputs : public QObject {
+class TestCpuOnnxNamedOps : public QObject {
     Q_OBJECT
 private slots:
     void laterOutputs();
@@ -38,16 +39,20 @@ private slots:
     void pickingOps();
     void scatterAndGather();
     void depthAndSpace();
+    void einsum();
+    void nonMaxSuppression();
+    void rotaryEmbedding();
+    void signalAndSequenceOps();
 };
 
-void TestCpuOnnxOutputs::laterOutputs()
+void TestCpuOnnxNamedOps::laterOutputs()
 {
     const HostTensor x = f32({2, 3}, {1, 5, 2, 7, 0, 7});
     auto values = RUN_OK(runOp(named("TopK"), {x, i64({1}, {2})}));
     QVERIFY(values);
     QVERIFY(sameFloats(*values, {2, 2}, {5, 2, 7, 7}));
-    auto indices = RUN_OK(runOp(named("TopK", {{"onnx_output", std::int64_t{1}}}), {x, i64({1}, {2})},
-                                Shape::of({2, 2}, DType::I64)));
+    auto indices = RUN_OK(
+        runOp(named("TopK", {{"onnx_output", std::int64_t{1}}}), {x, i64({1}, {2})}, Shape::of({2, 2}, DType::I64)));
     QVERIFY(indices);
     QCOMPARE(ints(*indices), (std::vector<std::int64_t>{1, 2, 0, 2})); // ties keep the lower index first
 
@@ -74,7 +79,7 @@ void TestCpuOnnxOutputs::laterOutputs()
     QVERIFY(sameFloats(*logProb, {1, 2}, {-0.6931472f, -0.6931472f}));
 }
 
-void TestCpuOnnxOutputs::laterOutputWithoutKernelIsAnError()
+void TestCpuOnnxNamedOps::laterOutputWithoutKernelIsAnError()
 {
     auto r = runOp(named("ArgMax", {{"onnx_output", std::int64_t{1}}}), {f32({2}, {1, 2})});
     QVERIFY(!r);
@@ -82,7 +87,7 @@ void TestCpuOnnxOutputs::laterOutputWithoutKernelIsAnError()
              r.error().message.c_str());
 }
 
-void TestCpuOnnxOutputs::normalisations()
+void TestCpuOnnxNamedOps::normalisations()
 {
     // Two groups of two channels, one value each: every group normalises to -1, 1 (eps 0).
     const HostTensor x = f32({1, 4, 1}, {1, 3, 10, 30});
@@ -99,7 +104,7 @@ void TestCpuOnnxOutputs::normalisations()
     QVERIFY(sameFloats(*l2, {1, 2}, {0.6f, 0.8f}));
 }
 
-void TestCpuOnnxOutputs::cropAndCol2Im()
+void TestCpuOnnxNamedOps::cropAndCol2Im()
 {
     // 1 x 4 cropped to 2 (the middle two) and padded to 6 (one zero each side).
     auto crop = RUN_OK(runOp(named("CenterCropPad"), {f32({1, 4}, {1, 2, 3, 4}), i64({2}, {1, 2})}));
@@ -115,7 +120,7 @@ void TestCpuOnnxOutputs::cropAndCol2Im()
     QVERIFY(sameFloats(*image, {1, 1, 3}, {1, 12, 20}));
 }
 
-void TestCpuOnnxOutputs::pickingOps()
+void TestCpuOnnxNamedOps::pickingOps()
 {
     auto hard = RUN_OK(runOp(named("Hardmax"), {f32({2, 3}, {1, 5, 5, 0, -1, -2})}));
     QVERIFY(hard);
@@ -123,8 +128,8 @@ void TestCpuOnnxOutputs::pickingOps()
     auto hot = RUN_OK(runOp(named("OneHot"), {i64({2}, {2, -1}), f32({}, {3}), f32({2}, {0, 7})}));
     QVERIFY(hot);
     QVERIFY(sameFloats(*hot, {2, 3}, {0, 0, 7, 0, 0, 7}));
-    auto compressed = RUN_OK(runOp(named("Compress", {{"axis", std::int64_t{1}}}),
-                                   {f32({2, 3}, {1, 2, 3, 4, 5, 6}), i64({3}, {1, 0, 1})}));
+    auto compressed = RUN_OK(
+        runOp(named("Compress", {{"axis", std::int64_t{1}}}), {f32({2, 3}, {1, 2, 3, 4, 5, 6}), i64({3}, {1, 0, 1})}));
     QVERIFY(compressed);
     QVERIFY(sameFloats(*compressed, {2, 2}, {1, 3, 4, 6}));
     auto cumprod = RUN_OK(runOp(named("CumProd", {{"reverse", std::int64_t{1}}}), {f32({3}, {2, 3, 4}), i64({}, {0})}));
@@ -132,10 +137,11 @@ void TestCpuOnnxOutputs::pickingOps()
     QVERIFY(sameFloats(*cumprod, {3}, {24, 12, 4}));
 }
 
-void TestCpuOnnxOutputs::scatterAndGather()
+void TestCpuOnnxNamedOps::scatterAndGather()
 {
-    auto scattered = RUN_OK(runOp(named("ScatterElements", {{"axis", std::int64_t{1}}, {"reduction", std::string("add")}}),
-                                  {f32({1, 3}, {1, 1, 1}), i64({1, 2}, {2, 2}), f32({1, 2}, {5, 6})}));
+    auto scattered =
+        RUN_OK(runOp(named("ScatterElements", {{"axis", std::int64_t{1}}, {"reduction", std::string("add")}}),
+                     {f32({1, 3}, {1, 1, 1}), i64({1, 2}, {2, 2}), f32({1, 2}, {5, 6})}));
     QVERIFY(scattered);
     QVERIFY(sameFloats(*scattered, {1, 3}, {1, 1, 12}));
     auto nd = RUN_OK(runOp(named("ScatterND", {{"reduction", std::string("max")}}),
@@ -147,7 +153,7 @@ void TestCpuOnnxOutputs::scatterAndGather()
     QVERIFY(sameFloats(*gathered, {2}, {3, 2}));
 }
 
-void TestCpuOnnxOutputs::depthAndSpace()
+void TestCpuOnnxNamedOps::depthAndSpace()
 {
     // Four channels of 1 x 1 to one channel of 2 x 2 and back.
     const HostTensor depth = f32({1, 4, 1, 1}, {1, 2, 3, 4});
@@ -162,11 +168,67 @@ void TestCpuOnnxOutputs::depthAndSpace()
                             {f32({1, 8, 1, 1}, {1, 2, 3, 4, 5, 6, 7, 8})}));
     QVERIFY(crd);
     QVERIFY(sameFloats(*crd, {1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
-    auto dcr = RUN_OK(runOp(named("DepthToSpace", {{"blocksize", std::int64_t{2}}}),
-                            {f32({1, 8, 1, 1}, {1, 2, 3, 4, 5, 6, 7, 8})}));
+    auto dcr = RUN_OK(
+        runOp(named("DepthToSpace", {{"blocksize", std::int64_t{2}}}), {f32({1, 8, 1, 1}, {1, 2, 3, 4, 5, 6, 7, 8})}));
     QVERIFY(dcr);
     QVERIFY(sameFloats(*dcr, {1, 2, 2, 2}, {1, 3, 5, 7, 2, 4, 6, 8}));
 }
 
-QTEST_GUILESS_MAIN(TestCpuOnnxOutputs)
-#include "test_cpu_onnx_outputs.moc"
+void TestCpuOnnxNamedOps::einsum()
+{
+    const HostTensor a = f32({2, 2}, {1, 2, 3, 4}), b = f32({2, 2}, {5, 6, 7, 8});
+    auto product = RUN_OK(runOp(named("Einsum", {{"equation", std::string("ij,jk->ik")}}), {a, b}));
+    QVERIFY(product);
+    QVERIFY(sameFloats(*product, {2, 2}, {19, 22, 43, 50}));
+    auto trace = RUN_OK(runOp(named("Einsum", {{"equation", std::string("ii")}}), {a}));
+    QVERIFY(trace);
+    QVERIFY(sameFloats(*trace, {}, {5}));
+    auto implicit = RUN_OK(runOp(named("Einsum", {{"equation", std::string("ji")}}), {a})); // output "ij": a transpose
+    QVERIFY(implicit);
+    QVERIFY(sameFloats(*implicit, {2, 2}, {1, 3, 2, 4}));
+    auto batched =
+        RUN_OK(runOp(named("Einsum", {{"equation", std::string("...ij->...j")}}), {f32({2, 1, 2}, {1, 2, 3, 4})}));
+    QVERIFY(batched);
+    QVERIFY(sameFloats(*batched, {2, 2}, {1, 2, 3, 4}));
+}
+
+void TestCpuOnnxNamedOps::nonMaxSuppression()
+{
+    // Box 1 scores highest; box 0 overlaps it (IoU 0.82) and is suppressed; box 2 lies apart. At most two boxes.
+    const HostTensor boxes = f32({1, 3, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, 10, 1, 11});
+    const HostTensor scores = f32({1, 1, 3}, {0.9f, 0.95f, 0.3f});
+    auto kept = RUN_OK(runOp(named("NonMaxSuppression"), {boxes, scores, i64({1}, {2}), f32({1}, {0.5f})},
+                             Shape::of({2, 3}, DType::I64)));
+    QVERIFY(kept);
+    QCOMPARE(ints(*kept), (std::vector<std::int64_t>{0, 0, 1, 0, 0, 2}));
+}
+
+void TestCpuOnnxNamedOps::rotaryEmbedding()
+{
+    // One head of size 2 at positions 0 and 1: the second token rotates by 90 degrees (cos 0, sin 1).
+    const HostTensor x = f32({1, 1, 2, 2}, {1, 2, 1, 2});
+    auto rotated =
+        RUN_OK(runOp(named("RotaryEmbedding"), {x, f32({2, 1}, {1, 0}), f32({2, 1}, {0, 1}), i64({1, 2}, {0, 1})}));
+    QVERIFY(rotated);
+    QVERIFY(sameFloats(*rotated, {1, 1, 2, 2}, {1, 2, -2, 1}));
+}
+
+void TestCpuOnnxNamedOps::signalAndSequenceOps()
+{
+    auto bits =
+        RUN_OK(runOp(named("BitCast", {{"to", std::int64_t{6}}}), {f32({1}, {1.0f})}, Shape::of({1}, DType::I32)));
+    QVERIFY(bits);
+    QCOMPARE(bits->valueAsInt(0), std::int64_t{0x3f800000});
+    auto hann = RUN_OK(runOp(named("HannWindow", {{"periodic", std::int64_t{0}}}), {i64({}, {3})}));
+    QVERIFY(hann);
+    QVERIFY(sameFloats(*hann, {3}, {0, 1, 0}));
+    auto reversed = RUN_OK(runOp(named("ReverseSequence"), {f32({3, 2}, {1, 2, 3, 4, 5, 6}), i64({2}, {3, 1})}));
+    QVERIFY(reversed); // [time, batch]: batch 0 reversed over 3 steps, batch 1 over 1
+    QVERIFY(sameFloats(*reversed, {3, 2}, {5, 2, 3, 4, 1, 6}));
+    auto mean = RUN_OK(runOp(named("Mean"), {f32({2, 2}, {1, 2, 3, 4}), f32({2}, {3, 4}), f32({1}, {2})}));
+    QVERIFY(mean);
+    QVERIFY(sameFloats(*mean, {2, 2}, {2, 8.0f / 3, 8.0f / 3, 10.0f / 3}));
+}
+
+QTEST_GUILESS_MAIN(TestCpuOnnxNamedOps)
+#include "test_cpu_onnx_named_ops.moc"
