@@ -76,8 +76,7 @@ KernelStatus runEinsum(KernelContext& ctx, const Inputs& in, HostTensor& out)
         for (std::size_t i = 0; i < ellipsisDims; ++i)
             outLabels += static_cast<char>('0' + i);
         for (const auto& [label, size] : sizes)
-            if (!std::isdigit(static_cast<unsigned char>(label))
-                && std::count(lhs.begin(), lhs.end(), label) == 1)
+            if (!std::isdigit(static_cast<unsigned char>(label)) && std::count(lhs.begin(), lhs.end(), label) == 1)
                 outLabels += label;
     }
     std::vector<char> all;

@@ -199,6 +199,8 @@ KernelFn findOnnxOutputKernel(std::string_view opType, std::int64_t output)
         return runSplitOutput;
     if (opType == "TopK" && output == 1)
         return runTopK;
+    if (opType == "DynamicQuantizeLinear" && output <= 2)
+        return runDynamicQuantizeLinear;
     if (opType == "Attention" && output <= 3)
         return runOnnxAttention;
     if (opType == "SoftmaxCrossEntropyLoss" && output == 1)
@@ -245,6 +247,10 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"Einsum", runEinsum},
         {"NonMaxSuppression", runNonMaxSuppression},
         {"RotaryEmbedding", runRotaryEmbedding},
+        {"GridSample", runGridSample},
+        {"LpPool", runLpPool},
+        {"AffineGrid", runAffineGrid},
+        {"DynamicQuantizeLinear", runDynamicQuantizeLinear},
     };
     for (const auto& [name, fn] : newer)
         if (name == opType)

@@ -15,27 +15,31 @@ KernelStatus runGroupNormalization(KernelContext&, const Inputs&, HostTensor&); 
 KernelStatus runLayerNormalizationOutputs(KernelContext&, const Inputs&, HostTensor&); // onnx_norm_outputs.cpp
 KernelStatus runSplitOutput(KernelContext&, const Inputs&, HostTensor&);               // onnx_split.cpp
 // Ops of any opset the op catalogue has no kind for.
-KernelStatus runTopK(KernelContext&, const Inputs&, HostTensor&);              // onnx_selection.cpp
-KernelStatus runHardmax(KernelContext&, const Inputs&, HostTensor&);           // onnx_selection.cpp
-KernelStatus runOneHot(KernelContext&, const Inputs&, HostTensor&);            // onnx_selection.cpp
-KernelStatus runEyeLike(KernelContext&, const Inputs&, HostTensor&);           // onnx_selection.cpp
-KernelStatus runCompress(KernelContext&, const Inputs&, HostTensor&);          // onnx_selection.cpp
-KernelStatus runScatterElements(KernelContext&, const Inputs&, HostTensor&);   // onnx_scatter_gather.cpp
-KernelStatus runScatterND(KernelContext&, const Inputs&, HostTensor&);         // onnx_scatter_gather.cpp
-KernelStatus runGatherND(KernelContext&, const Inputs&, HostTensor&);          // onnx_scatter_gather.cpp
-KernelStatus runSpaceToDepth(KernelContext&, const Inputs&, HostTensor&);      // onnx_space_norm.cpp
-KernelStatus runDepthToSpace(KernelContext&, const Inputs&, HostTensor&);      // onnx_space_norm.cpp
-KernelStatus runLpNormalization(KernelContext&, const Inputs&, HostTensor&);   // onnx_space_norm.cpp
-KernelStatus runSwish(KernelContext&, const Inputs&, HostTensor&);             // onnx_space_norm.cpp
-KernelStatus runBitCast(KernelContext&, const Inputs&, HostTensor&);           // onnx_signal_sequence.cpp
-KernelStatus runHannWindow(KernelContext&, const Inputs&, HostTensor&);        // onnx_signal_sequence.cpp
-KernelStatus runHammingWindow(KernelContext&, const Inputs&, HostTensor&);     // onnx_signal_sequence.cpp
-KernelStatus runBlackmanWindow(KernelContext&, const Inputs&, HostTensor&);    // onnx_signal_sequence.cpp
-KernelStatus runReverseSequence(KernelContext&, const Inputs&, HostTensor&);   // onnx_signal_sequence.cpp
-KernelStatus runMean(KernelContext&, const Inputs&, HostTensor&);              // onnx_signal_sequence.cpp
-KernelStatus runEinsum(KernelContext&, const Inputs&, HostTensor&);            // onnx_einsum.cpp
-KernelStatus runNonMaxSuppression(KernelContext&, const Inputs&, HostTensor&); // onnx_nms.cpp
-KernelStatus runRotaryEmbedding(KernelContext&, const Inputs&, HostTensor&);   // onnx_rotary.cpp
+KernelStatus runTopK(KernelContext&, const Inputs&, HostTensor&);                  // onnx_selection.cpp
+KernelStatus runHardmax(KernelContext&, const Inputs&, HostTensor&);               // onnx_selection.cpp
+KernelStatus runOneHot(KernelContext&, const Inputs&, HostTensor&);                // onnx_selection.cpp
+KernelStatus runEyeLike(KernelContext&, const Inputs&, HostTensor&);               // onnx_selection.cpp
+KernelStatus runCompress(KernelContext&, const Inputs&, HostTensor&);              // onnx_selection.cpp
+KernelStatus runScatterElements(KernelContext&, const Inputs&, HostTensor&);       // onnx_scatter_gather.cpp
+KernelStatus runScatterND(KernelContext&, const Inputs&, HostTensor&);             // onnx_scatter_gather.cpp
+KernelStatus runGatherND(KernelContext&, const Inputs&, HostTensor&);              // onnx_scatter_gather.cpp
+KernelStatus runSpaceToDepth(KernelContext&, const Inputs&, HostTensor&);          // onnx_space_norm.cpp
+KernelStatus runDepthToSpace(KernelContext&, const Inputs&, HostTensor&);          // onnx_space_norm.cpp
+KernelStatus runLpNormalization(KernelContext&, const Inputs&, HostTensor&);       // onnx_space_norm.cpp
+KernelStatus runSwish(KernelContext&, const Inputs&, HostTensor&);                 // onnx_space_norm.cpp
+KernelStatus runBitCast(KernelContext&, const Inputs&, HostTensor&);               // onnx_signal_sequence.cpp
+KernelStatus runHannWindow(KernelContext&, const Inputs&, HostTensor&);            // onnx_signal_sequence.cpp
+KernelStatus runHammingWindow(KernelContext&, const Inputs&, HostTensor&);         // onnx_signal_sequence.cpp
+KernelStatus runBlackmanWindow(KernelContext&, const Inputs&, HostTensor&);        // onnx_signal_sequence.cpp
+KernelStatus runReverseSequence(KernelContext&, const Inputs&, HostTensor&);       // onnx_signal_sequence.cpp
+KernelStatus runMean(KernelContext&, const Inputs&, HostTensor&);                  // onnx_signal_sequence.cpp
+KernelStatus runEinsum(KernelContext&, const Inputs&, HostTensor&);                // onnx_einsum.cpp
+KernelStatus runNonMaxSuppression(KernelContext&, const Inputs&, HostTensor&);     // onnx_nms.cpp
+KernelStatus runRotaryEmbedding(KernelContext&, const Inputs&, HostTensor&);       // onnx_rotary.cpp
+KernelStatus runGridSample(KernelContext&, const Inputs&, HostTensor&);            // onnx_grid_sample.cpp
+KernelStatus runLpPool(KernelContext&, const Inputs&, HostTensor&);                // onnx_pool_grid.cpp
+KernelStatus runAffineGrid(KernelContext&, const Inputs&, HostTensor&);            // onnx_pool_grid.cpp
+KernelStatus runDynamicQuantizeLinear(KernelContext&, const Inputs&, HostTensor&); // onnx_pool_grid.cpp
 
 // The kernel of a node standing for output `output` of an ONNX op run by name: findOnnxKernel's for output 0, else
 // one that computes that output, or nullptr where the CPU backend computes only output 0 of the op.

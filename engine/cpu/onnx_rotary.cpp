@@ -25,7 +25,8 @@ KernelStatus runRotaryEmbedding(KernelContext& ctx, const Inputs& in, HostTensor
     rotary = rotary > 0 ? rotary : size;
     const std::int64_t half = rotary / 2, cacheWidth = cosT->dim(cosT->rank() - 1);
     if (rotary > size || half > cacheWidth)
-        return fail("RotaryEmbedding: rotary_embedding_dim " + std::to_string(rotary) + " does not fit the heads or caches");
+        return fail("RotaryEmbedding: rotary_embedding_dim " + std::to_string(rotary)
+                    + " does not fit the heads or caches");
     const bool interleaved = ctx.attrs().intOr("interleaved", 0) != 0;
     const HostTensor wx = toF64(ctx.pool, *x), wc = toF64(ctx.pool, *cosT), ws = toF64(ctx.pool, *sinT);
     HostTensor result = wx;
@@ -33,11 +34,13 @@ KernelStatus runRotaryEmbedding(KernelContext& ctx, const Inputs& in, HostTensor
     double* dst = result.values<double>().data();
     for (std::int64_t b = 0; b < batch; ++b)
         for (std::int64_t s = 0; s < seq; ++s) {
-            const std::int64_t row = positions ? positions->valueAsInt(static_cast<std::uint64_t>(b * seq + s)) : b * seq + s;
+            const std::int64_t row =
+                positions ? positions->valueAsInt(static_cast<std::uint64_t>(b * seq + s)) : b * seq + s;
             const double* cosRow = wc.values<double>().data() + row * cacheWidth;
             const double* sinRow = ws.values<double>().data() + row * cacheWidth;
             for (std::int64_t h = 0; h < heads; ++h) {
-                const std::int64_t base = packed ? (b * seq + s) * heads * size + h * size : ((b * heads + h) * seq + s) * size;
+                const std::int64_t base =
+                    packed ? (b * seq + s) * heads * size + h * size : ((b * heads + h) * seq + s) * size;
                 for (std::int64_t i = 0; i < half; ++i) {
                     const std::int64_t i1 = interleaved ? 2 * i : i, i2 = interleaved ? 2 * i + 1 : i + half;
                     const double x1 = src[base + i1], x2 = src[base + i2];

@@ -43,6 +43,9 @@ private slots:
     void nonMaxSuppression();
     void rotaryEmbedding();
     void signalAndSequenceOps();
+    void gridSampleAndAffineGrid();
+    void lpPool();
+    void dynamicQuantizeLinear();
 };
 
 void TestCpuOnnxNamedOps::laterOutputs()
@@ -228,6 +231,52 @@ void TestCpuOnnxNamedOps::signalAndSequenceOps()
     auto mean = RUN_OK(runOp(named("Mean"), {f32({2, 2}, {1, 2, 3, 4}), f32({2}, {3, 4}), f32({1}, {2})}));
     QVERIFY(mean);
     QVERIFY(sameFloats(*mean, {2, 2}, {2, 8.0f / 3, 8.0f / 3, 10.0f / 3}));
+}
+
+void TestCpuOnnxNamedOps::gridSampleAndAffineGrid()
+{
+    // The identity affine grid of a 2 x 2 image (align_corners 0: pixel centres at -0.5 and 0.5) samples the image
+    // back exactly.
+    const HostTensor theta = f32({1, 2, 3}, {1, 0, 0, 0, 1, 0});
+    auto grid = RUN_OK(runOp(named("AffineGrid"), {theta, i64({4}, {1, 1, 2, 2})}));
+    QVERIFY(grid);
+    QVERIFY(sameFloats(*grid, {1, 2, 2, 2}, {-0.5f, -0.5f, 0.5f, -0.5f, -0.5f, 0.5f, 0.5f, 0.5f}));
+    const HostTensor image = f32({1, 1, 2, 2}, {1, 2, 3, 4});
+    auto same = RUN_OK(runOp(named("GridSample"), {image, *grid}));
+    QVERIFY(same);
+    QVERIFY(sameFloats(*same, {1, 1, 2, 2}, {1, 2, 3, 4}));
+    // The centre of the image (0, 0) is the mean of the four pixels; past the right edge, zeros padding halves the
+    // weight of the last column, border padding repeats it.
+    const HostTensor points = f32({1, 1, 2, 2}, {0, 0, 1, -0.5f});
+    auto zeros = RUN_OK(runOp(named("GridSample"), {image, points}));
+    QVERIFY(zeros);
+    QVERIFY(sameFloats(*zeros, {1, 1, 1, 2}, {2.5f, 1}));
+    auto border = RUN_OK(runOp(named("GridSample", {{"padding_mode", std::string("border")}}), {image, points}));
+    QVERIFY(border);
+    QVERIFY(sameFloats(*border, {1, 1, 1, 2}, {2.5f, 2}));
+}
+
+void TestCpuOnnxNamedOps::lpPool()
+{
+    // L2 over windows of 2 with stride 2: sqrt(3^2 + 4^2) and sqrt(0 + 5^2 + pad 0) with one pad at the end.
+    auto pooled = RUN_OK(runOp(named("LpPool", {{"kernel_shape", std::vector<std::int64_t>{2}},
+                                                {"strides", std::vector<std::int64_t>{2}},
+                                                {"pads", std::vector<std::int64_t>{0, 1}}}),
+                               {f32({1, 1, 3}, {3, 4, 5})}));
+    QVERIFY(pooled);
+    QVERIFY(sameFloats(*pooled, {1, 1, 2}, {5, 5}));
+}
+
+void TestCpuOnnxNamedOps::dynamicQuantizeLinear()
+{
+    // Range [0, 255] (0 always included): scale 1, zero point 0.
+    const HostTensor x = f32({3}, {0, 2.4f, 255});
+    auto y = RUN_OK(runOp(named("DynamicQuantizeLinear"), {x}, Shape::of({3}, DType::U8)));
+    QVERIFY(y);
+    QCOMPARE(ints(*y), (std::vector<std::int64_t>{0, 2, 255}));
+    auto scale = RUN_OK(runOp(named("DynamicQuantizeLinear", {{"onnx_output", std::int64_t{1}}}), {x}));
+    QVERIFY(scale);
+    QVERIFY(sameFloats(*scale, {}, {1}));
 }
 
 QTEST_GUILESS_MAIN(TestCpuOnnxNamedOps)
