@@ -51,7 +51,8 @@ struct AxisSampler {
             return i >= 0 && i < size ? i : -1;
         if (padding == Padding::Border)
             return std::clamp<std::int64_t>(i, 0, size - 1);
-        return std::clamp<std::int64_t>(static_cast<std::int64_t>(reflect(static_cast<double>(i), lo, hi)), 0, size - 1);
+        return std::clamp<std::int64_t>(static_cast<std::int64_t>(reflect(static_cast<double>(i), lo, hi)), 0,
+                                        size - 1);
     }
 };
 
@@ -103,7 +104,8 @@ std::vector<Tap> axisTaps(const AxisSampler& s, double normalized, bool alignCor
 KernelStatus runGridSample(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     if (in.size() != 2 || in[0]->rank() < 3 || in[1]->rank() != in[0]->rank()
-        || in[1]->dim(in[1]->rank() - 1) != static_cast<std::int64_t>(in[0]->rank()) - 2 || in[1]->dim(0) != in[0]->dim(0))
+        || in[1]->dim(in[1]->rank() - 1) != static_cast<std::int64_t>(in[0]->rank()) - 2
+        || in[1]->dim(0) != in[0]->dim(0))
         return fail("GridSample needs X [N, C, D...] and a grid [N, O..., spatial dims]");
     const HostTensor& x = *in[0];
     const std::string mode = ctx.attrs().stringOr("mode", "linear");
@@ -111,9 +113,9 @@ KernelStatus runGridSample(KernelContext& ctx, const Inputs& in, HostTensor& out
     const bool alignCorners = ctx.attrs().intOr("align_corners", 0) != 0;
     if (mode != "nearest" && mode != "linear" && mode != "bilinear" && mode != "cubic" && mode != "bicubic")
         return fail("GridSample: unknown mode '" + mode + "'");
-    const Padding padding = paddingName == "border" ? Padding::Border
-        : paddingName == "reflection"               ? Padding::Reflection
-                                                    : Padding::Zeros;
+    const Padding padding = paddingName == "border"       ? Padding::Border
+                            : paddingName == "reflection" ? Padding::Reflection
+                                                          : Padding::Zeros;
     const std::size_t k = x.rank() - 2;
     std::vector<AxisSampler> axes;
     for (std::size_t d = 0; d < k; ++d) {

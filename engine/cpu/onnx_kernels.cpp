@@ -244,6 +244,7 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"BlackmanWindow", runBlackmanWindow},
         {"ReverseSequence", runReverseSequence},
         {"Mean", runMean},
+        {"CastLike", runCastLike},
         {"Einsum", runEinsum},
         {"NonMaxSuppression", runNonMaxSuppression},
         {"RotaryEmbedding", runRotaryEmbedding},

@@ -33,6 +33,7 @@ KernelStatus runHammingWindow(KernelContext&, const Inputs&, HostTensor&);      
 KernelStatus runBlackmanWindow(KernelContext&, const Inputs&, HostTensor&);        // onnx_signal_sequence.cpp
 KernelStatus runReverseSequence(KernelContext&, const Inputs&, HostTensor&);       // onnx_signal_sequence.cpp
 KernelStatus runMean(KernelContext&, const Inputs&, HostTensor&);                  // onnx_signal_sequence.cpp
+KernelStatus runCastLike(KernelContext&, const Inputs&, HostTensor&);              // onnx_signal_sequence.cpp
 KernelStatus runEinsum(KernelContext&, const Inputs&, HostTensor&);                // onnx_einsum.cpp
 KernelStatus runNonMaxSuppression(KernelContext&, const Inputs&, HostTensor&);     // onnx_nms.cpp
 KernelStatus runRotaryEmbedding(KernelContext&, const Inputs&, HostTensor&);       // onnx_rotary.cpp

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// ONNX ops of few values: BitCast, the Hann, Hamming and Blackman windows, ReverseSequence and Mean (numpy
-// broadcasting of any number of inputs).
+// ONNX ops of few values: BitCast, CastLike (where the import could not tell the target type), the Hann, Hamming and
+// Blackman windows, ReverseSequence and Mean (numpy broadcasting of any number of inputs).
 #include "cpu/broadcast.h"
+#include "cpu/dtype_convert.h"
 #include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 #include "tensor_proto.h"
@@ -78,6 +79,16 @@ KernelStatus runReverseSequence(KernelContext& ctx, const Inputs& in, HostTensor
             std::memcpy(out.bytes() + offset(ti), x.bytes() + offset(from), row);
         }
     }
+    return ok();
+}
+
+// CastLike whose target type the import could not tell: the type of the tensor it is given.
+KernelStatus runCastLike(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    if (in.size() != 2 || !isConvertible(in[0]->dtype()) || !isConvertible(in[1]->dtype()))
+        return fail("CastLike needs an input and a target of real dtypes");
+    if (!convertTensor(ctx.pool, *in[0], in[1]->dtype(), out))
+        return fail("CastLike: cannot convert " + describe(*in[0]) + " to " + std::string(dtypeName(in[1]->dtype())));
     return ok();
 }
 

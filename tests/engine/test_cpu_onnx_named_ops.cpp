@@ -228,6 +228,16 @@ void TestCpuOnnxNamedOps::signalAndSequenceOps()
     auto reversed = RUN_OK(runOp(named("ReverseSequence"), {f32({3, 2}, {1, 2, 3, 4, 5, 6}), i64({2}, {3, 1})}));
     QVERIFY(reversed); // [time, batch]: batch 0 reversed over 3 steps, batch 1 over 1
     QVERIFY(sameFloats(*reversed, {3, 2}, {5, 2, 3, 4, 1, 6}));
+    // CastLike whose target type is known only at run time; QuantizeLinear of a 1-D input by a scalar scale (the
+    // default axis 1 does not apply).
+    auto cast = RUN_OK(runOp(named("CastLike"), {f32({2}, {1.9f, -2.5f}), i64({1}, {0})}, Shape::of({2}, DType::I64)));
+    QVERIFY(cast);
+    QCOMPARE(cast->dtype(), DType::I64);
+    QCOMPARE(ints(*cast), (std::vector<std::int64_t>{1, -2}));
+    auto quantized =
+        RUN_OK(runOp(named("QuantizeLinear"), {f32({3}, {0, 2, 4}), f32({}, {2})}, Shape::of({3}, DType::U8)));
+    QVERIFY(quantized);
+    QCOMPARE(ints(*quantized), (std::vector<std::int64_t>{0, 1, 2}));
     auto mean = RUN_OK(runOp(named("Mean"), {f32({2, 2}, {1, 2, 3, 4}), f32({2}, {3, 4}), f32({1}, {2})}));
     QVERIFY(mean);
     QVERIFY(sameFloats(*mean, {2, 2}, {2, 8.0f / 3, 8.0f / 3, 10.0f / 3}));
