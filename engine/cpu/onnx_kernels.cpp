@@ -245,6 +245,8 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"ReverseSequence", runReverseSequence},
         {"Mean", runMean},
         {"CastLike", runCastLike},
+        {"DFT", runDft},
+        {"QLinearMatMul", runQLinearMatMul},
         {"Einsum", runEinsum},
         {"NonMaxSuppression", runNonMaxSuppression},
         {"RotaryEmbedding", runRotaryEmbedding},

@@ -235,7 +235,9 @@ Result<Node> GraphBuilder::unknownNode(const onnx::NodeProto& n, const NodeConte
         attrs.set("onnx_input_slots", slots);
     if (!n.domain().empty() && n.domain() != "ai.onnx")
         attrs.set("onnx_domain", validUtf8(n.domain()));
-    if (n.output_size() > 1) // Split into equal parts, one per output, needs to know how many there are
+    if (n.op_type() == "DFT" && m_opset < 20 && !attrs.has("axis"))
+        attrs.set("axis", std::int64_t{1}); // DFT's default axis: 1 up to opset 19, then -2 (an input)
+    if (n.output_size() > 1)                // Split into equal parts, one per output, needs to know how many there are
         attrs.set("onnx_output_count", std::int64_t{n.output_size()});
     node.op.attrs = std::move(attrs);
     node.name = nodeName(n);

@@ -46,6 +46,7 @@ private slots:
     void gridSampleAndAffineGrid();
     void lpPool();
     void dynamicQuantizeLinear();
+    void dftAndQLinearMatMul();
 };
 
 void TestCpuOnnxNamedOps::laterOutputs()
@@ -287,6 +288,32 @@ void TestCpuOnnxNamedOps::dynamicQuantizeLinear()
     auto scale = RUN_OK(runOp(named("DynamicQuantizeLinear", {{"onnx_output", std::int64_t{1}}}), {x}));
     QVERIFY(scale);
     QVERIFY(sameFloats(*scale, {}, {1}));
+}
+
+void TestCpuOnnxNamedOps::dftAndQLinearMatMul()
+{
+    // The DFT of [1, 0, 0, 0] is 1 in every bin; onesided keeps 3; the inverse of the one-sided [4, 0, 0] (Hermitian)
+    // is the real constant 1 over 4 samples.
+    const HostTensor impulse = f32({1, 4, 1}, {1, 0, 0, 0});
+    auto spectrum = RUN_OK(runOp(named("DFT", {{"onesided", std::int64_t{1}}}), {impulse}));
+    QVERIFY(spectrum);
+    QVERIFY(sameFloats(*spectrum, {1, 3, 2}, {1, 0, 1, 0, 1, 0}));
+    auto back = RUN_OK(runOp(named("DFT", {{"onesided", std::int64_t{1}}, {"inverse", std::int64_t{1}}}),
+                             {f32({1, 3, 2}, {4, 0, 0, 0, 0, 0})}));
+    QVERIFY(back);
+    QVERIFY(sameFloats(*back, {1, 4, 1}, {1, 1, 1, 1}));
+    // (2 - 1) * 0.5 * (4 - 0) * 1 = 2, quantized by y scale 0.5 and zero point 10: 14.
+    HostTensor a({1, 1}, DType::U8), b({1, 1}, DType::U8), zero({}, DType::U8), yZero({}, DType::U8);
+    a.values<std::uint8_t>()[0] = 2;
+    b.values<std::uint8_t>()[0] = 4;
+    zero.values<std::uint8_t>()[0] = 1;
+    yZero.values<std::uint8_t>()[0] = 10;
+    HostTensor bZero({}, DType::U8);
+    auto q =
+        RUN_OK(runOp(named("QLinearMatMul"), {a, f32({}, {0.5f}), zero, b, f32({}, {1}), bZero, f32({}, {0.5f}), yZero},
+                     Shape::of({1, 1}, DType::U8)));
+    QVERIFY(q);
+    QCOMPARE(ints(*q), (std::vector<std::int64_t>{14}));
 }
 
 QTEST_GUILESS_MAIN(TestCpuOnnxNamedOps)
