@@ -54,7 +54,7 @@ KernelStatus runDft(KernelContext& ctx, const Inputs& in, HostTensor& out)
                         continue;
                     const double* v = src + ((o * n + at) * inner + i) * complexIn;
                     const double angle = sign * 2 * std::numbers::pi * static_cast<double>((k * t) % length)
-                        / static_cast<double>(length);
+                                         / static_cast<double>(length);
                     const double c = std::cos(angle), s = std::sin(angle);
                     const double vi = complexIn == 2 ? (mirrored ? -v[1] : v[1]) : 0;
                     re += v[0] * c - vi * s;

@@ -199,6 +199,8 @@ KernelFn findOnnxOutputKernel(std::string_view opType, std::int64_t output)
         return runSplitOutput;
     if (opType == "TopK" && output == 1)
         return runTopK;
+    if (opType == "Unique" && output <= 3)
+        return runUnique;
     if (opType == "DynamicQuantizeLinear" && output <= 2)
         return runDynamicQuantizeLinear;
     if (opType == "Attention" && output <= 3)
@@ -247,6 +249,7 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"CastLike", runCastLike},
         {"DFT", runDft},
         {"QLinearMatMul", runQLinearMatMul},
+        {"Unique", runUnique},
         {"Einsum", runEinsum},
         {"NonMaxSuppression", runNonMaxSuppression},
         {"RotaryEmbedding", runRotaryEmbedding},

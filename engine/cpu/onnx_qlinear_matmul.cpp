@@ -19,10 +19,14 @@ double param(const HostTensor& t, std::int64_t i)
 std::pair<double, double> integerRange(DType t)
 {
     switch (t) {
-    case DType::U8: return {0, 255};
-    case DType::I8: return {-128, 127};
-    case DType::I16: return {-32768, 32767};
-    default: return {-2147483648.0, 2147483647.0};
+    case DType::U8:
+        return {0, 255};
+    case DType::I8:
+        return {-128, 127};
+    case DType::I16:
+        return {-32768, 32767};
+    default:
+        return {-2147483648.0, 2147483647.0};
     }
 }
 } // namespace
@@ -53,7 +57,8 @@ KernelStatus runQLinearMatMul(KernelContext& ctx, const Inputs& in, HostTensor& 
             for (std::int64_t j = 0; j < n; ++j) {
                 double acc = 0;
                 for (std::int64_t t = 0; t < k; ++t)
-                    acc += (pa[i * k + t] - param(az, i)) * param(as, i) * (pb[t * n + j] - param(bz, j)) * param(bs, j);
+                    acc +=
+                        (pa[i * k + t] - param(az, i)) * param(as, i) * (pb[t * n + j] - param(bz, j)) * param(bs, j);
                 const double q = std::nearbyint(acc / param(ys, j)) + param(yz, j);
                 y.values<double>()[static_cast<std::size_t>((p * m + i) * n + j)] = std::clamp(q, lo, hi);
             }

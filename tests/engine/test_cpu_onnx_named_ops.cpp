@@ -47,6 +47,7 @@ private slots:
     void lpPool();
     void dynamicQuantizeLinear();
     void dftAndQLinearMatMul();
+    void unique();
 };
 
 void TestCpuOnnxNamedOps::laterOutputs()
@@ -314,6 +315,24 @@ void TestCpuOnnxNamedOps::dftAndQLinearMatMul()
                      Shape::of({1, 1}, DType::U8)));
     QVERIFY(q);
     QCOMPARE(ints(*q), (std::vector<std::int64_t>{14}));
+}
+
+void TestCpuOnnxNamedOps::unique()
+{
+    const HostTensor x = f32({5}, {2, 1, 1, 3, 2});
+    auto values = RUN_OK(runOp(named("Unique"), {x}));
+    QVERIFY(values);
+    QVERIFY(sameFloats(*values, {3}, {1, 2, 3}));
+    auto output = [&](std::int64_t k, bool sorted) {
+        auto r = runOp(named("Unique", {{"onnx_output", k}, {"sorted", std::int64_t{sorted}}}), {x},
+                       Shape::of({3}, DType::I64));
+        return r ? ints(*r) : std::vector<std::int64_t>{};
+    };
+    QCOMPARE(output(1, true), (std::vector<std::int64_t>{1, 0, 3}));       // first occurrences
+    QCOMPARE(output(2, true), (std::vector<std::int64_t>{1, 0, 0, 2, 1})); // each element's unique value
+    QCOMPARE(output(3, true), (std::vector<std::int64_t>{2, 2, 1}));       // counts
+    QCOMPARE(output(3, false), (std::vector<std::int64_t>{2, 2, 1}));      // first seen: 2, 1, 3
+    QCOMPARE(output(1, false), (std::vector<std::int64_t>{0, 1, 3}));
 }
 
 QTEST_GUILESS_MAIN(TestCpuOnnxNamedOps)
