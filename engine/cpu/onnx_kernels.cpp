@@ -199,6 +199,10 @@ KernelFn findOnnxOutputKernel(std::string_view opType, std::int64_t output)
         return runSplitOutput;
     if (opType == "TopK" && output == 1)
         return runTopK;
+    if ((opType == "RNN" || opType == "GRU") && output <= 1)
+        return findOnnxKernel(opType);
+    if (opType == "LSTM" && output <= 2)
+        return runLstm;
     if (opType == "Unique" && output <= 3)
         return runUnique;
     if (opType == "DynamicQuantizeLinear" && output <= 2)
@@ -250,6 +254,9 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"DFT", runDft},
         {"QLinearMatMul", runQLinearMatMul},
         {"Unique", runUnique},
+        {"RNN", runRnn},
+        {"GRU", runGru},
+        {"LSTM", runLstm},
         {"Einsum", runEinsum},
         {"NonMaxSuppression", runNonMaxSuppression},
         {"RotaryEmbedding", runRotaryEmbedding},

@@ -44,6 +44,9 @@ KernelStatus runDynamicQuantizeLinear(KernelContext&, const Inputs&, HostTensor&
 KernelStatus runDft(KernelContext&, const Inputs&, HostTensor&);                   // onnx_dft.cpp
 KernelStatus runQLinearMatMul(KernelContext&, const Inputs&, HostTensor&);         // onnx_qlinear_matmul.cpp
 KernelStatus runUnique(KernelContext&, const Inputs&, HostTensor&);                // onnx_unique.cpp
+KernelStatus runRnn(KernelContext&, const Inputs&, HostTensor&);                   // onnx_recurrent.cpp
+KernelStatus runGru(KernelContext&, const Inputs&, HostTensor&);                   // onnx_recurrent.cpp
+KernelStatus runLstm(KernelContext&, const Inputs&, HostTensor&);                  // onnx_recurrent.cpp
 
 // The kernel of a node standing for output `output` of an ONNX op run by name: findOnnxKernel's for output 0, else
 // one that computes that output, or nullptr where the CPU backend computes only output 0 of the op.

@@ -18,7 +18,8 @@ KernelStatus runUnique(KernelContext& ctx, const Inputs& in, HostTensor& out)
     if (!axis)
         return fail("Unique: axis out of range for " + describe(x));
     const auto a = static_cast<std::size_t>(*axis);
-    const std::int64_t outer = flat ? 1 : product(x.dims(), 0, a), n = flat ? static_cast<std::int64_t>(x.elements()) : x.dim(a);
+    const std::int64_t outer = flat ? 1 : product(x.dims(), 0, a),
+                       n = flat ? static_cast<std::int64_t>(x.elements()) : x.dim(a);
     const std::int64_t inner = flat ? 1 : product(x.dims(), a + 1);
     const HostTensor wide = toF64(ctx.pool, x);
     auto slice = [&](std::int64_t j) {
@@ -60,9 +61,9 @@ KernelStatus runUnique(KernelContext& ctx, const Inputs& in, HostTensor& out)
         const std::size_t es = x.elementSize(), row = static_cast<std::size_t>(inner) * es;
         for (std::int64_t o = 0; o < outer; ++o)
             for (std::int64_t p = 0; p < u; ++p)
-                std::memcpy(out.bytes() + static_cast<std::size_t>(o * u + p) * row,
-                            x.bytes() + static_cast<std::size_t>(o * n + first[static_cast<std::size_t>(order[p])]) * row,
-                            row);
+                std::memcpy(
+                    out.bytes() + static_cast<std::size_t>(o * u + p) * row,
+                    x.bytes() + static_cast<std::size_t>(o * n + first[static_cast<std::size_t>(order[p])]) * row, row);
         return ok();
     }
     case 1:
@@ -77,7 +78,8 @@ KernelStatus runUnique(KernelContext& ctx, const Inputs& in, HostTensor& out)
         for (std::int64_t k : order)
             result.push_back(counts[static_cast<std::size_t>(k)]);
         break;
-    default: return fail("Unique has no output " + std::to_string(onnxOutput(ctx)));
+    default:
+        return fail("Unique has no output " + std::to_string(onnxOutput(ctx)));
     }
     out = HostTensor::fromBytes({static_cast<std::int64_t>(result.size())}, DType::I64, result.data(),
                                 result.size() * sizeof(std::int64_t));

@@ -48,6 +48,7 @@ private slots:
     void dynamicQuantizeLinear();
     void dftAndQLinearMatMul();
     void unique();
+    void recurrent();
 };
 
 void TestCpuOnnxNamedOps::laterOutputs()
@@ -333,6 +334,25 @@ void TestCpuOnnxNamedOps::unique()
     QCOMPARE(output(3, true), (std::vector<std::int64_t>{2, 2, 1}));       // counts
     QCOMPARE(output(3, false), (std::vector<std::int64_t>{2, 2, 1}));      // first seen: 2, 1, 3
     QCOMPARE(output(1, false), (std::vector<std::int64_t>{0, 1, 3}));
+}
+
+void TestCpuOnnxNamedOps::recurrent()
+{
+    // One unit: h1 = tanh(1), h2 = tanh(2 + 0.5 h1).
+    const HostTensor x = f32({2, 1, 1}, {1, 2});
+    auto y = RUN_OK(
+        runOp(named("RNN", {{"hidden_size", std::int64_t{1}}}), {x, f32({1, 1, 1}, {1}), f32({1, 1, 1}, {0.5f})}));
+    QVERIFY(y);
+    QVERIFY(sameFloats(*y, {2, 1, 1, 1}, {0.7615942f, 0.9830411f}));
+    auto last = RUN_OK(runOp(named("RNN", {{"hidden_size", std::int64_t{1}}, {"onnx_output", std::int64_t{1}}}),
+                             {x, f32({1, 1, 1}, {1}), f32({1, 1, 1}, {0.5f})}));
+    QVERIFY(last);
+    QVERIFY(sameFloats(*last, {1, 1, 1}, {0.9830411f}));
+    // GRU, one step from h0 = 0 with every weight 1 and R 0: (1 - sigmoid(1)) tanh(1).
+    auto gru = RUN_OK(runOp(named("GRU", {{"hidden_size", std::int64_t{1}}}),
+                            {f32({1, 1, 1}, {1}), f32({1, 3, 1}, {1, 1, 1}), f32({1, 3, 1}, {0, 0, 0})}));
+    QVERIFY(gru);
+    QVERIFY(sameFloats(*gru, {1, 1, 1, 1}, {0.2048242f}));
 }
 
 QTEST_GUILESS_MAIN(TestCpuOnnxNamedOps)
