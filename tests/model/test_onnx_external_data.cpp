@@ -179,6 +179,9 @@ void TestOnnxExternalData::rangesPastTheFileAreRefused()
     QVERIFY2(loaded.error().message.find("'b'") != std::string::npos, loaded.error().message.c_str());
     QVERIFY2(loaded.error().message.find("past the end of 'short.bin'") != std::string::npos,
              loaded.error().message.c_str());
+    QByteArray err;
+    QCOMPARE(runCli({"run", m_model, "--runs", "1", "--warmup", "0", "--no-host-probe"}, nullptr, &err), 3);
+    QVERIFY2(err.contains("past the end of 'short.bin'"), err.constData());
     // A length that does not match the tensor's shape is an error too.
     writeModel(m_model, externalTensor("a", "short.bin", 0), externalTensor("b", "short.bin", 0, 12));
     loaded = loadGraphFile(m_model.toStdString());
