@@ -63,10 +63,16 @@ std::vector<Activation> activations(const Attrs& a, const std::vector<std::strin
     for (const std::string& n : names) {
         Activation f{n};
         const bool takesAlpha = n == "HardSigmoid" || n == "LeakyRelu" || n == "ThresholdedRelu" || n == "ScaledTanh"
-            || n == "Affine" || n == "Elu";
+                                || n == "Affine" || n == "Elu";
         const bool takesBeta = n == "HardSigmoid" || n == "ScaledTanh" || n == "Affine";
-        f.alpha = takesAlpha && ai < alphas.size() ? alphas[ai++] : n == "HardSigmoid" ? 0.2 : n == "LeakyRelu" ? 0.01 : 1.0;
-        f.beta = takesBeta && bi < betas.size() ? betas[bi++] : n == "HardSigmoid" ? 0.5 : n == "ScaledTanh" ? 1.0 : 0.0;
+        f.alpha = takesAlpha && ai < alphas.size() ? alphas[ai++]
+                  : n == "HardSigmoid"             ? 0.2
+                  : n == "LeakyRelu"               ? 0.01
+                                                   : 1.0;
+        f.beta = takesBeta && bi < betas.size() ? betas[bi++]
+                 : n == "HardSigmoid"           ? 0.5
+                 : n == "ScaledTanh"            ? 1.0
+                                                : 0.0;
         out.push_back(f);
     }
     return out;
@@ -81,8 +87,8 @@ KernelStatus runRecurrent(KernelContext& ctx, const Inputs& in, HostTensor& out,
     if (!xT || !wT || !rT || xT->rank() != 3 || wT->rank() != 3 || rT->rank() != 3)
         return fail("RNN, GRU and LSTM need X, W and R of rank 3");
     const HostTensor *bT = onnxInput(ctx, in, 3), *lensT = onnxInput(ctx, in, 4), *h0T = onnxInput(ctx, in, 5);
-    const HostTensor *c0T = cell == Cell::Lstm ? onnxInput(ctx, in, 6) : nullptr;
-    const HostTensor *pT = cell == Cell::Lstm ? onnxInput(ctx, in, 7) : nullptr;
+    const HostTensor* c0T = cell == Cell::Lstm ? onnxInput(ctx, in, 6) : nullptr;
+    const HostTensor* pT = cell == Cell::Lstm ? onnxInput(ctx, in, 7) : nullptr;
     const bool batchFirst = attrs.intOr("layout", 0) != 0;
     const std::int64_t seq = xT->dim(batchFirst ? 1 : 0), batch = xT->dim(batchFirst ? 0 : 1), input = xT->dim(2);
     const std::int64_t gates = cell == Cell::Rnn ? 1 : cell == Cell::Gru ? 3 : 4;
@@ -90,10 +96,11 @@ KernelStatus runRecurrent(KernelContext& ctx, const Inputs& in, HostTensor& out,
     const std::string direction = attrs.stringOr("direction", "forward");
     const int dirs = direction == "bidirectional" ? 2 : 1;
     if (wT->dim(0) != dirs || wT->dim(1) != gates * hidden || wT->dim(2) != input || rT->dim(2) != hidden)
-        return fail("RNN, GRU or LSTM: W " + describe(*wT) + " and R " + describe(*rT) + " do not fit X " + describe(*xT));
-    const std::vector<std::string> defaults = cell == Cell::Rnn ? std::vector<std::string>{"Tanh"}
-        : cell == Cell::Gru                                     ? std::vector<std::string>{"Sigmoid", "Tanh"}
-                                                                : std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"};
+        return fail("RNN, GRU or LSTM: W " + describe(*wT) + " and R " + describe(*rT) + " do not fit X "
+                    + describe(*xT));
+    const std::vector<std::string> defaults = cell == Cell::Rnn   ? std::vector<std::string>{"Tanh"}
+                                              : cell == Cell::Gru ? std::vector<std::string>{"Sigmoid", "Tanh"}
+                                                                  : std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"};
     const std::vector<Activation> act = activations(attrs, defaults, dirs);
     const double clip = attrs.doubleOr("clip", 0.0);
     auto clipped = [&](double v) { return clip > 0 ? std::clamp(v, -clip, clip) : v; };
@@ -119,10 +126,12 @@ KernelStatus runRecurrent(KernelContext& ctx, const Inputs& in, HostTensor& out,
         const double* wb = b.values<double>().data() + d * 2 * gates * hidden;
         const double* rb = wb + gates * hidden;
         const double* pd = p.values<double>().data() + d * 3 * hidden;
-        const Activation *f = &act[static_cast<std::size_t>(d) * defaults.size()], *gAct = defaults.size() > 1 ? f + 1 : f;
+        const Activation *f = &act[static_cast<std::size_t>(d) * defaults.size()],
+                         *gAct = defaults.size() > 1 ? f + 1 : f;
         const Activation* hAct = defaults.size() > 2 ? f + 2 : gAct;
         for (std::int64_t n = 0; n < batch; ++n) {
-            const std::int64_t len = lensT ? std::clamp<std::int64_t>(lensT->valueAsInt(static_cast<std::uint64_t>(n)), 0, seq) : seq;
+            const std::int64_t len =
+                lensT ? std::clamp<std::int64_t>(lensT->valueAsInt(static_cast<std::uint64_t>(n)), 0, seq) : seq;
             for (std::int64_t k = 0; k < hidden; ++k) {
                 const std::size_t at = stateIndex(d, n) + static_cast<std::size_t>(k);
                 h[static_cast<std::size_t>(k)] = h0T ? toF64(ctx.pool, *h0T).values<double>()[at] : 0;
@@ -157,7 +166,8 @@ KernelStatus runRecurrent(KernelContext& ctx, const Inputs& in, HostTensor& out,
                         } else {
                             std::vector<double> reset(h);
                             for (std::int64_t q = 0; q < hidden; ++q) {
-                                const double rq = (*f)(clipped(g[static_cast<std::size_t>(q + hidden)] + hr(q + hidden, h)));
+                                const double rq =
+                                    (*f)(clipped(g[static_cast<std::size_t>(q + hidden)] + hr(q + hidden, h)));
                                 reset[static_cast<std::size_t>(q)] = rq * h[static_cast<std::size_t>(q)];
                             }
                             candidate = g[u + 2 * static_cast<std::size_t>(hidden)] + hr(k + 2 * hidden, reset);
