@@ -27,6 +27,7 @@ KernelStatus runSpaceToDepth(KernelContext&, const Inputs&, HostTensor&);       
 KernelStatus runDepthToSpace(KernelContext&, const Inputs&, HostTensor&);          // onnx_space_norm.cpp
 KernelStatus runLpNormalization(KernelContext&, const Inputs&, HostTensor&);       // onnx_space_norm.cpp
 KernelStatus runSwish(KernelContext&, const Inputs&, HostTensor&);                 // onnx_space_norm.cpp
+KernelStatus runDet(KernelContext&, const Inputs&, HostTensor&);                   // onnx_space_norm.cpp
 KernelStatus runBitCast(KernelContext&, const Inputs&, HostTensor&);               // onnx_signal_sequence.cpp
 KernelStatus runHannWindow(KernelContext&, const Inputs&, HostTensor&);            // onnx_signal_sequence.cpp
 KernelStatus runHammingWindow(KernelContext&, const Inputs&, HostTensor&);         // onnx_signal_sequence.cpp

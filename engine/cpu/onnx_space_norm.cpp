@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// ONNX SpaceToDepth and DepthToSpace (DCR and CRD) on NCHW tensors of any dtype, LpNormalization (p 1 or 2) and
-// Swish (x * sigmoid(alpha x)) in F64.
+// ONNX SpaceToDepth and DepthToSpace (DCR and CRD) on NCHW tensors of any dtype, LpNormalization (p 1 or 2),
+// Swish (x * sigmoid(alpha x)) and Det (LU with partial pivoting) in F64.
 #include "cpu/onnx_named_kernels.h"
 #include "cpu/wide_values.h"
 
@@ -83,6 +83,43 @@ KernelStatus runSwish(KernelContext& ctx, const Inputs& in, HostTensor& out)
     for (double& e : v.values<double>())
         e = e / (1 + std::exp(-alpha * e));
     return fromWide(ctx, v, in[0]->dtype(), out);
+}
+
+KernelStatus runDet(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    const HostTensor& x = *in[0];
+    const std::size_t rank = x.rank();
+    if (rank < 2 || x.dim(rank - 1) != x.dim(rank - 2))
+        return fail("Det needs square matrices [..., M, M], got " + describe(x));
+    const std::int64_t m = x.dim(rank - 1), count = product(x.dims(), 0, rank - 2);
+    const HostTensor wide = toF64(ctx.pool, x);
+    HostTensor result(Dims(x.dims().begin(), x.dims().end() - 2), DType::F64);
+    for (std::int64_t b = 0; b < count; ++b) {
+        std::vector<double> a(wide.values<double>().begin() + b * m * m,
+                              wide.values<double>().begin() + (b + 1) * m * m);
+        double det = 1;
+        for (std::int64_t c = 0; c < m && det != 0; ++c) {
+            std::int64_t pivot = c;
+            for (std::int64_t r = c + 1; r < m; ++r)
+                if (std::abs(a[static_cast<std::size_t>(r * m + c)])
+                    > std::abs(a[static_cast<std::size_t>(pivot * m + c)]))
+                    pivot = r;
+            if (pivot != c) {
+                for (std::int64_t k = 0; k < m; ++k)
+                    std::swap(a[static_cast<std::size_t>(c * m + k)], a[static_cast<std::size_t>(pivot * m + k)]);
+                det = -det;
+            }
+            const double d = a[static_cast<std::size_t>(c * m + c)];
+            det *= d;
+            for (std::int64_t r = c + 1; r < m && d != 0; ++r) {
+                const double f = a[static_cast<std::size_t>(r * m + c)] / d;
+                for (std::int64_t k = c; k < m; ++k)
+                    a[static_cast<std::size_t>(r * m + k)] -= f * a[static_cast<std::size_t>(c * m + k)];
+            }
+        }
+        result.values<double>()[static_cast<std::size_t>(b)] = det;
+    }
+    return fromWide(ctx, result, x.dtype(), out);
 }
 
 } // namespace costscope::cpu

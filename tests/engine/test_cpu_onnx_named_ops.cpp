@@ -105,6 +105,9 @@ void TestCpuOnnxNamedOps::normalisations()
                                    {x, f32({4}, {1, 2, 3, 4}), f32({4}, {0, 0, 0, 1})}));
     QVERIFY(perChannel);
     QVERIFY(sameFloats(*perChannel, {1, 4, 1}, {-1, 2, -3, 5}));
+    auto det = RUN_OK(runOp(named("Det"), {f32({2, 2, 2}, {1, 2, 3, 4, 0, 1, 1, 0})}));
+    QVERIFY(det);
+    QVERIFY(sameFloats(*det, {2}, {-2, -1})); // the second needs a row swap
     auto l2 = RUN_OK(runOp(named("LpNormalization"), {f32({1, 2}, {3, 4})}));
     QVERIFY(l2);
     QVERIFY(sameFloats(*l2, {1, 2}, {0.6f, 0.8f}));
