@@ -13,6 +13,7 @@
 #include "cli/run_check.h"
 #include "cli/run_output.h"
 #include "formats/graph_file.h"
+#include "formats/missing_tensor_data.h"
 #include "ir/rebatch.h"
 #include "measure.h"
 #include "run_comparison.h"
@@ -331,6 +332,10 @@ int cmdRun(const std::vector<std::string>& argv)
         loaded->graph = std::move(*rebatched);
     }
     const Graph& g = loaded->graph;
+    if (const std::string missing = missingDataReason(g); !missing.empty()) {
+        std::cerr << s.file << ": " << missing << '\n';
+        return kBadInput;
+    }
     auto fileInputs = readInputFiles(*settings, g);
     if (!fileInputs) {
         std::cerr << fileInputs.error().format(s.file) << '\n';

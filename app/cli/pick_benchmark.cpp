@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/pick_benchmark.h"
+#include "formats/missing_tensor_data.h"
 
 #include "measure.h"
 #include "synthetic.h"
@@ -45,6 +46,8 @@ std::optional<double> LocalBenchmark::run(Device d)
             return fail("no local backend for it in this build");
         if (backend->devices().empty())
             return fail("no " + *name + " device on this machine");
+        if (const std::string missing = missingDataReason(m_graph); !missing.empty())
+            return fail(missing);
         auto plan = backend->compile(m_graph, m_bindings, 0);
         if (!plan)
             return fail("does not compile: " + plan.error().message);

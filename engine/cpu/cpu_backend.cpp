@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cpu/cpu_backend.h"
 #include "cpu/cpu_plan.h"
+#include "cpu/onnx_named_kernels.h"
 #include "cpu/sgemm.h"
 
 #include <fstream>
@@ -59,8 +60,13 @@ Result<std::unique_ptr<ExecutablePlan>> CpuBackend::compile(const Graph& g, cons
             return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, msg);
         };
         cpu::CpuPlan::Step step{pos, cpu::findKernel(n.op.kind), {}};
-        if (n.op.kind == OpKind::Unknown && !n.op.attrs.has("onnx_domain"))
-            step.kernel = cpu::findOnnxKernel(n.op.name);
+        if (n.op.kind == OpKind::Unknown && !n.op.attrs.has("onnx_domain")) {
+            const std::int64_t output = n.op.attrs.intOr("onnx_output", 0);
+            step.kernel = cpu::findOnnxOutputKernel(n.op.name, output);
+            if (!step.kernel && output > 0 && cpu::findOnnxKernel(n.op.name))
+                return nodeError("the CPU backend computes only output 0 of op " + n.op.label() + ", not output "
+                                 + std::to_string(output));
+        }
         const bool leaf = n.op.kind == OpKind::Input || n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant;
         if (!leaf && !step.kernel)
             return nodeError("the CPU backend cannot run op " + n.op.label());

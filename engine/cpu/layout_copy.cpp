@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Ops that move elements: Transpose, Narrow, Slice, Concat, Expand, Tile and Pad.
 #include "cpu/broadcast.h"
+#include "cpu/dtype_convert.h"
 
 #include <algorithm>
 #include <cstring>
@@ -251,21 +252,50 @@ KernelStatus runTile(KernelContext& ctx, const Inputs& in, HostTensor& out)
     return ok();
 }
 
+namespace {
+// Opset 18 pads for some axes, as pads for every dim.
+std::optional<Dims> padsOfAxes(const Dims& pads, const std::optional<Dims>& axes, std::size_t rank)
+{
+    if (!axes || pads.size() != 2 * axes->size())
+        return std::nullopt;
+    Dims full(2 * rank, 0);
+    for (std::size_t i = 0; i < axes->size(); ++i) {
+        auto axis = normalizeAxis((*axes)[i], rank);
+        if (!axis)
+            return std::nullopt;
+        full[static_cast<std::size_t>(*axis)] = pads[i];
+        full[static_cast<std::size_t>(*axis) + rank] = pads[axes->size() + i];
+    }
+    return full;
+}
+} // namespace
+
 KernelStatus runPad(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     const HostTensor& x = *in[0];
+    const bool axesInput = ctx.attrs().getBool("axes_input").value_or(false);
     auto pads = intsFromAttrOrInput(ctx, in, "pads", 1);
     const std::size_t rank = x.rank();
+    if (pads && (ctx.attrs().has("axes") || axesInput)) {
+        auto expanded = padsOfAxes(
+            *pads, axesInput ? intsFromAttrOrInput(ctx, in, "", in.size() - 1) : ctx.attrs().getInts("axes"), rank);
+        if (!expanded)
+            return fail("Pad: pads " + dimsString(*pads) + " and axes do not fit " + describe(x));
+        pads = expanded;
+    }
     if (!pads || pads->size() != 2 * rank)
         return fail("Pad: pads must hold 2 x rank values for " + describe(x));
     const std::string mode = ctx.attrs().stringOr("mode", "constant");
-    if (mode != "constant" && mode != "reflect" && mode != "edge")
+    if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
         return fail("Pad: unknown mode '" + mode + "'");
     double value = ctx.attrs().doubleOr("value", 0.0);
     if (!ctx.attrs().has("value") && in.size() > 2 && in[2]->elements() == 1)
         value = in[2]->valueAsDouble(0);
-    enum class Mode { Constant, Edge, Reflect };
-    const Mode m = mode == "constant" ? Mode::Constant : (mode == "edge" ? Mode::Edge : Mode::Reflect);
+    enum class Mode { Constant, Edge, Reflect, Wrap };
+    const Mode m = mode == "constant" ? Mode::Constant
+                   : mode == "edge"   ? Mode::Edge
+                   : mode == "wrap"   ? Mode::Wrap
+                                      : Mode::Reflect;
     Dims dims(rank);
     for (std::size_t d = 0; d < rank; ++d) {
         dims[d] = x.dim(d) + (*pads)[d] + (*pads)[d + rank];
@@ -274,12 +304,8 @@ KernelStatus runPad(KernelContext& ctx, const Inputs& in, HostTensor& out)
     }
     out.reset(dims, x.dtype());
     HostTensor fill({}, x.dtype());
-    if (x.dtype() == DType::F32)
-        fill.values<float>()[0] = static_cast<float>(value);
-    else if (x.dtype() == DType::F64)
-        fill.values<double>()[0] = value;
-    else if (x.dtype() == DType::I64)
-        fill.values<std::int64_t>()[0] = static_cast<std::int64_t>(value);
+    if (const HostTensor wide = HostTensor::fromBytes({}, DType::F64, &value, sizeof value); isConvertible(x.dtype()))
+        convertTensor(ctx.pool, wide, x.dtype(), fill);
     const Dims inStrides = contiguousStrides(x.dims());
     const std::size_t es = x.elementSize();
     ctx.pool.parallelFor(product(dims), 4096, [&](std::int64_t s, std::int64_t e) {
@@ -295,6 +321,8 @@ KernelStatus runPad(KernelContext& ctx, const Inputs& in, HostTensor& out)
                         outside = true;
                     else if (m == Mode::Edge)
                         k = std::clamp<std::int64_t>(k, 0, n - 1);
+                    else if (m == Mode::Wrap)
+                        k = ((k % n) + n) % n;
                     else if (n > 1) {
                         const std::int64_t period = 2 * (n - 1);
                         k = ((k % period) + period) % period;

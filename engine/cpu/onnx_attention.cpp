@@ -7,6 +7,7 @@
 // Catalogue Attention (RLX's op, attention.cpp) is another op; this one imports as an unknown op named Attention.
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
+#include "cpu/onnx_named_kernels.h"
 
 #include <cmath>
 #include <limits>
@@ -110,6 +111,30 @@ KernelStatus runOnnxAttention(KernelContext& ctx, const Inputs& in, HostTensor& 
     auto keyAt = [&](const HeadView& now, const HeadView& before, std::int64_t b, std::int64_t h, std::int64_t j,
                      std::int64_t d) { return j < past ? before.at(b, h, j, d) : now.at(b, h, j - past, d); };
 
+    const std::int64_t output = onnxOutput(ctx);
+    if (output == 1 || output == 2) { // present_key, present_value: [batch, kv_heads, past + kv_seq, size]
+        const HeadView& now = output == 1 ? *kv : *vv;
+        const HeadView& before = output == 1 ? pk : pv;
+        const std::int64_t size = now.size;
+        HostTensor present({batch, kvHeads, kvLen, size}, DType::F64);
+        double* p = present.values<double>().data();
+        for (std::int64_t b = 0; b < batch; ++b)
+            for (std::int64_t h = 0; h < kvHeads; ++h)
+                for (std::int64_t j = 0; j < kvLen; ++j)
+                    for (std::int64_t d = 0; d < size; ++d)
+                        *p++ = keyAt(now, before, b, h, j, d);
+        if (!convertTensor(ctx.pool, present, (output == 1 ? k : v)->dtype(), out))
+            return fail("Attention: cannot write the present key or value");
+        return ok();
+    }
+    if (output > 3)
+        return fail("Attention has no output " + std::to_string(output));
+    // qk_matmul_output (output 3): the scaled products (mode 0), with the mask (1), soft-capped (2), or softmax (3).
+    const std::int64_t qkMode = a.intOr("qk_matmul_output_mode", 0);
+    HostTensor qk(output == 3 ? Dims{batch, heads, qLen, kvLen} : Dims{}, DType::F64);
+    auto qkAt = [&](std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t j) -> double& {
+        return qk.values<double>()[static_cast<std::size_t>(((b * heads + h) * qLen + i) * kvLen + j)];
+    };
     HostTensor y(qv->packed ? Dims{batch, qLen, heads * dv} : Dims{batch, heads, qLen, dv}, DType::F64);
     double* yd = y.values<double>().data();
     std::vector<double> scores(static_cast<std::size_t>(kvLen));
@@ -132,6 +157,10 @@ KernelStatus runOnnxAttention(KernelContext& ctx, const Inputs& in, HostTensor& 
                     for (std::int64_t d = 0; d < dk; ++d)
                         s += qv->at(b, h, i, d) * keyAt(*kv, pk, b, hk, j, d);
                     s *= scale;
+                    if (output == 3 && qkMode < 3) {
+                        const double capped = softcap > 0 ? softcap * std::tanh((s + bias) / softcap) : s + bias;
+                        qkAt(b, h, i, j) = qkMode == 0 ? s : qkMode == 1 ? s + bias : capped;
+                    }
                     if (softcap > 0)
                         s = softcap * std::tanh(s / softcap);
                     scores[static_cast<std::size_t>(j)] = s + bias;
@@ -144,6 +173,8 @@ KernelStatus runOnnxAttention(KernelContext& ctx, const Inputs& in, HostTensor& 
                     sum += s;
                 }
                 const bool masked = biasBest == kNegInf; // every key masked: Y is 0 for this row
+                for (std::int64_t j = 0; j < kvLen && output == 3 && qkMode == 3; ++j)
+                    qkAt(b, h, i, j) = masked || sum <= 0 ? 0.0 : scores[static_cast<std::size_t>(j)] / sum;
                 for (std::int64_t d = 0; d < dv; ++d) {
                     double acc = 0;
                     for (std::int64_t j = 0; j < kvLen && !masked && sum > 0; ++j)
@@ -155,7 +186,7 @@ KernelStatus runOnnxAttention(KernelContext& ctx, const Inputs& in, HostTensor& 
             }
         }
     }
-    if (!convertTensor(ctx.pool, y, q->dtype(), out))
+    if (!convertTensor(ctx.pool, output == 3 ? qk : y, q->dtype(), out))
         return fail("Attention: cannot write " + describe(*q));
     return ok();
 }

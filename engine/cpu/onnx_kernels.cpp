@@ -5,6 +5,8 @@
 // values, and one path for every dtype keeps them short.
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
+#include "cpu/onnx_named_kernels.h"
+#include "cpu/wide_values.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,18 +26,6 @@ const HostTensor* onnxInput(const KernelContext& ctx, const Inputs& in, std::siz
 }
 
 namespace {
-// The I64 or F64 result of a kernel given in the output's dtype.
-KernelStatus fromWide(KernelContext& ctx, const HostTensor& wide, DType to, HostTensor& out)
-{
-    if (wide.dtype() == to) {
-        out = wide;
-        return ok();
-    }
-    if (!convertTensor(ctx.pool, wide, to, out))
-        return fail("cannot write " + std::string(dtypeName(to)));
-    return ok();
-}
-
 KernelStatus runShape(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     const auto rank = static_cast<std::int64_t>(in[0]->rank());
@@ -121,11 +111,13 @@ KernelStatus runTrilu(KernelContext& ctx, const Inputs& in, HostTensor& out)
     return ok();
 }
 
-KernelStatus runCumSum(KernelContext& ctx, const Inputs& in, HostTensor& out)
+// CumSum, and CumProd (opset 25) when `multiply`.
+KernelStatus runCumulative(KernelContext& ctx, const Inputs& in, HostTensor& out, bool multiply)
 {
     const HostTensor& x = *in[0];
+    const char* name = multiply ? "CumProd" : "CumSum";
     if (in.size() < 2 || in[1]->elements() != 1)
-        return fail("CumSum needs a scalar axis input");
+        return fail(std::string(name) + " needs a scalar axis input");
     auto axis = normalizeAxis(in[1]->valueAsInt(0), x.rank());
     if (!axis)
         return fail("axis " + std::to_string(in[1]->valueAsInt(0)) + " is out of range for " + describe(x));
@@ -133,29 +125,45 @@ KernelStatus runCumSum(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const auto a = static_cast<std::size_t>(*axis);
     const std::int64_t outer = product(x.dims(), 0, a), n = x.dim(a), inner = product(x.dims(), a + 1);
     const bool floating = isFloating(x.dtype());
+    const HostTensor values = floating ? toF64(ctx.pool, x) : x;
     HostTensor wide(x.dims(), floating ? DType::F64 : DType::I64);
     for (std::int64_t i = 0; i < outer; ++i)
         for (std::int64_t k = 0; k < inner; ++k) {
-            double sum = 0;
-            std::int64_t isum = 0;
+            double acc = multiply ? 1 : 0;
+            std::int64_t iacc = multiply ? 1 : 0;
+            auto take = [&](std::uint64_t at) {
+                if (multiply) {
+                    acc *= values.valueAsDouble(at);
+                    iacc *= values.valueAsInt(at);
+                } else {
+                    acc += values.valueAsDouble(at);
+                    iacc += values.valueAsInt(at);
+                }
+            };
             for (std::int64_t step = 0; step < n; ++step) {
                 const std::int64_t j = reverse ? n - 1 - step : step;
                 const auto at = static_cast<std::uint64_t>((i * n + j) * inner + k);
-                if (!exclusive) {
-                    sum += x.valueAsDouble(at);
-                    isum += x.valueAsInt(at);
-                }
+                if (!exclusive)
+                    take(at);
                 if (floating)
-                    wide.values<double>()[at] = sum;
+                    wide.values<double>()[at] = acc;
                 else
-                    wide.values<std::int64_t>()[at] = isum;
-                if (exclusive) {
-                    sum += x.valueAsDouble(at);
-                    isum += x.valueAsInt(at);
-                }
+                    wide.values<std::int64_t>()[at] = iacc;
+                if (exclusive)
+                    take(at);
             }
         }
     return fromWide(ctx, wide, x.dtype(), out);
+}
+
+KernelStatus runCumSum(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    return runCumulative(ctx, in, out, false);
+}
+
+KernelStatus runCumProd(KernelContext& ctx, const Inputs& in, HostTensor& out)
+{
+    return runCumulative(ctx, in, out, true);
 }
 
 KernelStatus runRange(KernelContext& ctx, const Inputs& in, HostTensor& out)
@@ -183,13 +191,83 @@ KernelStatus runRange(KernelContext& ctx, const Inputs& in, HostTensor& out)
 }
 } // namespace
 
+KernelFn findOnnxOutputKernel(std::string_view opType, std::int64_t output)
+{
+    if (output == 0)
+        return findOnnxKernel(opType);
+    if (opType == "Split")
+        return runSplitOutput;
+    if (opType == "TopK" && output == 1)
+        return runTopK;
+    if ((opType == "RNN" || opType == "GRU") && output <= 1)
+        return findOnnxKernel(opType);
+    if (opType == "LSTM" && output <= 2)
+        return runLstm;
+    if (opType == "Unique" && output <= 3)
+        return runUnique;
+    if (opType == "DynamicQuantizeLinear" && output <= 2)
+        return runDynamicQuantizeLinear;
+    if (opType == "Attention" && output <= 3)
+        return runOnnxAttention;
+    if (opType == "SoftmaxCrossEntropyLoss" && output == 1)
+        return findLossKernel(opType);
+    if (opType == "LayerNormalization" && output <= 2)
+        return runLayerNormalizationOutputs;
+    return nullptr;
+}
+
 KernelFn findOnnxKernel(std::string_view opType)
 {
     static const std::pair<std::string_view, KernelFn> table[] = {
-        {"Shape", runShape},   {"Size", runSize},     {"ArgMax", runArgMax}, {"ArgMin", runArgMin},
-        {"Trilu", runTrilu},   {"CumSum", runCumSum}, {"Range", runRange}, {"Attention", runOnnxAttention},
+        {"Shape", runShape},     {"Size", runSize},   {"ArgMax", runArgMax},
+        {"ArgMin", runArgMin},   {"Trilu", runTrilu}, {"CumSum", runCumSum},
+        {"CumProd", runCumProd}, {"Range", runRange}, {"Attention", runOnnxAttention},
     };
     for (const auto& [name, fn] : table)
+        if (name == opType)
+            return fn;
+    static const std::pair<std::string_view, KernelFn> newer[] = {
+        {"Resize", runResize},
+        {"CenterCropPad", runCenterCropPad},
+        {"Col2Im", runCol2Im},
+        {"GroupNormalization", runGroupNormalization},
+        {"Split", runSplitOutput},
+        {"TopK", runTopK},
+        {"Hardmax", runHardmax},
+        {"OneHot", runOneHot},
+        {"EyeLike", runEyeLike},
+        {"Compress", runCompress},
+        {"ScatterElements", runScatterElements},
+        {"Scatter", runScatterElements}, // its opset 9 to 10 name
+        {"ScatterND", runScatterND},
+        {"GatherND", runGatherND},
+        {"SpaceToDepth", runSpaceToDepth},
+        {"DepthToSpace", runDepthToSpace},
+        {"LpNormalization", runLpNormalization},
+        {"Swish", runSwish},
+        {"Det", runDet},
+        {"BitCast", runBitCast},
+        {"HannWindow", runHannWindow},
+        {"HammingWindow", runHammingWindow},
+        {"BlackmanWindow", runBlackmanWindow},
+        {"ReverseSequence", runReverseSequence},
+        {"Mean", runMean},
+        {"CastLike", runCastLike},
+        {"DFT", runDft},
+        {"QLinearMatMul", runQLinearMatMul},
+        {"Unique", runUnique},
+        {"RNN", runRnn},
+        {"GRU", runGru},
+        {"LSTM", runLstm},
+        {"Einsum", runEinsum},
+        {"NonMaxSuppression", runNonMaxSuppression},
+        {"RotaryEmbedding", runRotaryEmbedding},
+        {"GridSample", runGridSample},
+        {"LpPool", runLpPool},
+        {"AffineGrid", runAffineGrid},
+        {"DynamicQuantizeLinear", runDynamicQuantizeLinear},
+    };
+    for (const auto& [name, fn] : newer)
         if (name == opType)
             return fn;
     if (KernelFn fn = findQuantizeNormKernel(opType))

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// ONNX-only ops (findOnnxKernel): NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (output 0, the loss), with
+// ONNX-only ops (findOnnxKernel): NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (the loss, and log_prob as
+// output 1), with
 // class weights, ignore_index and the none / sum / mean reductions (mean divides by the summed weights of the
 // targets that count, as ONNX's reference does).
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
+#include "cpu/onnx_named_kernels.h"
 
 #include <cmath>
 #include <limits>
@@ -80,6 +82,12 @@ KernelStatus runSoftmaxCrossEntropyLoss(KernelContext& ctx, const Inputs& in, Ho
             for (std::int64_t j = 0; j < c; ++j)
                 logp[at(j)] = x.valueAsDouble(at(j)) - best - std::log(sum);
         }
+    if (onnxOutput(ctx) == 1) { // log_prob
+        const HostTensor wide = HostTensor::fromBytes(x.dims(), DType::F64, logp.data(), logp.size() * sizeof(double));
+        if (!convertTensor(ctx.pool, wide, x.dtype(), out))
+            return fail("cannot write " + describe(x));
+        return ok();
+    }
     return nll(ctx, in, out, logp);
 }
 } // namespace

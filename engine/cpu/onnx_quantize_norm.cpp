@@ -45,12 +45,12 @@ Result<QuantParams> quantParams(const KernelContext& ctx, const HostTensor& x, c
     QuantParams p;
     p.t = t;
     p.block = ctx.attrs().intOr("block_size", 0);
+    if (t->elements() == 1)
+        return p; // per tensor: the axis (default 1, past a 1-D x) does not apply
     auto axis = normalizeAxis(ctx.attrs().intOr("axis", 1), std::max<std::size_t>(x.rank(), 1));
     if (!axis)
         return Diagnostic::error(std::string(what) + ": axis is out of range for " + describe(x));
     p.axis = static_cast<std::size_t>(*axis);
-    if (t->elements() == 1)
-        return p;
     const bool perAxis = p.block <= 0 && t->rank() == 1 && p.axis < x.rank() && t->dim(0) == x.dim(p.axis);
     bool blocked = p.block > 0 && t->rank() == x.rank();
     for (std::size_t d = 0; blocked && d < x.rank(); ++d)

@@ -103,7 +103,8 @@ Result<LoadedGraph> loadGraphFile(const std::string& path)
     case GraphFormat::Onnx: {
         if (!onnxImportAvailable())
             return fileError("this build of Costscope has no ONNX import (libonnx was not found when it was built)");
-        auto g = importOnnx(*bytes, &loaded.warnings);
+        const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+        auto g = importOnnx(*bytes, &loaded.warnings, folder.empty() ? "." : folder.string());
         if (!g)
             return g.error();
         loaded.graph = std::move(*g);

@@ -14,7 +14,7 @@ std::vector<std::string> onnxExternalDataLocations(const std::string&)
     return {};
 }
 
-Result<Graph> importOnnx(const std::string&, Diagnostics*)
+Result<Graph> importOnnx(const std::string&, Diagnostics*, const std::string&)
 {
     return Diagnostic::error("this build has no ONNX import (libonnx was not found when it was built)");
 }

@@ -2,7 +2,10 @@
 #include "formats/onnx_builder.h"
 
 #include "formats/json_attrs.h"
+#include "formats/missing_tensor_data.h"
+#include "formats/onnx_newer_shapes.h"
 #include "formats/onnx_scope.h"
+#include "ir/shape_inference.h"
 
 #include <memory>
 
@@ -24,8 +27,8 @@ TensorData shareBytes(const ConstTensor& t)
 }
 } // namespace
 
-GraphBuilder::GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings)
-    : m_proto(g), m_opset(opset), m_warnings(warnings)
+GraphBuilder::GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external)
+    : m_proto(g), m_opset(opset), m_warnings(warnings), m_external(external)
 {
 }
 
@@ -73,7 +76,7 @@ std::optional<Diagnostic> GraphBuilder::collectInitializers()
     for (const auto& t : m_proto.initializer()) {
         if (t.name().empty())
             return Diagnostic::error("an initializer has no name");
-        auto c = readTensor(t, m_warnings);
+        auto c = readTensor(t, m_warnings, m_external);
         if (!c)
             return c.error();
         if (!m_constants.emplace(t.name(), std::move(*c)).second)
@@ -174,24 +177,37 @@ std::optional<Diagnostic> GraphBuilder::addMapped(const onnx::NodeProto& n, cons
             return ctx.error("has no output " + std::to_string(out));
         const std::string& tensor = n.output(out);
         node.name = ops.size() == 1 ? nodeName(n)
-            : m.output              ? validUtf8(tensor)
+                    : m.output      ? validUtf8(tensor)
                                     : nodeName(n) + "#" + std::to_string(k);
-        node.shape = outputShape(tensor, node.id, *node.name);
         node.op = std::move(m.op);
+        if (!m_shapes.count(tensor))
+            inferOwnShape(node, tensor);
+        node.shape = outputShape(tensor, node.id, *node.name);
         ids.push_back(append(std::move(node)));
         if (m.output) {
             m_produced[tensor] = ids.back();
             represented[static_cast<std::size_t>(out)] = true;
         }
     }
-    for (int i = 0; i < n.output_size(); ++i)
-        if (!represented[static_cast<std::size_t>(i)] && !n.output(i).empty())
+    // LayerNormalization's Mean and InvStdDev: nodes of the ONNX op itself, run by name, one per output.
+    const bool laterOutputsByName = n.op_type() == "LayerNormalization";
+    for (int i = 0; i < n.output_size(); ++i) {
+        if (represented[static_cast<std::size_t>(i)] || n.output(i).empty())
+            continue;
+        if (!laterOutputsByName) {
             m_unsupportedOutputs[n.output(i)] = ctx.label() + ": output " + std::to_string(i) + " ('" + n.output(i)
                 + "') is used, but Costscope represents only output 0 of " + n.op_type();
+            continue;
+        }
+        auto first = unknownNode(n, ctx);
+        if (!first)
+            return first.error();
+        m_produced[n.output(i)] = appendOutputNode(*first, i, n.output(i));
+    }
     return std::nullopt;
 }
 
-std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, const NodeContext& ctx)
+Result<Node> GraphBuilder::unknownNode(const onnx::NodeProto& n, const NodeContext& ctx)
 {
     Node node;
     std::vector<std::int64_t> slots; // the ONNX input index of each input kept (omitted optional ones are skipped)
@@ -219,19 +235,45 @@ std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, con
         attrs.set("onnx_input_slots", slots);
     if (!n.domain().empty() && n.domain() != "ai.onnx")
         attrs.set("onnx_domain", validUtf8(n.domain()));
+    if (n.op_type() == "DFT" && m_opset < 20 && !attrs.has("axis"))
+        attrs.set("axis", std::int64_t{1}); // DFT's default axis: 1 up to opset 19, then -2 (an input)
+    if (n.output_size() > 1)                // Split into equal parts, one per output, needs to know how many there are
+        attrs.set("onnx_output_count", std::int64_t{n.output_size()});
     node.op.attrs = std::move(attrs);
     node.name = nodeName(n);
-    node.shape = outputShape(n.output_size() > 0 ? n.output(0) : std::string{}, node.id, *node.name);
-    std::string note = n.domain().empty() ? std::string{} : " (domain " + n.domain() + ")";
-    if (n.output_size() > 1)
-        note += "; it has " + std::to_string(n.output_size())
-            + " outputs and the node stands for output 0 (later outputs are drawn as the same node)";
+    return node;
+}
+
+std::optional<Diagnostic> GraphBuilder::addUnknown(const onnx::NodeProto& n, const NodeContext& ctx)
+{
+    auto node = unknownNode(n, ctx);
+    if (!node)
+        return node.error();
+    const std::string out0 = n.output_size() > 0 ? n.output(0) : std::string{};
+    if (!m_shapes.count(out0))
+        if (auto own = newerOpShape(ctx))
+            m_shapes[out0] = *own;
+    node->shape = outputShape(out0, node->id, *node->name);
+    const std::string note = n.domain().empty() ? std::string{} : " (domain " + n.domain() + ")";
     ctx.warn("no Costscope op for " + n.op_type() + note + ": loaded as an unknown op");
-    const NodeId id = append(std::move(node));
-    for (const auto& out : n.output())
-        if (!out.empty())
-            m_produced[out] = id;
+    const Node first = *node;
+    const NodeId id = append(std::move(*node));
+    if (n.output_size() > 0 && !n.output(0).empty())
+        m_produced[n.output(0)] = id;
+    for (int k = 1; k < n.output_size(); ++k)
+        if (!n.output(k).empty())
+            m_produced[n.output(k)] = appendOutputNode(first, k, n.output(k));
     return std::nullopt;
+}
+
+NodeId GraphBuilder::appendOutputNode(const Node& first, int output, const std::string& tensor)
+{
+    Node node = first;
+    node.id = static_cast<NodeId>(m_graph.nodes.size());
+    node.op.attrs.set("onnx_output", std::int64_t{output});
+    node.name = validUtf8(tensor);
+    node.shape = outputShape(tensor, node.id, *node.name);
+    return append(std::move(node));
 }
 
 std::optional<Diagnostic> GraphBuilder::addOutputs()
@@ -274,9 +316,23 @@ Result<NodeId> GraphBuilder::producer(const std::string& tensor, const NodeConte
     }
     n.shape = c->second.shape;
     n.data = shareBytes(c->second);
+    if (!c->second.missingFile.empty())
+        markMissingData(n, c->second.missingFile);
     const NodeId id = append(std::move(n));
     m_produced[tensor] = id;
     return id;
+}
+
+void GraphBuilder::inferOwnShape(const Node& node, const std::string& tensor)
+{
+    std::vector<Shape> shapes;
+    std::vector<const Node*> inputs;
+    for (NodeId id : node.inputs) {
+        inputs.push_back(&m_graph.nodes[static_cast<std::size_t>(id)]);
+        shapes.push_back(inputs.back()->shape);
+    }
+    if (auto s = inferShape(node.op, shapes, inputs))
+        m_shapes[tensor] = *s;
 }
 
 NodeId GraphBuilder::append(Node n)

@@ -15,7 +15,8 @@ namespace costscope::onnx_import {
 // order.
 class GraphBuilder {
 public:
-    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings);
+    // `external` reads initializers kept in files beside the model; without it they load without values.
+    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external = nullptr);
     Result<Graph> build();
 
 private:
@@ -29,15 +30,24 @@ private:
     std::optional<Diagnostic> addNode(const onnx::NodeProto& n, int index);
     std::optional<Diagnostic> addMapped(const onnx::NodeProto& n, const NodeContext& ctx, std::vector<MappedOp> ops);
     std::optional<Diagnostic> addUnknown(const onnx::NodeProto& n, const NodeContext& ctx);
+    // The ONNX node as an unknown op (its attributes, inputs and input slots), not yet added.
+    Result<Node> unknownNode(const onnx::NodeProto& n, const NodeContext& ctx);
     std::optional<Diagnostic> addOutputs();
     // The node standing for a tensor, making a constant's leaf on first use; an error says why there is none.
     Result<NodeId> producer(const std::string& tensor, const NodeContext* user);
     NodeId append(Node n);
+    // A node of a multi-output ONNX op standing for one later output: `first` (output 0) with onnx_output set, so
+    // that a backend running the op by name computes that output.
+    NodeId appendOutputNode(const Node& first, int output, const std::string& tensor);
     Shape outputShape(const std::string& tensor, NodeId id, const std::string& nodeName);
+    // Where libonnx's inference gave the tensor no shape (ops of opsets past 17), Costscope's own inference of the
+    // mapped op from its inputs' shapes.
+    void inferOwnShape(const Node& node, const std::string& tensor);
 
     const onnx::GraphProto& m_proto;
     int m_opset;
     Diagnostics* m_warnings;
+    ExternalData* m_external;
     Graph m_graph;
     std::unordered_map<std::string, Shape> m_shapes;
     std::unordered_map<std::string, DType> m_dtypes; // tensors whose type is known but not their shape

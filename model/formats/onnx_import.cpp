@@ -2,6 +2,7 @@
 #include "formats/onnx_import.h"
 
 #include "formats/onnx_builder.h"
+#include "formats/onnx_external_data.h"
 #include "formats/onnx_tensors.h"
 #include "ir/validate.h"
 
@@ -18,6 +19,10 @@
 namespace costscope {
 
 namespace {
+// The newest default-domain opset whose ops the import reads with their own meaning (docs/onnx_import.md): libonnx
+// 1.12 has schemas up to 17; the ops opsets 18 to 21 changed or added are mapped and shape-inferred here.
+constexpr int kNewestReadOpset = 21;
+
 // The newest default-domain opset this build's libonnx has schemas for.
 int newestKnownOpset()
 {
@@ -146,7 +151,7 @@ bool onnxImportAvailable()
     return true;
 }
 
-Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
+Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings, const std::string& modelFolder)
 {
     if (bytes.empty())
         return Diagnostic::error("the file is empty: no ONNX model in it");
@@ -157,17 +162,18 @@ Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings)
     if (!model.has_graph() || model.ir_version() <= 0)
         return Diagnostic::error("not an ONNX model: no graph or IR version in the protobuf data");
     const int opset = defaultDomainOpset(model, warnings);
-    const int newest = newestKnownOpset();
-    if (opset > newest && warnings)
-        warnings->push_back(Diagnostic::warning("the model uses opset " + std::to_string(opset)
-                                                + ", newer than the newest this build's libonnx knows ("
-                                                + std::to_string(newest)
-                                                + "); known ops are read with their opset "
-                                                + std::to_string(newest) + " meaning"));
+    if (opset > kNewestReadOpset && warnings)
+        warnings->push_back(Diagnostic::warning(
+            "the model uses opset " + std::to_string(opset) + ", newer than the newest Costscope reads ("
+            + std::to_string(kNewestReadOpset) + "); ops are read with their opset " + std::to_string(kNewestReadOpset)
+            + " meaning (Attention and RMSNormalization of opset 23 too)"));
     if (auto duplicate = duplicateGraphInput(model.graph()))
         return *duplicate;
     inferShapes(model, warnings);
-    auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings).build();
+    std::optional<onnx_import::ExternalData> external;
+    if (!modelFolder.empty())
+        external.emplace(modelFolder);
+    auto graph = onnx_import::GraphBuilder(model.graph(), opset, warnings, external ? &*external : nullptr).build();
     if (!graph)
         return graph.error();
     recordModelInfo(*graph, model, opset);

@@ -112,14 +112,11 @@ Mapped mapCast(const NodeContext& ctx)
     return single(Op::make(OpKind::Cast, std::move(a)), {0});
 }
 
-// CastLike is Cast to the element type of its second input, which the file states.
+// CastLike is Cast to the element type of its second input where the file or the inference states it.
 Mapped mapCastLike(const NodeContext& ctx)
 {
-    const Shape* like = ctx.inputShape(1);
-    if (!like)
-        return ctx.error("the element type of input 1 (target_type) is not known");
     Attrs a;
-    a.set("to", std::string(dtypeName(like->dtype)));
+    a.set("to", std::string(dtypeName(ctx.inputShape(1)->dtype)));
     return single(Op::make(OpKind::Cast, std::move(a)), {0});
 }
 
@@ -191,8 +188,11 @@ std::optional<Mapped> mapElementWise(const NodeContext& ctx)
         return mapClip(ctx);
     if (t == "Cast")
         return mapCast(ctx);
-    if (t == "CastLike")
+    if (t == "CastLike") {
+        if (!ctx.inputShape(1)) // the target type is known only at run time: the ONNX op itself, run by name
+            return std::nullopt;
         return mapCastLike(ctx);
+    }
     if (t == "ConstantOfShape")
         return mapConstantOfShape(ctx);
     if (t == "Dropout")

@@ -178,12 +178,38 @@ Mapped mapSplit(const NodeContext& ctx)
     return out;
 }
 
+// Opset 18's axes name the dims the pads are for; constant pads and axes of a known rank are written out for every
+// dim, so that backends see the opset 11 form. Computed axes stay an input (the last one, axes_input).
+std::optional<Ints> padsForEveryDim(const Ints& pads, const Ints& axes, const Shape* in)
+{
+    if (!in || pads.size() != 2 * axes.size())
+        return std::nullopt;
+    const auto rank = static_cast<std::int64_t>(in->rank());
+    Ints full(2 * in->rank(), 0);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        const std::int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+        if (axis < 0 || axis >= rank)
+            return std::nullopt;
+        full[static_cast<std::size_t>(axis)] = pads[i];
+        full[static_cast<std::size_t>(axis + rank)] = pads[axes.size() + i];
+    }
+    return full;
+}
+
 Mapped mapPad(const NodeContext& ctx)
 {
     Attrs a;
     a.set("mode", ctx.attrString("mode").value_or("constant"));
     std::vector<int> inputs{0};
-    if (auto pads = attrOrConstInput(ctx, "pads", 1))
+    auto pads = attrOrConstInput(ctx, "pads", 1);
+    const auto axes = ctx.hasInput(3) ? ctx.constInputInts(3) : std::nullopt;
+    if (pads && axes) {
+        if (auto full = padsForEveryDim(*pads, *axes, ctx.inputShape(0)))
+            pads = full;
+        else
+            a.set("axes", *axes);
+    }
+    if (pads)
         a.set("pads", *pads);
     else
         inputs.push_back(1);
@@ -192,11 +218,11 @@ Mapped mapPad(const NodeContext& ctx)
         inputs = {0, 1, 2}; // a computed pad value keeps its position, so the pads input stays too
     else
         a.set("value", value.value_or(0.0));
-    if (ctx.hasInput(3)) {
-        if (auto axes = ctx.constInputInts(3))
-            a.set("axes", *axes);
-        else
-            return ctx.error("Pad with computed axes is not supported");
+    if (ctx.hasInput(3) && !axes) {
+        inputs.push_back(3);
+        a.set("axes_input", true);
+    } else if (axes && !pads) {
+        a.set("axes", *axes);
     }
     return single(withAttrs(OpKind::Pad, std::move(a)), inputs);
 }
@@ -243,8 +269,13 @@ std::optional<Mapped> mapLayout(const NodeContext& ctx)
         return mapAxesOp(ctx, OpKind::Squeeze);
     if (t == "Slice")
         return mapSlice(ctx);
-    if (t == "Split")
+    if (t == "Split") {
+        // Sizes known only at run time (num_outputs or equal parts of a computed dim): the ONNX op itself, one
+        // node per output, run by name.
+        if (!splitSizes(ctx, normAxis(ctx.attrInt("axis").value_or(0), ctx.inputShape(0))))
+            return std::nullopt;
         return mapSplit(ctx);
+    }
     if (t == "Pad")
         return mapPad(ctx);
     if (t == "Transpose")

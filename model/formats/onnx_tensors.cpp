@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "formats/onnx_tensors.h"
 
+#include "formats/onnx_external_data.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -137,7 +139,7 @@ DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnosti
     return stand;
 }
 
-Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings)
+Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings, ExternalData* external)
 {
     ConstTensor c;
     c.shape.dtype = dtypeForTensor(t.data_type(), t.name(), warnings);
@@ -146,20 +148,27 @@ Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings
             return Diagnostic::error("tensor '" + t.name() + "' has a negative dim (" + std::to_string(d) + ")");
         c.shape.dims.push_back(Dim::fixed(d));
     }
-    if (t.data_location() == TP::EXTERNAL) {
-        c.hasData = false;
-        if (warnings)
-            warnings->push_back(Diagnostic::warning("tensor '" + t.name()
-                                                    + "' keeps its values in an external file, which is not read"));
-        return c;
-    }
     if (t.data_type() == TP::STRING) {
         c.hasData = false;
         return c;
     }
-    const std::size_t width = byteSize(c.shape.dtype);
-    c.bytes = t.has_raw_data() ? std::vector<std::uint8_t>(t.raw_data().begin(), t.raw_data().end())
-                               : typedFieldBytes(t, width);
+    if (t.data_location() == TP::EXTERNAL && !external) {
+        c.hasData = false;
+        c.missingFile = externalLocation(t);
+        if (warnings)
+            warnings->push_back(Diagnostic::warning("tensor '" + t.name() + "' keeps its values in '" + c.missingFile
+                                                    + "', which is not read: the model was read without its folder"));
+        return c;
+    }
+    if (t.data_location() == TP::EXTERNAL) {
+        if (auto e = external->read(t, c, warnings))
+            return *e;
+        if (!c.hasData)
+            return c;
+    } else {
+        c.bytes = t.has_raw_data() ? std::vector<std::uint8_t>(t.raw_data().begin(), t.raw_data().end())
+                                   : typedFieldBytes(t, byteSize(c.shape.dtype));
+    }
     auto expected = c.shape.bytes();
     if (!expected)
         return Diagnostic::error("tensor '" + t.name() + "' is too large: " + c.shape.toString());

@@ -19,7 +19,10 @@ struct ConstTensor {
     Shape shape;
     std::vector<std::uint8_t> bytes; // empty when the file keeps the values elsewhere (external data)
     bool hasData = true;
+    std::string missingFile; // the external data file whose values could not be read
 };
+
+class ExternalData;
 
 std::optional<DType> dtypeFromOnnx(std::int32_t elemType);
 std::string onnxTypeName(std::int32_t elemType);
@@ -27,8 +30,9 @@ std::string onnxTypeName(std::int32_t elemType);
 // to one of the same byte size (STRING to U8) with a warning naming the tensor.
 DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnostics* warnings);
 
-// Reads a TensorProto's values from raw_data or the typed fields; an error names the tensor when sizes disagree.
-Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings);
+// Reads a TensorProto's values from raw_data, the typed fields or, through `external`, a file beside the model; an
+// error names the tensor when sizes disagree. Without `external`, external values are not read (a warning says so).
+Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings, ExternalData* external = nullptr);
 
 // The value of an ONNX Constant node attribute (value, value_float(s), value_int(s)); string and sparse values give
 // a tensor without data; nullopt for attributes that hold no value.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/run_job.h"
 #include "calibration/host_probe.h"
+#include "formats/missing_tensor_data.h"
 #include "measure.h"
 #include "synthetic.h"
 
@@ -24,6 +25,8 @@ Result<RunComparison> runAndCompare(const RunRequest& request, const std::atomic
     const auto devices = backend->devices();
     if (request.device < 0 || request.device >= static_cast<DeviceIndex>(devices.size()))
         return Diagnostic::error("backend " + request.backend + " has no device " + std::to_string(request.device));
+    if (const std::string missing = missingDataReason(*request.graph); !missing.empty())
+        return Diagnostic::error(missing);
     auto plan = backend->compile(*request.graph, request.bindings, request.device);
     if (!plan)
         return plan.error();
