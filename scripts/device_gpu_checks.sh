@@ -19,6 +19,7 @@
 #             unfused outputs and times: small cases, a 2^26 chain, the GPT-2/BERT-shaped graphs as built and as an
 #             ONNX export writes them), then costscope-cli run --per-node --fusion on and off on the bundled examples
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
+#   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
 #   acc-cuda  bench_accuracy --backend cuda on the carried graphs
 #   vulkan    scripts/device_vulkan_bench.sh (element-wise vs vkCmdCopyBuffer, matmul 1024 and 4096)
@@ -246,6 +247,15 @@ for n in r["worst_nodes"]:
 for n in r["notes"][:20]:
     print("note", n)
 PY
+}
+
+# Two calibrations of the same idle GPU, and how far apart they put every zoo graph (target: within ±3 %).
+stage_stability() {
+    build_cuda_only build-fusion costscope-cli costscope_backend_cuda bench_calibration_stability || return 1
+    local cli=build-fusion/app/costscope-cli dir="${XDG_DATA_HOME:-$HOME/.local/share}/costscope/profiles"
+    timeout 300 "$cli" calibrate --backend cuda --save stability-a ${CALIBRATE_ARGS:-} >/dev/null || return 1
+    timeout 300 "$cli" calibrate --backend cuda --save stability-b ${CALIBRATE_ARGS:-} >/dev/null || return 1
+    build-fusion/tests/bench/bench_calibration_stability "$dir/stability-a.json" "$dir/stability-b.json"
 }
 
 stage_torch() {

@@ -104,6 +104,22 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
     std::mt19937 rng(20);
     const std::int64_t channels[] = {8, 16, 32, 64, 128, 256};
     const std::int64_t sizes[] = {7, 14, 28, 56, 112};
+    // Grouped and depthwise layers on a grid (ResNeXt, ShuffleNet, MobileNet): their kernels differ most from dense ones.
+    for (std::int64_t groups : {2, 4, 8, 16})
+        for (std::int64_t ch : {32, 128, 512})
+            for (std::int64_t size : {14, 56})
+                for (std::int64_t k : {1, 3}) {
+                    const std::int64_t batch = (groups + ch + k) % 2 ? 8 : 1;
+                    s.add(2.0 * double(batch * ch * size * size) * double(ch / groups * k * k), [&](GraphBuilder& b) {
+                        Op op = edit::defaultOp(OpKind::Conv);
+                        op.attrs.set("kernel_size", Dims{k, k});
+                        op.attrs.set("padding", Dims{k / 2, k / 2});
+                        op.attrs.set("groups", k == 3 && groups == 16 ? ch : groups); // depthwise in place of g16
+                        const std::int64_t g = k == 3 && groups == 16 ? ch : groups;
+                        return b.op(op, {s.input(b, {batch, ch, size, size}), s.param(b, {ch, ch / g, k, k}),
+                                         s.param(b, {ch})});
+                    });
+                }
     for (int i = 0; i < 96; ++i) {
         const std::int64_t cin = channels[rng() % 6], size = sizes[rng() % 5], batch = rng() % 2 ? 8 : 1;
         const std::int64_t k = (rng() % 3 == 0) ? 1 : 3, stride = rng() % 4 == 0 ? 2 : 1;

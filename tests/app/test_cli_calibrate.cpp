@@ -26,8 +26,10 @@ private slots:
     void calibrateSavesAProfile()
     {
         QByteArray out, err;
-        const int code = runCli({"calibrate", "--backend", "cpu", "--quick", "--save", "calibrated-cpu", "--json"},
-                                &out, &err);
+        // A short predictor budget: the kernel sampler's and the zoo's smallest graphs, enough to train some classes.
+        const int code = runCli({"calibrate", "--backend", "cpu", "--quick", "--save", "calibrated-cpu", "--json",
+                                 "--predictor-budget", "8"},
+                                &out, &err, 300000);
         QVERIFY2(code == 0, err.constData());
         const QJsonObject j = QJsonDocument::fromJson(out).object();
         QCOMPARE(j["name"].toString(), QString("calibrated-cpu"));
@@ -37,6 +39,12 @@ private slots:
         QVERIFY(j["source"].toString().contains("by costscope-cli calibrate"));
         QVERIFY(j["host_probe"].toObject()["gemm_ns"].toDouble() > 0);
         QVERIFY(j["kernel_gflops_by_size"].toObject().contains("Activation.Gelu"));
+        // Learned kernel predictors (XGBoost's JSON model per class) and how kernels add up to a graph.
+        const QJsonObject predictors = j["kernel_predictors"].toObject();
+        QVERIFY2(predictors.contains("elementwise") && predictors.contains("matmul"),
+                 qPrintable(QStringList(predictors.keys()).join(',')));
+        QVERIFY(predictors["matmul"].toObject()["samples"].toInt() >= 12);
+        QVERIFY(predictors["matmul"].toObject()["xgboost"].toObject().contains("learner"));
         QVERIFY(QFile::exists(m_home.filePath("costscope/profiles/calibrated-cpu.json")));
         QByteArray listed;
         QCOMPARE(runCli({"profiles", "show", "calibrated-cpu"}, &listed), 0);
@@ -54,7 +62,8 @@ private slots:
             QSKIP("no Vulkan device (lavapipe comes with mesa-vulkan-drivers)");
         QByteArray out, err;
         // Lavapipe runs the shaders on this machine's CPU: a quick calibration takes a minute or more on two cores.
-        const int code = runCli({"calibrate", "--backend", "vulkan", "--quick", "--json"}, &out, &err, 600000);
+        const int code =
+            runCli({"calibrate", "--backend", "vulkan", "--quick", "--json", "--no-predictors"}, &out, &err, 600000);
         QVERIFY2(code == 0, err.constData());
         const QJsonObject j = QJsonDocument::fromJson(out).object();
         QCOMPARE(j["name"].toString(), QString("calibrated-vulkan"));
