@@ -41,8 +41,15 @@ bool parseBinding(const std::string& text, Bindings& out)
 std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::string* error)
 {
     const ProfileLibrary lib = ProfileLibrary::load(ProfilePaths::defaults());
+    // A profile whose learned predictors could not be read is still used (the analytic terms price those
+    // classes); say so once, where it is resolved.
+    auto warned = [](DeviceProfile p) {
+        for (const std::string& w : p.loadWarnings)
+            std::cerr << "warning: " << w << '\n';
+        return p;
+    };
     if (const DeviceProfile* p = lib.find(nameOrPath))
-        return *p;
+        return warned(*p);
     if (const auto slash = nameOrPath.find('/'); slash != std::string::npos)
         for (DeviceProfile& p : rlxProfileSet(nameOrPath.substr(0, slash)))
             if (p.name == nameOrPath)
@@ -51,7 +58,7 @@ std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::
     if (std::filesystem::is_regular_file(nameOrPath, ec)) {
         auto loaded = loadProfileFile(nameOrPath);
         if (loaded)
-            return std::move(*loaded);
+            return warned(std::move(*loaded));
         *error = loaded.error().message;
         return std::nullopt;
     }

@@ -177,8 +177,6 @@ int cmdEvaluate(const std::vector<std::string>& argv)
         }
         calibrated = std::move(c->profile);
     }
-    for (const std::string& w : calibrated.loadWarnings)
-        std::cerr << "warning: " << w << '\n';
     const auto rlxSet = rlxProfileSet("rlx-linux");
     const DeviceProfile* rlx = findProfile(rlxSet, deviceOfBackend(backendName));
     if (!rlx) {

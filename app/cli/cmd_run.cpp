@@ -346,6 +346,8 @@ int cmdRun(const std::vector<std::string>& argv)
         std::cerr << "costscope-cli run: " << predictions.error().message << '\n';
         return kUsage;
     }
+    for (const std::string& w : predictions->costscopeProfile.loadWarnings)
+        std::cerr << "warning: " << w << '\n';
     std::vector<HostTensor> inputs = std::move(*fileInputs);
     auto plan = prepare(*backend, g, s, s.device, &inputs);
     // The profile's reference kernels again, before and after the timed runs (about 50 ms each on the CPU).
