@@ -4,6 +4,7 @@
 #include "analysis/profile_io.h"
 #include "calibration/calibrate_device.h"
 #include "calibration/save_calibration.h"
+#include "cli/calibrate_all_devices.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 
@@ -15,7 +16,9 @@ namespace costscope::cli {
 
 namespace {
 constexpr const char* kUsageLine =
-    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]";
+    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N|all] [--quick] [--save NAME] [--json]\n"
+    "--device all: one profile per device, calibrated-<backend>-<model>-<PCI bus id> (no --save); exit 3 only when "
+    "every device fails";
 } // namespace
 
 int cmdCalibrate(const std::vector<std::string>& argv)
@@ -28,6 +31,13 @@ int cmdCalibrate(const std::vector<std::string>& argv)
     }
     const std::string backendName = args->option("backend").value_or("cpu");
     const std::string deviceText = args->option("device").value_or("0");
+    if (deviceText == "all") {
+        if (args->option("save")) {
+            std::cerr << kUsageLine << "\n--device all names each profile itself; it takes no --save\n";
+            return kUsage;
+        }
+        return calibrateAllDevices(backendName, args->flag("quick"), args->flag("json"));
+    }
     const std::int64_t device = parseInt(deviceText).value_or(-1);
     if (device < 0) {
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";

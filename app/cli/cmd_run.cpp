@@ -4,10 +4,12 @@
 #include "analysis/calibration_fit.h"
 #include "analysis/run_predictions.h"
 #include "backend.h"
+#include "calibration/device_profile_name.h"
 #include "calibration/host_probe.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "cli/run_all_devices.h"
 #include "cli/run_check.h"
 #include "ir/rebatch.h"
 #include "formats/graph_file.h"
@@ -27,9 +29,11 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kUsageLine =
-    "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
+    "usage: costscope-cli run FILE [--backend cpu] [--device N|all] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
-    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--json]";
+    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--json]\n"
+    "--device all: every device of the backend, one after another and then all at once, each predicted under its own\n"
+    "calibrated profile (no --reference, --save-output or --per-node); exit 3 only when every device fails";
 
 std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
 {
@@ -55,6 +59,7 @@ struct Settings {
     MeasureOptions measure;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false;
+    bool allDevices = false; // --device all
     bool hostProbe = true; // re-time the profile's reference kernels around the run (see adjustForHost)
 };
 
@@ -91,7 +96,13 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
             *error = std::string("--") + name + " expects an integer >= " + std::to_string(lo);
         return v && *v >= lo ? v : std::nullopt;
     };
-    auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0), device = intOption("device", 0, 0);
+    s.allDevices = args->option("device") == "all";
+    if (s.allDevices && (!s.reference.empty() || !s.saveOutput.empty() || s.measure.perNode)) {
+        *error = "--device all takes no --reference, --save-output or --per-node";
+        return std::nullopt;
+    }
+    auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0);
+    auto device = s.allDevices ? std::optional<std::int64_t>(0) : intOption("device", 0, 0);
     auto batch = intOption("batch", 0, 0);
     if (!runs || !warmup || !device || !batch)
         return std::nullopt;
@@ -302,7 +313,7 @@ int cmdRun(const std::vector<std::string>& argv)
     }
     const std::unique_ptr<Backend>& backend = *loadedBackend;
     const auto devices = backend->devices();
-    if (s.device >= static_cast<DeviceIndex>(devices.size())) {
+    if (!s.allDevices && s.device >= static_cast<DeviceIndex>(devices.size())) {
         std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device << '\n';
         return kUsage;
     }
@@ -323,7 +334,12 @@ int cmdRun(const std::vector<std::string>& argv)
         std::cerr << fileInputs.error().format(s.file) << '\n';
         return kBadInput;
     }
-    auto predictions = predictRun(g, s.bindings, s.backend, s.profile);
+    if (s.allDevices)
+        return runOnAllDevices(*backend, g, {s.file, s.backend, s.profile, s.bindings, std::move(*fileInputs), s.measure,
+                                             s.json});
+    // The device's own calibrated profile first (calibrate --device all), then predictRun's choice.
+    const std::string profile = s.profile.empty() ? calibratedProfileOf(devices[std::size_t(s.device)]) : s.profile;
+    auto predictions = predictRun(g, s.bindings, s.backend, profile);
     if (!predictions) {
         std::cerr << "costscope-cli run: " << predictions.error().message << '\n';
         return kUsage;

@@ -19,11 +19,12 @@ const std::vector<Command>& commands()
          cmdSweep},
         {"profiles", "profiles [show NAME]                list device profiles, or print one as JSON", cmdProfiles},
         {"devices", "devices [--json]                   the devices of every backend in this build", cmdDevices},
-        {"run", "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
+        {"run", "run FILE [--backend cpu] [--device N|all] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
                 " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
-                " [--profile P] [--no-host-probe] [--json]  run for real, measured against both models",
+                " [--profile P] [--no-host-probe] [--json]  run for real, measured against both models; --device all: every"
+                " device, isolated and concurrent, per-device profiles (exit 3 only when all fail)",
          cmdRun},
-        {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]  microbenchmarks"
+        {"calibrate", "calibrate --backend cpu|vulkan|cuda [--device N|all] [--quick] [--save NAME] [--json]  microbenchmarks"
                       " -> device profile",
          cmdCalibrate},
         {"fit", "fit --profile NAME RUN.json... [--weight-by-time] [--prior-runs 2] [--json]  fit per-op-class corrections "
