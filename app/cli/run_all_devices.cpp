@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -81,8 +81,11 @@ void printTable(const Graph& g, const std::string& backend, const std::vector<De
     std::printf("graph: %s on every %s device (medians in ms; isolated: one device at a time, concurrent: all at "
                 "once)\n",
                 g.name.c_str(), backend.c_str());
-    std::printf("%-4s %-28s %-13s %10s %10s %11s %10s %9s  %s\n", "dev", "name", "pci", "isolated", "concurrent",
-                "contention", "predicted", "error", "profile");
+    int nameWidth = 4;
+    for (const DeviceReport& d : reports)
+        nameWidth = std::max(nameWidth, static_cast<int>(d.run.device.name.size()));
+    std::printf("%-4s %-*s %-13s %10s %10s %11s %10s %9s  %s\n", "dev", nameWidth, "name", "pci", "isolated",
+                "concurrent", "contention", "predicted", "error", "profile");
     for (const DeviceReport& d : reports) {
         const DeviceRun& r = d.run;
         const std::string contention = r.isolated && r.concurrent
@@ -97,7 +100,7 @@ void printTable(const Graph& g, const std::string& backend, const std::vector<De
             if (r.isolated)
                 error = percent(relError(d.predicted->costscope.totalNs, double(r.isolated->medianNs)));
         }
-        std::printf("%-4d %-28s %-13s %10s %10s %11s %10s %9s  %s\n", r.device.index, r.device.name.c_str(),
+        std::printf("%-4d %-*s %-13s %10s %10s %11s %10s %9s  %s\n", r.device.index, nameWidth, r.device.name.c_str(),
                     r.device.pciBusId.empty() ? "-" : r.device.pciBusId.c_str(), ms(r.isolated).c_str(),
                     ms(r.concurrent).c_str(), contention.c_str(), predicted.c_str(), error.c_str(), profile.c_str());
     }
