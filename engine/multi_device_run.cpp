@@ -134,9 +134,8 @@ std::vector<ModelSpread> spreadByModel(const std::vector<DeviceRun>& runs)
 {
     std::vector<ModelSpread> out;
     for (const DeviceRun& first : runs) {
-        if (first.failed() || std::any_of(out.begin(), out.end(), [&](const ModelSpread& s) {
-                return s.model == first.device.name;
-            }))
+        if (first.failed()
+            || std::any_of(out.begin(), out.end(), [&](const ModelSpread& s) { return s.model == first.device.name; }))
             continue;
         ModelSpread s{first.device.name, 0, 0, std::nullopt};
         double isoMin = 0, isoMax = 0, conMin = 0, conMax = 0;

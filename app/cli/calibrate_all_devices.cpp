@@ -30,8 +30,8 @@ int calibrateAllDevices(const std::string& backendName, bool quick, bool json)
     // One device at a time: a calibration measures the device's peak, which another one running beside it would
     // lower (shared host memory bandwidth, PCIe, CPU for launches).
     for (const DeviceInfo& d : devices) {
-        nlohmann::ordered_json entry = {{"index", d.index}, {"name", d.name}, {"pci_bus_id", d.pciBusId},
-                                        {"profile", deviceProfileName(d)}};
+        nlohmann::ordered_json entry = {
+            {"index", d.index}, {"name", d.name}, {"pci_bus_id", d.pciBusId}, {"profile", deviceProfileName(d)}};
         DeviceCalibrationOptions options;
         options.backend = backendName;
         options.device = d.index;
@@ -48,8 +48,7 @@ int calibrateAllDevices(const std::string& backendName, bool quick, bool json)
             entry["saved_to"] = stored->path;
             if (!json)
                 std::cout << "=== " << where << (d.pciBusId.empty() ? "" : " at " + d.pciBusId) << '\n'
-                          << measured->figures << "saved profile '" << options.name << "' to " << stored->path
-                          << '\n';
+                          << measured->figures << "saved profile '" << options.name << "' to " << stored->path << '\n';
         }
         list.push_back(std::move(entry));
     }

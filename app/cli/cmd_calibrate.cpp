@@ -4,8 +4,8 @@
 #include "analysis/profile_io.h"
 #include "calibration/calibrate_device.h"
 #include "calibration/save_calibration.h"
-#include "cli/calibrate_all_devices.h"
 #include "cli/args.h"
+#include "cli/calibrate_all_devices.h"
 #include "cli/commands.h"
 
 #include <nlohmann/json.hpp>

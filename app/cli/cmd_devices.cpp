@@ -44,9 +44,13 @@ int cmdDevices(const std::vector<std::string>& argv)
                 std::cout << '\n';
                 continue;
             }
-            list.push_back({{"backend", d.backend}, {"index", d.index}, {"name", d.name},
-                            {"memory_bytes", d.memoryBytes}, {"compute_units", d.computeUnits},
-                            {"clock_mhz", d.clockMHz}, {"memory_clock_mhz", d.memoryClockMHz},
+            list.push_back({{"backend", d.backend},
+                            {"index", d.index},
+                            {"name", d.name},
+                            {"memory_bytes", d.memoryBytes},
+                            {"compute_units", d.computeUnits},
+                            {"clock_mhz", d.clockMHz},
+                            {"memory_clock_mhz", d.memoryClockMHz},
                             {"pci_bus_id", d.pciBusId}});
         }
     }

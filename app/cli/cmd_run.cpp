@@ -11,8 +11,8 @@
 #include "cli/load.h"
 #include "cli/run_all_devices.h"
 #include "cli/run_check.h"
-#include "ir/rebatch.h"
 #include "formats/graph_file.h"
+#include "ir/rebatch.h"
 #include "measure.h"
 #include "synthetic.h"
 #include "tensor_proto.h"
@@ -335,8 +335,8 @@ int cmdRun(const std::vector<std::string>& argv)
         return kBadInput;
     }
     if (s.allDevices)
-        return runOnAllDevices(*backend, g, {s.file, s.backend, s.profile, s.bindings, std::move(*fileInputs), s.measure,
-                                             s.json});
+        return runOnAllDevices(*backend, g,
+                               {s.file, s.backend, s.profile, s.bindings, std::move(*fileInputs), s.measure, s.json});
     // The device's own calibrated profile first (calibrate --device all), then predictRun's choice.
     const std::string profile = s.profile.empty() ? calibratedProfileOf(devices[std::size_t(s.device)]) : s.profile;
     auto predictions = predictRun(g, s.bindings, s.backend, profile);

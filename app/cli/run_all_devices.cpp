@@ -34,23 +34,29 @@ Json timingJson(const std::optional<TimingStats>& t)
 {
     if (!t)
         return nullptr;
-    return {{"runs", t->runs}, {"median_ns", t->medianNs}, {"min_ns", t->minNs}, {"max_ns", t->maxNs},
+    return {{"runs", t->runs},
+            {"median_ns", t->medianNs},
+            {"min_ns", t->minNs},
+            {"max_ns", t->maxNs},
             {"spread", t->spread}};
 }
 
 Json deviceJson(const DeviceReport& d)
 {
     const DeviceInfo& info = d.run.device;
-    Json j = {{"index", info.index}, {"name", info.name}, {"pci_bus_id", info.pciBusId},
-              {"ok", !d.run.failed()}, {"isolated", timingJson(d.run.isolated)},
+    Json j = {{"index", info.index},
+              {"name", info.name},
+              {"pci_bus_id", info.pciBusId},
+              {"ok", !d.run.failed()},
+              {"isolated", timingJson(d.run.isolated)},
               {"concurrent", timingJson(d.run.concurrent)}};
     if (d.run.isolated && d.run.concurrent)
         j["contention"] = double(d.run.concurrent->medianNs) / double(d.run.isolated->medianNs) - 1;
     if (d.predicted && d.run.isolated) {
         const auto measured = double(d.run.isolated->medianNs);
         for (const GraphCost* c : {&d.predicted->rlx, &d.predicted->costscope})
-            j["predicted"][c->model] = {{"profile", c->profile}, {"total_ns", c->totalNs},
-                                        {"error", relError(c->totalNs, measured)}};
+            j["predicted"][c->model] = {
+                {"profile", c->profile}, {"total_ns", c->totalNs}, {"error", relError(c->totalNs, measured)}};
     }
     if (!d.predictionProblem.empty())
         j["prediction_error"] = d.predictionProblem;
@@ -143,14 +149,20 @@ int runOnAllDevices(Backend& backend, const Graph& g, const AllDevicesRun& run)
     const std::vector<ModelSpread> spreads = spreadByModel(runs);
     const bool allFailed = std::all_of(runs.begin(), runs.end(), [](const DeviceRun& r) { return r.failed(); });
     if (run.json) {
-        Json j = {{"graph", g.name}, {"file", run.file}, {"backend", run.backend}, {"bindings", run.bindings},
-                  {"runs", run.measure.timedRuns}, {"warmup", run.measure.warmupRuns}};
+        Json j = {{"graph", g.name},
+                  {"file", run.file},
+                  {"backend", run.backend},
+                  {"bindings", run.bindings},
+                  {"runs", run.measure.timedRuns},
+                  {"warmup", run.measure.warmupRuns}};
         j["devices"] = Json::array();
         for (const DeviceReport& d : reports)
             j["devices"].push_back(deviceJson(d));
         j["spread"] = Json::array();
         for (const ModelSpread& s : spreads)
-            j["spread"].push_back({{"model", s.model}, {"devices", s.devices}, {"isolated", s.isolated},
+            j["spread"].push_back({{"model", s.model},
+                                   {"devices", s.devices},
+                                   {"isolated", s.isolated},
                                    {"concurrent", s.concurrent ? Json(*s.concurrent) : Json(nullptr)}});
         std::cout << j.dump(2) << '\n';
     } else {

@@ -65,13 +65,15 @@ private slots:
 
         QVERIFY2(runCli({"run", sourcePath("resources/examples/cnn.hir.json"), "--backend", "cpu", "--device", "all",
                          "--runs", "2", "--warmup", "1", "--json"},
-                        &out, &err) == 0,
+                        &out, &err)
+                     == 0,
                  err.constData());
         const QJsonArray ran = checkAllRan(out, 1);
         QVERIFY2(!ran.isEmpty(), out.constData());
         QCOMPARE(ran[0].toObject()["predicted"].toObject()["costscope"].toObject()["profile"].toString(), profile);
         // A single-device run picks the device's own profile too.
-        QVERIFY2(runCli({"run", sourcePath("resources/examples/cnn.hir.json"), "--runs", "2", "--json"}, &out, &err) == 0,
+        QVERIFY2(runCli({"run", sourcePath("resources/examples/cnn.hir.json"), "--runs", "2", "--json"}, &out, &err)
+                     == 0,
                  err.constData());
         const QJsonObject predicted = QJsonDocument::fromJson(out).object()["predicted"].toObject();
         QCOMPARE(predicted["costscope"].toObject()["profile"].toString(), profile);
@@ -84,12 +86,15 @@ private slots:
             QSKIP("no Vulkan device (lavapipe comes with mesa-vulkan-drivers)");
         QByteArray out, err;
         const QString graph = sourcePath("resources/examples/cnn.hir.json");
-        QVERIFY2(runCli({"run", graph, "--backend", "vulkan", "--device", "all", "--runs", "2", "--warmup", "1", "--json"},
-                        &out, &err, 600000) == 0,
-                 err.constData());
+        QVERIFY2(
+            runCli({"run", graph, "--backend", "vulkan", "--device", "all", "--runs", "2", "--warmup", "1", "--json"},
+                   &out, &err, 600000)
+                == 0,
+            err.constData());
         QVERIFY2(!checkAllRan(out, devices).isEmpty(), out.constData());
         QVERIFY2(runCli({"run", graph, "--backend", "vulkan", "--device", "all", "--runs", "2", "--warmup", "1"}, &out,
-                        &err, 600000) == 0,
+                        &err, 600000)
+                     == 0,
                  err.constData());
         QVERIFY2(out.contains("isolated") && out.contains("concurrent") && out.contains("spread of"), out.constData());
     }
@@ -102,7 +107,8 @@ private slots:
         QByteArray out, err;
         QVERIFY2(runCli({"run", sourcePath("resources/examples/cnn.hir.json"), "--backend", "cuda", "--device", "all",
                          "--runs", "5", "--json"},
-                        &out, &err, 300000) == 0,
+                        &out, &err, 300000)
+                     == 0,
                  err.constData());
         const QJsonArray ran = checkAllRan(out, devices);
         QVERIFY2(!ran.isEmpty(), out.constData());
@@ -117,8 +123,8 @@ private slots:
         qputenv("CUDA_VISIBLE_DEVICES", "");
         const int hidden = runCli({"run", graph, "--backend", "cuda", "--device", "all"}, nullptr, &err);
         QByteArray calibrateErr;
-        const int calibrate = runCli({"calibrate", "--backend", "cuda", "--device", "all", "--quick"}, nullptr,
-                                     &calibrateErr);
+        const int calibrate =
+            runCli({"calibrate", "--backend", "cuda", "--device", "all", "--quick"}, nullptr, &calibrateErr);
         qunsetenv("CUDA_VISIBLE_DEVICES");
         QCOMPARE(hidden, 3);
         // Without the CUDA plugin in this build, it is the plugin's absence that is named.

@@ -72,7 +72,8 @@ private:
 
 class FakeBackend : public Backend {
 public:
-    FakeBackend(std::vector<Behaviour> behaviours, Journal& journal) : m_behaviours(std::move(behaviours)), m_journal(journal)
+    FakeBackend(std::vector<Behaviour> behaviours, Journal& journal)
+        : m_behaviours(std::move(behaviours)), m_journal(journal)
     {
     }
     std::string name() const override { return "fake"; }
@@ -159,9 +160,9 @@ private slots:
     void aFailingDeviceKeepsTheOthersResults()
     {
         Journal journal;
-        FakeBackend backend({Behaviour::Ok, Behaviour::CompileFails, Behaviour::RunFails, Behaviour::CompileThrows,
-                             Behaviour::Ok},
-                            journal);
+        FakeBackend backend(
+            {Behaviour::Ok, Behaviour::CompileFails, Behaviour::RunFails, Behaviour::CompileThrows, Behaviour::Ok},
+            journal);
         const auto runs = runOnDevices(backend, Graph{}, {}, backend.devices(), {}, fewRuns());
         QCOMPARE(runs.size(), std::size_t(5));
         for (std::size_t i : {0, 4}) {
@@ -189,7 +190,8 @@ private slots:
         };
         DeviceRun failed;
         failed.device.name = "A";
-        const auto spreads = spreadByModel({run("A", 100, 200), run("B", 50, std::nullopt), run("A", 110, 220), failed});
+        const auto spreads =
+            spreadByModel({run("A", 100, 200), run("B", 50, std::nullopt), run("A", 110, 220), failed});
         QCOMPARE(spreads.size(), std::size_t(2));
         QCOMPARE(spreads[0].model, std::string("A"));
         QCOMPARE(spreads[0].devices, 2);
