@@ -20,6 +20,9 @@ struct DeviceInfo {
     std::string name;
     std::uint64_t memoryBytes = 0;
     int computeUnits = 0; // cores, SMs or compute units
+    std::string pciBusId; // "0000:3b:00.0"; empty where the backend cannot tell (the CPU, Vulkan without the extension)
+    int clockMHz = 0;     // peak core clock; 0: unknown
+    int memoryClockMHz = 0; // peak memory clock; 0: unknown
 };
 
 // A graph input the caller provides: the Input node and its shape with the bindings applied.

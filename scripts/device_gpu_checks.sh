@@ -6,6 +6,11 @@
 #   plugins   build-plugins (CUDA on; no GUI, Vulkan or ONNX): costscope-cli loads the CUDA backend plugin, runs the
 #             bundled examples on the GPU against the CPU backend, calibrates quickly; the same CLI with the CUDA
 #             toolkit hidden runs on the CPU and names why CUDA is unavailable; start-up time of the CLI
+#   multigpu  build-multigpu (CUDA on; no GUI, Vulkan, ONNX or tests): `devices`, then `run --backend cuda --device
+#             all` (each GPU alone, then all at once) on the bundled examples, the carried RLX graphs and an
+#             element-wise chain (scripts/elementwise_chain_graph.py), `calibrate --device all --quick` (a profile per
+#             GPU) and the runs again under those profiles; JSON per run in $OUT/multigpu, then a summary of the
+#             spread between GPUs of one model (target: within 5 %) and of the contention
 #   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
 #             headers (unpacked under /opt/onnx): costscope-cli and the two CUDA benches in one build; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
@@ -158,6 +163,41 @@ stage_plugins() {
     echo "the CUDA plugin takes libcudart from $cudart"
     bash tests/app/check_without_cuda.sh "$cli" "$(dirname "$cudart")" resources/examples/cnn.hir.json
     build-plugins/tests/bench/bench_startup "$cli"
+}
+
+# Every GPU of the host: run --device all before and after calibrate --device all (issue 24).
+stage_multigpu() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S . -B build-multigpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+        -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_BUILD_TESTS=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
+    cmake --build build-multigpu -j16 --target costscope-cli costscope_backend_cuda >/dev/null || return 1
+    local cli=build-multigpu/app/costscope-cli dir="$out/multigpu" g tag
+    mkdir -p "$dir"
+    # The per-GPU profiles of this stage only, away from any the machine has.
+    XDG_DATA_HOME="$(mktemp -d)"
+    export XDG_DATA_HOME
+    nvidia-smi --format=csv --query-gpu=index,name,pci.bus_id,memory.total,clocks.max.sm,clocks.max.mem
+    "$cli" devices
+    python3 scripts/elementwise_chain_graph.py "$dir/elementwise_chain.hir.json" 8192 8192 16
+    local graphs=(resources/examples/*.hir.json "$carry"/rlx/*.hir.json "$dir/elementwise_chain.hir.json")
+    for tag in uncalibrated calibrated; do
+        if [ "$tag" = calibrated ]; then
+            echo "--- calibrate --backend cuda --device all --quick"
+            timeout 600 "$cli" calibrate --backend cuda --device all --quick | grep -E "^===|saved profile|sgemm|copy bw"
+            echo "(exit ${PIPESTATUS[0]})"
+        fi
+        for g in "${graphs[@]}"; do
+            [ -f "$g" ] || continue
+            echo "--- $(basename "$g" .hir.json), $tag"
+            timeout 300 "$cli" run "$g" --backend cuda --device all --bind batch=256 --runs 20 --json \
+                >"$dir/$(basename "$g" .hir.json).$tag.json"
+            echo "(exit $?)"
+            timeout 300 "$cli" run "$g" --backend cuda --device all --bind batch=256 --runs 20
+        done
+    done
+    python3 scripts/multigpu_summary.py "$dir"/*.json
 }
 
 # Each graph of the carried data (RLX HIR JSON) at batch 1 and 8 on the Vulkan device, its first output checked

@@ -5,6 +5,7 @@
 #include "calibration/calibrate_device.h"
 #include "calibration/save_calibration.h"
 #include "cli/args.h"
+#include "cli/calibrate_all_devices.h"
 #include "cli/commands.h"
 #include "cli/zoo_runs.h"
 #include "train/family_holdout.h"
@@ -21,9 +22,11 @@ namespace costscope::cli {
 
 namespace {
 constexpr const char* kUsageLine =
-    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N] [--quick] [--save NAME] [--json]\n"
+    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N|all] [--quick] [--save NAME] [--json]\n"
     "                               [--no-predictors] [--predictor-budget S]\n"
-    "         [--remote USER@HOST[:PORT] ...]  (on a remote host; saved here as HOST/calibrated-BACKEND)";
+    "         [--remote USER@HOST[:PORT] ...]  (on a remote host; saved here as HOST/calibrated-BACKEND)\n"
+    "--device all: one profile per device, calibrated-<backend>-<model>-<PCI bus id> (no --save); exit 3 only when "
+    "every device fails";
 
 // The kernel predictors (analysis/kernel_predictor.h): the kernel sampler's graphs and the zoo's, smallest first so
 // that every family is sampled within the budget, measured per node through the backend's own kernels and learned with XGBoost.
@@ -92,6 +95,13 @@ int cmdCalibrate(const std::vector<std::string>& argv)
     }
     const std::string backendName = args->option("backend").value_or("cpu");
     const std::string deviceText = args->option("device").value_or("0");
+    if (deviceText == "all") {
+        if (args->option("save")) {
+            std::cerr << kUsageLine << "\n--device all names each profile itself; it takes no --save\n";
+            return kUsage;
+        }
+        return calibrateAllDevices(backendName, args->flag("quick"), args->flag("json"));
+    }
     const std::int64_t device = parseInt(deviceText).value_or(-1);
     if (device < 0) {
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";

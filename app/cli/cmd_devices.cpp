@@ -40,11 +40,24 @@ int cmdDevices(const std::vector<std::string>& argv)
         for (const DeviceInfo& d : devices) {
             if (!json) {
                 std::cout << d.backend << ':' << d.index << "  " << d.name << "  " << d.computeUnits
-                          << " compute units  " << d.memoryBytes / (1024 * 1024) << " MiB\n";
+                          << " compute units  " << d.memoryBytes / (1024 * 1024) << " MiB";
+                if (d.clockMHz > 0)
+                    std::cout << "  " << d.clockMHz << " MHz";
+                if (d.memoryClockMHz > 0)
+                    std::cout << " (memory " << d.memoryClockMHz << " MHz)";
+                if (!d.pciBusId.empty())
+                    std::cout << "  pci " << d.pciBusId;
+                std::cout << '\n';
                 continue;
             }
-            list.push_back({{"backend", d.backend}, {"index", d.index}, {"name", d.name},
-                            {"memory_bytes", d.memoryBytes}, {"compute_units", d.computeUnits}});
+            list.push_back({{"backend", d.backend},
+                            {"index", d.index},
+                            {"name", d.name},
+                            {"memory_bytes", d.memoryBytes},
+                            {"compute_units", d.computeUnits},
+                            {"clock_mhz", d.clockMHz},
+                            {"memory_clock_mhz", d.memoryClockMHz},
+                            {"pci_bus_id", d.pciBusId}});
         }
     }
     if (json)

@@ -4,12 +4,14 @@
 #include "analysis/calibration_fit.h"
 #include "analysis/run_predictions.h"
 #include "backend.h"
+#include "calibration/device_profile_name.h"
 #include "calibration/host_probe.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
+#include "cli/run_all_devices.h"
 #include "cli/run_check.h"
 #include "cli/run_output.h"
 #include "formats/graph_file.h"
@@ -31,12 +33,14 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kUsageLine =
-    "usage: costscope-cli run FILE [--backend cpu] [--device N] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
+    "usage: costscope-cli run FILE [--backend cpu] [--device N|all] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
     "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off] [--json]\n"
     "         [--trace OUT.json]\n"
     "         [--remote USER@HOST[:PORT] [--identity FILE] [--ssh-option K=V]... [--remote-cli PATH]\n"
-    "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600]]";
+    "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600]]\n"
+    "--device all: every device of the backend, one after another and then all at once, each predicted under its own\n"
+    "calibrated profile (no --reference, --save-output or --per-node); exit 3 only when every device fails";
 
 const std::set<std::string> kFlags = {"json", "per-node", "no-host-probe"};
 
@@ -64,6 +68,7 @@ struct Settings {
     MeasureOptions measure;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false;
+    bool allDevices = false; // --device all
     bool hostProbe = true; // re-time the profile's reference kernels around the run (see adjustForHost)
     CompileOptions compile;
 };
@@ -108,7 +113,13 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
             *error = std::string("--") + name + " expects an integer >= " + std::to_string(lo);
         return v && *v >= lo ? v : std::nullopt;
     };
-    auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0), device = intOption("device", 0, 0);
+    s.allDevices = args->option("device") == "all";
+    if (s.allDevices && (!s.reference.empty() || !s.saveOutput.empty() || s.measure.perNode)) {
+        *error = "--device all takes no --reference, --save-output or --per-node";
+        return std::nullopt;
+    }
+    auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0);
+    auto device = s.allDevices ? std::optional<std::int64_t>(0) : intOption("device", 0, 0);
     auto batch = intOption("batch", 0, 0);
     if (!runs || !warmup || !device || !batch)
         return std::nullopt;
@@ -316,7 +327,7 @@ int cmdRun(const std::vector<std::string>& argv)
     const std::unique_ptr<Backend>& backend = *loadedBackend;
     backend->setCompileOptions(s.compile);
     const auto devices = backend->devices();
-    if (s.device >= static_cast<DeviceIndex>(devices.size())) {
+    if (!s.allDevices && s.device >= static_cast<DeviceIndex>(devices.size())) {
         std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device << '\n';
         return kUsage;
     }
@@ -341,7 +352,12 @@ int cmdRun(const std::vector<std::string>& argv)
         std::cerr << fileInputs.error().format(s.file) << '\n';
         return kBadInput;
     }
-    auto predictions = predictRun(g, s.bindings, s.backend, s.profile);
+    if (s.allDevices)
+        return runOnAllDevices(*backend, g,
+                               {s.file, s.backend, s.profile, s.bindings, std::move(*fileInputs), s.measure, s.json});
+    // The device's own calibrated profile first (calibrate --device all), then predictRun's choice.
+    const std::string profile = s.profile.empty() ? calibratedProfileOf(devices[std::size_t(s.device)]) : s.profile;
+    auto predictions = predictRun(g, s.bindings, s.backend, profile);
     if (!predictions) {
         std::cerr << "costscope-cli run: " << predictions.error().message << '\n';
         return kUsage;

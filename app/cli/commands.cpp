@@ -31,13 +31,14 @@ const std::vector<Command>& commands()
          "devices [--json] [--remote USER@HOST[:PORT]]  the devices of every backend in this build (or of a host)",
          cmdDevices},
         {"run",
-         "run FILE [--backend cpu] [--device N] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
+         "run FILE [--backend cpu] [--device N|all] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
          " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
          " [--profile P] [--no-host-probe] [--fusion on|off] [--trace OUT.json] [--json] [--remote USER@HOST[:PORT] [--identity F] [--ssh-option K=V]..."
-         " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models",
+         " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models; --device"
+         " all: every device, isolated and concurrent, per-device profiles (exit 3 only when all fail)",
          cmdRun},
         {"calibrate",
-         "calibrate --backend cpu|vulkan|cuda [--device N] [--quick] [--save NAME] [--json]"
+         "calibrate --backend cpu|vulkan|cuda [--device N|all] [--quick] [--save NAME] [--json]"
          " [--remote USER@HOST[:PORT]]  microbenchmarks -> device profile",
          cmdCalibrate},
         {"evaluate",

@@ -40,7 +40,7 @@ CpuBackend::~CpuBackend() = default;
 
 std::vector<DeviceInfo> CpuBackend::devices() const
 {
-    return {DeviceInfo{"cpu", 0, cpuModelName(), physicalMemory(), static_cast<int>(m_pool->size())}};
+    return {DeviceInfo{"cpu", 0, cpuModelName(), physicalMemory(), static_cast<int>(m_pool->size()), "", 0, 0}};
 }
 
 Result<std::unique_ptr<ExecutablePlan>> CpuBackend::compile(const Graph& g, const Bindings& bindings,

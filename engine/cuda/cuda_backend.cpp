@@ -3,6 +3,8 @@
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
 
+#include <cstdio>
+
 namespace costscope {
 
 using cuda::CudaPlan;
@@ -22,7 +24,15 @@ std::vector<DeviceInfo> CudaBackend::devices() const
         cudaDeviceProp prop{};
         if (cudaGetDeviceProperties(&prop, i) != cudaSuccess)
             continue;
-        out.push_back({"cuda", i, prop.name, static_cast<std::uint64_t>(prop.totalGlobalMem), prop.multiProcessorCount});
+        // CUDA 13 dropped the clocks from cudaDeviceProp; the attributes still give them (in kHz).
+        int clockKHz = 0, memoryClockKHz = 0;
+        cudaDeviceGetAttribute(&clockKHz, cudaDevAttrClockRate, i);
+        cudaDeviceGetAttribute(&memoryClockKHz, cudaDevAttrMemoryClockRate, i);
+        cudaGetLastError();
+        char busId[32] = {};
+        std::snprintf(busId, sizeof busId, "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
+        out.push_back({"cuda", i, prop.name, static_cast<std::uint64_t>(prop.totalGlobalMem), prop.multiProcessorCount,
+                       busId, clockKHz / 1000, memoryClockKHz / 1000});
     }
     return out;
 }

@@ -3,6 +3,7 @@
 #include "vulkan/vk_shaders.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -137,6 +138,18 @@ Instance::~Instance()
         vkDestroyInstance(m_instance, nullptr);
 }
 
+namespace {
+bool hasDeviceExtension(VkPhysicalDevice device, const char* name)
+{
+    std::uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(device, nullptr, &n, nullptr);
+    std::vector<VkExtensionProperties> all(n);
+    vkEnumerateDeviceExtensionProperties(device, nullptr, &n, all.data());
+    return std::any_of(all.begin(), all.end(),
+                       [name](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+} // namespace
+
 std::vector<DeviceInfo> Instance::describeDevices() const
 {
     std::vector<DeviceInfo> out;
@@ -151,10 +164,20 @@ std::vector<DeviceInfo> Instance::describeDevices() const
                 local = std::max<std::uint64_t>(local, mem.memoryHeaps[h].size);
         // Vulkan does not expose a compute-unit count; the subgroup size is the closest portable figure.
         auto sub = vkInfo<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+        auto pci = vkInfo<VkPhysicalDevicePCIBusInfoPropertiesEXT>(
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT);
+        const bool hasPci = hasDeviceExtension(m_devices[i], VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+        sub.pNext = hasPci ? &pci : nullptr;
         auto p2 = vkInfo<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
         p2.pNext = &sub;
         vkGetPhysicalDeviceProperties2(m_devices[i], &p2);
-        out.push_back({"vulkan", static_cast<DeviceIndex>(i), p.deviceName, local, static_cast<int>(sub.subgroupSize)});
+        char busId[32] = {};
+        if (hasPci)
+            std::snprintf(busId, sizeof busId, "%04x:%02x:%02x.%x", pci.pciDomain, pci.pciBus, pci.pciDevice,
+                          pci.pciFunction);
+        // Vulkan does not report clocks.
+        out.push_back({"vulkan", static_cast<DeviceIndex>(i), p.deviceName, local, static_cast<int>(sub.subgroupSize),
+                       busId, 0, 0});
     }
     return out;
 }
