@@ -7,10 +7,10 @@
 #include "cli/args.h"
 #include "cli/calibrate_all_devices.h"
 #include "cli/commands.h"
-#include "cli/zoo_runs.h"
-#include "train/family_holdout.h"
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
+#include "cli/zoo_runs.h"
+#include "train/family_holdout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,12 +29,14 @@ constexpr const char* kUsageLine =
     "every device fails";
 
 // The kernel predictors (analysis/kernel_predictor.h): the kernel sampler's graphs and the zoo's, smallest first so
-// that every family is sampled within the budget, measured per node through the backend's own kernels and learned with XGBoost.
+// that every family is sampled within the budget, measured per node through the backend's own kernels and learned with
+// XGBoost.
 Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const DeviceProfile& profile, bool quick,
                                      double budgetS, std::string& figures)
 {
     const bool cpu = profile.device == Device::Cpu;
-    std::vector<PlannedGraph> plan = zooPlan({}, quick ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{1, 8});
+    std::vector<PlannedGraph> plan =
+        zooPlan({}, quick ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{1, 8});
     std::vector<std::pair<double, std::size_t>> order;
     for (std::size_t i = 0; i < plan.size(); ++i) {
         double elements = 0; // the size of its tensors: a cheap proxy for its time
@@ -63,8 +65,8 @@ Result<DeviceProfile> withPredictors(Backend& backend, DeviceIndex device, const
     out.kernelPredictors = trained->kernelPredictors;
     out.graphComposition = trained->graphComposition;
     char line[160];
-    std::snprintf(line, sizeof line, "kernel predictors from %zu measured sampler and zoo graphs (%zu skipped):\n", runs.size(),
-                  skipped.size());
+    std::snprintf(line, sizeof line, "kernel predictors from %zu measured sampler and zoo graphs (%zu skipped):\n",
+                  runs.size(), skipped.size());
     figures += line;
     for (const auto& [cls, k] : *out.kernelPredictors) {
         std::snprintf(line, sizeof line, "  %-12s %5d kernels, %.1f %% mean error on them\n", cls.c_str(), k.samples,
@@ -133,9 +135,10 @@ int cmdCalibrate(const std::vector<std::string>& argv)
     }
     if (!args->flag("no-predictors")) {
         const bool cpu = backendName == "cpu";
-        const double budget = parseDouble(args->option("predictor-budget").value_or(
-                                              options.quick ? (cpu ? "25" : "20") : (cpu ? "240" : "150")))
-                                  .value_or(-1);
+        const double budget =
+            parseDouble(
+                args->option("predictor-budget").value_or(options.quick ? (cpu ? "25" : "20") : (cpu ? "240" : "150")))
+                .value_or(-1);
         if (budget <= 0) {
             std::cerr << kUsageLine << "\n--predictor-budget takes seconds\n";
             return kUsage;

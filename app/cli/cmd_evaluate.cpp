@@ -26,7 +26,8 @@ namespace {
 
 constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
-    "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] [DATA...]";
+    "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
+    "[DATA...]";
 
 std::vector<std::string> splitList(const std::string& s)
 {
@@ -62,9 +63,9 @@ void printTable(const EvaluationReport& r, const std::string& device)
                     100 * p.error());
     std::printf("\nnodes the learned model misses by the most time:\n");
     for (const NodeMiss& n : r.worstNodes)
-        std::printf("  %-12s %-32s b%-4lld node %-5lld %-28s predicted %9.1f us, measured %9.1f us\n",
-                    n.family.c_str(), n.graph.c_str(), static_cast<long long>(n.batch), static_cast<long long>(n.node),
-                    n.op.c_str(), n.predictedNs / 1e3, n.measuredNs / 1e3);
+        std::printf("  %-12s %-32s b%-4lld node %-5lld %-28s predicted %9.1f us, measured %9.1f us\n", n.family.c_str(),
+                    n.graph.c_str(), static_cast<long long>(n.batch), static_cast<long long>(n.node), n.op.c_str(),
+                    n.predictedNs / 1e3, n.measuredNs / 1e3);
     for (const std::string& n : r.notes)
         std::printf("note: %s\n", n.c_str());
 }
@@ -89,15 +90,25 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
     auto preds = [](const std::vector<EvalPrediction>& v) {
         nlohmann::ordered_json a = nlohmann::ordered_json::array();
         for (const EvalPrediction& p : v)
-            a.push_back({{"model", p.model}, {"family", p.family}, {"graph", p.graph}, {"batch", p.batch},
-                         {"predicted_ns", p.predictedNs}, {"measured_ns", p.measuredNs}, {"error", p.error()}});
+            a.push_back({{"model", p.model},
+                         {"family", p.family},
+                         {"graph", p.graph},
+                         {"batch", p.batch},
+                         {"predicted_ns", p.predictedNs},
+                         {"measured_ns", p.measuredNs},
+                         {"error", p.error()}});
         return a;
     };
     j["worst"] = preds(r.worst);
     j["worst_nodes"] = nlohmann::ordered_json::array();
     for (const NodeMiss& n : r.worstNodes)
-        j["worst_nodes"].push_back({{"family", n.family}, {"graph", n.graph}, {"batch", n.batch}, {"node", n.node},
-                                    {"op", n.op}, {"predicted_ns", n.predictedNs}, {"measured_ns", n.measuredNs}});
+        j["worst_nodes"].push_back({{"family", n.family},
+                                    {"graph", n.graph},
+                                    {"batch", n.batch},
+                                    {"node", n.node},
+                                    {"op", n.op},
+                                    {"predicted_ns", n.predictedNs},
+                                    {"measured_ns", n.measuredNs}});
     j["predictions"] = preds(r.predictions);
     j["notes"] = r.notes;
     return j;
@@ -126,7 +137,8 @@ int cmdEvaluate(const std::vector<std::string>& argv)
         }
     const double maxGflop =
         parseDouble(args->option("max-gflop").value_or(backendName == "cpu" ? "4" : "2000")).value_or(-1);
-    const double budget = parseDouble(args->option("budget").value_or(backendName == "cpu" ? "0.4" : "0.3")).value_or(-1);
+    const double budget =
+        parseDouble(args->option("budget").value_or(backendName == "cpu" ? "0.4" : "0.3")).value_or(-1);
     if (device < 0 || batches.empty() || maxGflop <= 0 || budget <= 0) {
         std::cerr << kUsageLine << "\n--device, --max-gflop and --budget take non-negative numbers\n";
         return kUsage;

@@ -49,7 +49,8 @@ std::vector<PlannedGraph> samplerPlan(double maxGflop)
     return out;
 }
 
-Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data, const std::vector<std::int64_t>& batches)
+Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data,
+                                           const std::vector<std::int64_t>& batches)
 {
     std::vector<std::pair<fs::path, std::string>> files;
     for (const std::string& d : data) {

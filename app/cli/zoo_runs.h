@@ -28,14 +28,15 @@ std::vector<PlannedGraph> samplerPlan(double maxGflop);
 
 // DATA: graph files, or folders of them. A file's family is its folder's name when the folder was given, else the
 // file's own name (its own family).
-Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data, const std::vector<std::int64_t>& batches);
+Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data,
+                                           const std::vector<std::int64_t>& batches);
 
 struct PlanMeasureOptions {
     DeviceIndex device = 0;
-    double maxGflop = 1e9;     // graphs over this are skipped
-    double perGraphS = 0.3;    // timed runs' budget per graph
-    double totalS = 1e9;       // stop measuring after this long (the graphs left are skipped)
-    bool progress = true;      // a line per graph on stderr
+    double maxGflop = 1e9;  // graphs over this are skipped
+    double perGraphS = 0.3; // timed runs' budget per graph
+    double totalS = 1e9;    // stop measuring after this long (the graphs left are skipped)
+    bool progress = true;   // a line per graph on stderr
 };
 
 // Graphs that cannot run or are over a limit are skipped with a line in `skipped`.

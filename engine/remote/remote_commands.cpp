@@ -93,8 +93,10 @@ Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote)
         return j.error();
     std::vector<RemoteDevice> list;
     for (const Json& d : j->value("devices", Json::array())) {
-        DeviceInfo info{d.value("backend", ""), d.value("index", DeviceIndex{0}), d.value("name", ""),
-                        d.value("memory_bytes", std::uint64_t{0}), d.value("compute_units", 0)};
+        DeviceInfo info{d.value("backend", ""),      d.value("index", DeviceIndex{0}),
+                        d.value("name", ""),         d.value("memory_bytes", std::uint64_t{0}),
+                        d.value("compute_units", 0), d.value("pci_bus_id", ""),
+                        d.value("clock_mhz", 0),     d.value("memory_clock_mhz", 0)};
         list.push_back({remoteDeviceId(remote.options().target.host, info.backend, info.index), info});
     }
     return list;

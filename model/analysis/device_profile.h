@@ -2,8 +2,8 @@
 #pragma once
 
 #include "analysis/calibration_tag.h"
-#include "analysis/graph_composition.h"
 #include "analysis/device.h"
+#include "analysis/graph_composition.h"
 #include "analysis/tile_waves.h"
 
 #include <cstdint>

@@ -47,8 +47,8 @@ GraphComposition fitGraphComposition(const std::vector<CompositionSample>& sampl
             }
     }
     GraphComposition g{a[0][3] / a[0][0], a[1][3] / a[1][1], a[2][3] / a[2][2]};
-    if (!std::isfinite(g.kernelScale) || !std::isfinite(g.perKernelNs) || !std::isfinite(g.fixedNs) ||
-        g.kernelScale < 0.3 || g.kernelScale > 3 || g.fixedNs < 0)
+    if (!std::isfinite(g.kernelScale) || !std::isfinite(g.perKernelNs) || !std::isfinite(g.fixedNs)
+        || g.kernelScale < 0.3 || g.kernelScale > 3 || g.fixedNs < 0)
         return {};
     return g;
 }

@@ -71,8 +71,9 @@ bool readArray(const Json& tree, const char* key, std::vector<T>& out)
 std::string_view kernelFeatureName(KernelFeature f)
 {
     static constexpr std::array<std::string_view, kKernelFeatureCount> names = {
-        "op_kind",  "log_flops", "log_bytes", "log_gemm_m", "log_gemm_k",  "log_gemm_n",      "log_groups", "log_elements",
-        "log_inner", "kernel_area", "stride", "dtype_bytes", "log_intensity", "log_analytic_ns", "sub_op", "masked"};
+        "op_kind",       "log_flops",       "log_bytes", "log_gemm_m",  "log_gemm_k", "log_gemm_n",
+        "log_groups",    "log_elements",    "log_inner", "kernel_area", "stride",     "dtype_bytes",
+        "log_intensity", "log_analytic_ns", "sub_op",    "masked"};
     return names[static_cast<std::size_t>(f)];
 }
 
@@ -122,9 +123,7 @@ KernelFeatures kernelFeatures(const Node& node, const OpWork& w, double analytic
 
 Result<KernelPredictor> KernelPredictor::fromXgboostJson(const std::string& text, const std::string& origin)
 {
-    auto fail = [&](const std::string& what) {
-        return Diagnostic::error(origin + ": kernel predictor: " + what);
-    };
+    auto fail = [&](const std::string& what) { return Diagnostic::error(origin + ": kernel predictor: " + what); };
     Json j = Json::parse(text, nullptr, false);
     if (j.is_discarded())
         return fail("not JSON (expected an XGBoost JSON model)");
@@ -139,8 +138,8 @@ Result<KernelPredictor> KernelPredictor::fromXgboostJson(const std::string& text
     p.m_base = static_cast<float>(*base);
     if (param.contains("num_feature"))
         if (const auto n = jsonNumber(param["num_feature"]); !n || *n > double(kKernelFeatureCount))
-            return fail("the model reads " + (n ? std::to_string(static_cast<long long>(*n)) : std::string("?")) +
-                        " features; this version computes " + std::to_string(kKernelFeatureCount));
+            return fail("the model reads " + (n ? std::to_string(static_cast<long long>(*n)) : std::string("?"))
+                        + " features; this version computes " + std::to_string(kKernelFeatureCount));
     const std::string objective = (*learner).value("objective", Json::object()).value("name", std::string());
     if (!objective.empty() && objective != "reg:squarederror")
         return fail("objective '" + objective + "' (only reg:squarederror is evaluated)");
@@ -154,20 +153,21 @@ Result<KernelPredictor> KernelPredictor::fromXgboostJson(const std::string& text
     for (std::size_t ti = 0; ti < trees->size(); ++ti) {
         const Json& t = (*trees)[ti];
         Tree tree;
-        if (!readArray(t, "left_children", tree.left) || !readArray(t, "right_children", tree.right) ||
-            !readArray(t, "split_indices", tree.feature) || !readArray(t, "split_conditions", tree.value) ||
-            !readArray(t, "default_left", tree.defaultLeft))
+        if (!readArray(t, "left_children", tree.left) || !readArray(t, "right_children", tree.right)
+            || !readArray(t, "split_indices", tree.feature) || !readArray(t, "split_conditions", tree.value)
+            || !readArray(t, "default_left", tree.defaultLeft))
             return fail("tree " + std::to_string(ti) + " lacks one of its arrays");
         const std::size_t n = tree.left.size();
-        if (n == 0 || tree.right.size() != n || tree.feature.size() != n || tree.value.size() != n ||
-            tree.defaultLeft.size() != n)
+        if (n == 0 || tree.right.size() != n || tree.feature.size() != n || tree.value.size() != n
+            || tree.defaultLeft.size() != n)
             return fail("tree " + std::to_string(ti) + " has arrays of different lengths");
         for (std::size_t i = 0; i < n; ++i) {
             const bool leaf = tree.left[i] < 0;
             // Children come after their parent in XGBoost's layout; anything else could loop.
-            if (!leaf && (tree.left[i] <= std::int32_t(i) || tree.right[i] <= std::int32_t(i) ||
-                          tree.left[i] >= std::int32_t(n) || tree.right[i] >= std::int32_t(n) ||
-                          tree.feature[i] < 0 || tree.feature[i] >= std::int32_t(kKernelFeatureCount)))
+            if (!leaf
+                && (tree.left[i] <= std::int32_t(i) || tree.right[i] <= std::int32_t(i)
+                    || tree.left[i] >= std::int32_t(n) || tree.right[i] >= std::int32_t(n) || tree.feature[i] < 0
+                    || tree.feature[i] >= std::int32_t(kKernelFeatureCount)))
                 return fail("tree " + std::to_string(ti) + " node " + std::to_string(i) + " is malformed");
         }
         p.m_trees.push_back(std::move(tree));

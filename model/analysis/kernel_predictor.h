@@ -23,10 +23,10 @@ namespace costscope {
 // Inputs of a predictor, all derived from the node and its OpWork so that the model can compute them without a
 // run. Unknown values are NaN (XGBoost's "missing").
 enum class KernelFeature : std::uint8_t {
-    OpKind,        // OpKind as a number (trees split on it like a category)
-    LogFlops,      // log2(1 + FLOPs)
-    LogBytes,      // log2(1 + bytes read and written)
-    LogGemmM,      // log2(1 + GEMM m), 0 for non-GEMM ops (likewise k, n)
+    OpKind,   // OpKind as a number (trees split on it like a category)
+    LogFlops, // log2(1 + FLOPs)
+    LogBytes, // log2(1 + bytes read and written)
+    LogGemmM, // log2(1 + GEMM m), 0 for non-GEMM ops (likewise k, n)
     LogGemmK,
     LogGemmN,
     LogGroups,     // log2(conv groups)
@@ -38,7 +38,7 @@ enum class KernelFeature : std::uint8_t {
     LogIntensity,  // log2 FLOPs per byte
     LogAnalyticNs, // log2 of the analytic prediction (ns)
     SubOp,         // a hash bucket of the element-wise sub-op ("Add", "Gelu") or a GEMM's activation, 0 when none
-    Masked,        // Attention: 1 with a causal (or sliding-window) mask, whose skipped half the analytic FLOPs leave out
+    Masked, // Attention: 1 with a causal (or sliding-window) mask, whose skipped half the analytic FLOPs leave out
     Count,
 };
 constexpr std::size_t kKernelFeatureCount = static_cast<std::size_t>(KernelFeature::Count);

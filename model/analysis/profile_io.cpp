@@ -218,8 +218,9 @@ void readKernelPredictors(const Json& j, const std::string& origin, DeviceProfil
         return;
     const std::string where = origin + ": key 'kernel_predictors'";
     if (!it->is_object()) {
-        p.loadWarnings.push_back(where + ": expected an object {kernel class: predictor}; the analytic terms price "
-                                         "every kernel");
+        p.loadWarnings.push_back(where
+                                 + ": expected an object {kernel class: predictor}; the analytic terms price "
+                                   "every kernel");
         return;
     }
     auto predictors = std::make_shared<KernelPredictors>();
@@ -242,11 +243,37 @@ void readKernelPredictors(const Json& j, const std::string& origin, DeviceProfil
 
 const std::set<std::string>& knownKeys()
 {
-    static const std::set<std::string> k = {"name", "device", "description", "source", "calibration", "sgemm_gflops",
-        "small_sgemm_gflops", "small_sgemm_threshold", "dispatch_ns", "roundtrip_ns", "memory_bw_gbps",
-        "host_readback_bw_gbps", "unified_memory", "num_threads", "peak_gflops", "sgemm_table", "im2col_bw_gbps",
-        "matmul_waves", "conv_waves", "memory_bw_table", "kernel_gflops", "kernel_gflops_by_size", "host_probe", "conv_per_sample", "conv_call_ns",
-        "gemm_packs_b", "view_copy_bw_gbps", "corrections", "kernel_predictors", "graph_composition", "rlx_fallback"};
+    static const std::set<std::string> k = {"name",
+                                            "device",
+                                            "description",
+                                            "source",
+                                            "calibration",
+                                            "sgemm_gflops",
+                                            "small_sgemm_gflops",
+                                            "small_sgemm_threshold",
+                                            "dispatch_ns",
+                                            "roundtrip_ns",
+                                            "memory_bw_gbps",
+                                            "host_readback_bw_gbps",
+                                            "unified_memory",
+                                            "num_threads",
+                                            "peak_gflops",
+                                            "sgemm_table",
+                                            "im2col_bw_gbps",
+                                            "matmul_waves",
+                                            "conv_waves",
+                                            "memory_bw_table",
+                                            "kernel_gflops",
+                                            "kernel_gflops_by_size",
+                                            "host_probe",
+                                            "conv_per_sample",
+                                            "conv_call_ns",
+                                            "gemm_packs_b",
+                                            "view_copy_bw_gbps",
+                                            "corrections",
+                                            "kernel_predictors",
+                                            "graph_composition",
+                                            "rlx_fallback"};
     return k;
 }
 
@@ -317,8 +344,8 @@ std::string profileToJsonText(const DeviceProfile& p)
     if (p.kernelPredictors && !p.kernelPredictors->empty()) {
         j["kernel_predictors"] = Json::object();
         for (const auto& [cls, k] : *p.kernelPredictors)
-            j["kernel_predictors"][cls] = {{"samples", k.samples}, {"train_mape", k.trainMape},
-                                           {"xgboost", Json::parse(k.xgboostJson())}};
+            j["kernel_predictors"][cls] = {
+                {"samples", k.samples}, {"train_mape", k.trainMape}, {"xgboost", Json::parse(k.xgboostJson())}};
     }
     if (p.graphComposition.valid())
         j["graph_composition"] = {{"kernel_scale", p.graphComposition.kernelScale},
@@ -391,8 +418,9 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
         if (std::isfinite(g.kernelScale) && std::isfinite(g.perKernelNs) && std::isfinite(g.fixedNs) && g.valid())
             p.graphComposition = g;
         else
-            p.loadWarnings.push_back(origin + ": key 'graph_composition': expected {kernel_scale > 0, per_kernel_ns, "
-                                              "fixed_ns}; the nodes' sum prices the whole graph");
+            p.loadWarnings.push_back(origin
+                                     + ": key 'graph_composition': expected {kernel_scale > 0, per_kernel_ns, "
+                                       "fixed_ns}; the nodes' sum prices the whole graph");
     }
     r.boolean("rlx_fallback", p.rlxFallback);
     // Files from before the tag: RLX's discrete-GPU fallback is a guess without a model, anything else a default.

@@ -50,7 +50,8 @@ void addNodePairs(const EvalRun& r, const GraphCost& cost, std::vector<std::pair
 }
 
 // How the learned kernels add up to each run's whole-graph time, fitted on every run but the held-out family's.
-GraphComposition compositionOf(const std::vector<EvalRun>& runs, const DeviceProfile& learned, const std::string& except)
+GraphComposition compositionOf(const std::vector<EvalRun>& runs, const DeviceProfile& learned,
+                               const std::string& except)
 {
     const CostscopeCostModel model;
     std::vector<CompositionSample> samples;
@@ -99,12 +100,12 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
 {
     EvaluationReport report;
     for (const EvalRun& r : runs)
-        if (r.family != kSamplerFamily &&
-            std::find(report.families.begin(), report.families.end(), r.family) == report.families.end())
+        if (r.family != kSamplerFamily
+            && std::find(report.families.begin(), report.families.end(), r.family) == report.families.end())
             report.families.push_back(r.family);
     if (report.families.size() < 2)
-        return Diagnostic::error("leave-one-family-out needs runs of at least two families (got " +
-                                 std::to_string(report.families.size()) + ")");
+        return Diagnostic::error("leave-one-family-out needs runs of at least two families (got "
+                                 + std::to_string(report.families.size()) + ")");
     const DeviceProfile analytic = analyticOnly(calibrated);
     const CostscopeCostModel costscope;
     const RlxCostModel rlxModel;
@@ -122,10 +123,9 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
         std::vector<FitRun> fitRuns;
         for (const EvalRun& r : runs)
             if (r.family != family)
-                fitRuns.push_back(fitRunFrom(*r.run.graph,
-                                             costscope.estimate(*r.run.graph, hostAdjusted(analytic, r.run.host),
-                                                                r.run.bindings),
-                                             r.run.nodes, r.run.wholeNs));
+                fitRuns.push_back(fitRunFrom(
+                    *r.run.graph, costscope.estimate(*r.run.graph, hostAdjusted(analytic, r.run.host), r.run.bindings),
+                    r.run.nodes, r.run.wholeNs));
         DeviceProfile corrected = analytic;
         corrected.corrections = fitCorrections(fitRuns).corrections;
 

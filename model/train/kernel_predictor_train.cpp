@@ -41,8 +41,8 @@ Result<KernelPredictor> trainOne(const std::string& cls, const std::vector<const
     if (XGDMatrixCreateFromMat(x.data(), samples.size(), kKernelFeatureCount, NAN, &dm) != 0)
         return xgbError(cls, "creating the data matrix");
     DMatrix data(dm);
-    if (XGDMatrixSetFloatInfo(dm, "label", y.data(), y.size()) != 0 ||
-        XGDMatrixSetFloatInfo(dm, "weight", w.data(), w.size()) != 0)
+    if (XGDMatrixSetFloatInfo(dm, "label", y.data(), y.size()) != 0
+        || XGDMatrixSetFloatInfo(dm, "weight", w.data(), w.size()) != 0)
         return xgbError(cls, "setting labels");
     BoosterHandle bh = nullptr;
     if (XGBoosterCreate(&dm, 1, &bh) != 0)

@@ -33,8 +33,14 @@ public:
         if (m_outputs.size() == kPerGraph)
             flush();
     }
-    NodeId input(GraphBuilder& b, Dims dims) { return b.leaf(OpKind::Input, "x" + std::to_string(m_n++), Shape::of(std::move(dims))); }
-    NodeId param(GraphBuilder& b, Dims dims) { return b.leaf(OpKind::Param, "w" + std::to_string(m_n++), Shape::of(std::move(dims))); }
+    NodeId input(GraphBuilder& b, Dims dims)
+    {
+        return b.leaf(OpKind::Input, "x" + std::to_string(m_n++), Shape::of(std::move(dims)));
+    }
+    NodeId param(GraphBuilder& b, Dims dims)
+    {
+        return b.leaf(OpKind::Param, "w" + std::to_string(m_n++), Shape::of(std::move(dims)));
+    }
 
 private:
     static constexpr std::size_t kPerGraph = 12;
@@ -57,8 +63,9 @@ private:
 void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("matmul", maxGflop, out);
-    const std::vector<std::pair<std::int64_t, std::int64_t>> kn = {
-        {256, 256}, {256, 1024}, {768, 768}, {768, 3072}, {3072, 768}, {1024, 1024}, {2048, 2048}, {4096, 1024}, {512, 10}};
+    const std::vector<std::pair<std::int64_t, std::int64_t>> kn = {{256, 256},   {256, 1024},  {768, 768},
+                                                                   {768, 3072},  {3072, 768},  {1024, 1024},
+                                                                   {2048, 2048}, {4096, 1024}, {512, 10}};
     const char* activations[] = {nullptr, "Gelu", "GeluApprox", "Relu"};
     int i = 0;
     for (std::int64_t m : {1, 8, 32, 128, 512, 2048, 8192})
@@ -81,21 +88,22 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
 void attentions(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("attention", maxGflop, out);
-    const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {{4, 64}, {8, 64}, {12, 64}, {16, 64}, {8, 128}, {4, 32}};
+    const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {{4, 64},  {8, 64},  {12, 64},
+                                                                           {16, 64}, {8, 128}, {4, 32}};
     for (std::int64_t seq : {32, 64, 128, 256, 512, 1024})
         for (const auto& [heads, dim] : headShapes)
             for (std::int64_t batch : {1, 8})
                 for (const bool causal : {false, true}) {
-                const double flops = double(batch * heads) * double(seq) * double(seq) * (4.0 * double(dim) + 5);
-                s.add(flops, [&](GraphBuilder& b) {
-                    const Dims d = {batch, seq, heads * dim};
-                    Op op = edit::defaultOp(OpKind::Attention);
-                    op.attrs.set("num_heads", heads);
-                    op.attrs.set("head_dim", dim);
-                    op.attrs.set("mask_kind", std::string(causal ? "Causal" : "None"));
-                    return b.op(op, {s.input(b, d), s.input(b, d), s.input(b, d)});
-                });
-            }
+                    const double flops = double(batch * heads) * double(seq) * double(seq) * (4.0 * double(dim) + 5);
+                    s.add(flops, [&](GraphBuilder& b) {
+                        const Dims d = {batch, seq, heads * dim};
+                        Op op = edit::defaultOp(OpKind::Attention);
+                        op.attrs.set("num_heads", heads);
+                        op.attrs.set("head_dim", dim);
+                        op.attrs.set("mask_kind", std::string(causal ? "Causal" : "None"));
+                        return b.op(op, {s.input(b, d), s.input(b, d), s.input(b, d)});
+                    });
+                }
 }
 
 void convs(double maxGflop, std::vector<SamplerGraph>& out)
@@ -104,7 +112,8 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
     std::mt19937 rng(20);
     const std::int64_t channels[] = {8, 16, 32, 64, 128, 256};
     const std::int64_t sizes[] = {7, 14, 28, 56, 112};
-    // Grouped and depthwise layers on a grid (ResNeXt, ShuffleNet, MobileNet): their kernels differ most from dense ones.
+    // Grouped and depthwise layers on a grid (ResNeXt, ShuffleNet, MobileNet): their kernels differ most from dense
+    // ones.
     for (std::int64_t groups : {2, 4, 8, 16})
         for (std::int64_t ch : {32, 128, 512})
             for (std::int64_t size : {14, 56})
@@ -136,8 +145,8 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
             op.attrs.set("stride", Dims{stride, stride});
             op.attrs.set("padding", Dims{k / 2, k / 2});
             op.attrs.set("groups", groups);
-            return b.op(op, {s.input(b, {batch, cin, size, size}), s.param(b, {cout, cin / groups, k, k}),
-                             s.param(b, {cout})});
+            return b.op(
+                op, {s.input(b, {batch, cin, size, size}), s.param(b, {cout, cin / groups, k, k}), s.param(b, {cout})});
         });
     }
 }
@@ -155,10 +164,14 @@ void elementwise(double maxGflop, std::vector<SamplerGraph>& out)
             s.add(double(rows * inner) * 8, [&](GraphBuilder& b) {
                 const NodeId x = s.input(b, {rows, inner});
                 switch (kind) {
-                case 0: return b.sub(OpKind::Binary, "Add", {x, s.input(b, {rows, inner})});
-                case 1: return b.sub(OpKind::Binary, "Add", {x, s.param(b, {inner})});
-                case 2: return b.sub(OpKind::Binary, "Mul", {x, s.input(b, {rows, inner})});
-                default: return b.sub(OpKind::Activation, unary[(i / 4) % 5], {x});
+                case 0:
+                    return b.sub(OpKind::Binary, "Add", {x, s.input(b, {rows, inner})});
+                case 1:
+                    return b.sub(OpKind::Binary, "Add", {x, s.param(b, {inner})});
+                case 2:
+                    return b.sub(OpKind::Binary, "Mul", {x, s.input(b, {rows, inner})});
+                default:
+                    return b.sub(OpKind::Activation, unary[(i / 4) % 5], {x});
                 }
             });
         }

@@ -31,8 +31,8 @@ NodeId act(GraphBuilder& b, const char* op, NodeId x)
 NodeId dense(GraphBuilder& b, NodeId x, std::int64_t in, std::int64_t out, const std::string& name,
              const char* activation)
 {
-    const NodeId y = binary(b, "Add", b.op(OpKind::MatMul, {x, param(b, name + ".w", {in, out})}),
-                            param(b, name + ".b", {out}));
+    const NodeId y =
+        binary(b, "Add", b.op(OpKind::MatMul, {x, param(b, name + ".w", {in, out})}), param(b, name + ".b", {out}));
     return activation ? act(b, activation, y) : y;
 }
 
@@ -66,8 +66,8 @@ struct TransformerShape {
 
 std::string transformerName(const char* family, const TransformerShape& t)
 {
-    return std::string(family) + "-h" + std::to_string(t.width) + "-s" + std::to_string(t.seq) + "-l" +
-           std::to_string(t.layers);
+    return std::string(family) + "-h" + std::to_string(t.width) + "-s" + std::to_string(t.seq) + "-l"
+           + std::to_string(t.layers);
 }
 
 // GPT-2 style: pre-norm, causal, separate q/k/v projections, GELU (tanh) MLP of 4× width, final LayerNorm.
@@ -155,8 +155,8 @@ struct CnnShape {
 
 std::string cnnName(const char* family, const CnnShape& c)
 {
-    return std::string(family) + "-i" + std::to_string(c.image) + "-c" + std::to_string(c.width) + "-st" +
-           std::to_string(c.stages);
+    return std::string(family) + "-i" + std::to_string(c.image) + "-c" + std::to_string(c.width) + "-st"
+           + std::to_string(c.stages);
 }
 
 // ResNet basic blocks: two 3x3 convolutions and a residual add per stage; stride-2 stages double the width.
@@ -164,8 +164,8 @@ Graph resnet(const CnnShape& c, std::int64_t batch)
 {
     GraphBuilder b(cnnName("resnet", c));
     std::int64_t ch = c.width, size = c.image;
-    NodeId x = act(b, "Relu", conv(b, b.leaf(OpKind::Input, "x", Shape::of({batch, 3, size, size})), 3, ch, 3, 1, 1,
-                                  "stem"));
+    NodeId x =
+        act(b, "Relu", conv(b, b.leaf(OpKind::Input, "x", Shape::of({batch, 3, size, size})), 3, ch, 3, 1, 1, "stem"));
     for (std::int64_t s = 0; s < c.stages; ++s) {
         const std::string n = "stage" + std::to_string(s);
         if (s > 0) {
@@ -198,8 +198,9 @@ Graph mobilenet(const CnnShape& c, std::int64_t batch)
 {
     GraphBuilder b(cnnName("mobilenet", c));
     std::int64_t ch = c.width, size = (c.image + 1) / 2;
-    NodeId x = act(b, "Relu", conv(b, b.leaf(OpKind::Input, "x", Shape::of({batch, 3, c.image, c.image})), 3, ch, 3, 2,
-                                  1, "stem"));
+    NodeId x =
+        act(b, "Relu",
+            conv(b, b.leaf(OpKind::Input, "x", Shape::of({batch, 3, c.image, c.image})), 3, ch, 3, 2, 1, "stem"));
     for (std::int64_t s = 0; s < 2 * c.stages; ++s) {
         const std::string n = "block" + std::to_string(s);
         const std::int64_t stride = s % 2 == 1 ? 2 : 1;
@@ -217,8 +218,9 @@ Graph shufflenet(const CnnShape& c, std::int64_t groups, std::int64_t batch)
 {
     GraphBuilder b(cnnName("shufflenet", c) + "-g" + std::to_string(groups));
     const std::int64_t ch = c.width * groups, size = c.image / 2;
-    NodeId x = act(b, "Relu", conv(b, b.leaf(OpKind::Input, "x", Shape::of({batch, 3, c.image, c.image})), 3, ch, 3, 2,
-                                  1, "stem"));
+    NodeId x =
+        act(b, "Relu",
+            conv(b, b.leaf(OpKind::Input, "x", Shape::of({batch, 3, c.image, c.image})), 3, ch, 3, 2, 1, "stem"));
     for (std::int64_t s = 0; s < 2 * c.stages; ++s) {
         const std::string n = "unit" + std::to_string(s);
         NodeId y = act(b, "Relu", conv(b, x, ch, ch, 1, 1, groups, n + ".g1"));
@@ -238,16 +240,26 @@ Graph shufflenet(const CnnShape& c, std::int64_t groups, std::int64_t batch)
 std::vector<ZooGraph> buildZoo()
 {
     std::vector<ZooGraph> zoo;
-    for (const TransformerShape& t : {TransformerShape{256, 4, 64, 2}, {256, 4, 512, 1}, {512, 8, 128, 2},
-                                      {512, 8, 1024, 1}, {768, 12, 32, 2}, {768, 12, 256, 1}, {1024, 16, 128, 1},
+    for (const TransformerShape& t : {TransformerShape{256, 4, 64, 2},
+                                      {256, 4, 512, 1},
+                                      {512, 8, 128, 2},
+                                      {512, 8, 1024, 1},
+                                      {768, 12, 32, 2},
+                                      {768, 12, 256, 1},
+                                      {1024, 16, 128, 1},
                                       {2048, 16, 64, 1}})
         zoo.push_back({"gpt", transformerName("gpt", t), [t](std::int64_t n) { return gpt(t, n); }});
-    for (const TransformerShape& t : {TransformerShape{256, 4, 128, 2}, {384, 6, 64, 2}, {512, 8, 256, 1},
-                                      {768, 12, 64, 2}, {768, 12, 512, 1}, {1024, 16, 32, 2}, {1536, 16, 128, 1}})
+    for (const TransformerShape& t : {TransformerShape{256, 4, 128, 2},
+                                      {384, 6, 64, 2},
+                                      {512, 8, 256, 1},
+                                      {768, 12, 64, 2},
+                                      {768, 12, 512, 1},
+                                      {1024, 16, 32, 2},
+                                      {1536, 16, 128, 1}})
         zoo.push_back({"bert", transformerName("bert", t), [t](std::int64_t n) { return bert(t, n); }});
     const std::vector<std::pair<Dims, const char*>> mlps = {
-        {{784, 512, 256, 10}, "Relu"}, {{256, 1024, 1024, 256}, "Gelu"}, {{512, 2048, 512}, "Relu"},
-        {{1024, 4096, 1024}, "Gelu"}, {{2048, 2048, 2048, 2048, 10}, "Relu"}, {{128, 256, 256, 256, 256, 10}, "Tanh"}};
+        {{784, 512, 256, 10}, "Relu"}, {{256, 1024, 1024, 256}, "Gelu"},       {{512, 2048, 512}, "Relu"},
+        {{1024, 4096, 1024}, "Gelu"},  {{2048, 2048, 2048, 2048, 10}, "Relu"}, {{128, 256, 256, 256, 256, 10}, "Tanh"}};
     for (const auto& [widths, activation] : mlps) {
         const Graph probe = mlp(widths, activation, 1);
         zoo.push_back({"mlp", probe.name, [w = widths, a = activation](std::int64_t n) { return mlp(w, a, n); }});

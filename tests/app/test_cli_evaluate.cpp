@@ -35,8 +35,8 @@ private slots:
         QStringList names;
         for (const auto& m : models)
             names << m.toObject()["model"].toString();
-        QCOMPARE(names, (QStringList{"rlx parity", "costscope analytic", "costscope class-corrected",
-                                     "costscope learned"}));
+        QCOMPARE(names,
+                 (QStringList{"rlx parity", "costscope analytic", "costscope class-corrected", "costscope learned"}));
         const int graphs = models[0].toObject()["graphs"].toObject()["count"].toInt();
         QVERIFY(graphs >= 4);
         for (const auto& m : models) {
@@ -64,8 +64,8 @@ private slots:
         QCOMPARE(runCli({"evaluate", "--profile", "rlx-linux/cpu", "--no-zoo", "/nonexistent/model.onnx"}, &out, &err),
                  3);
         QVERIFY(err.contains("/nonexistent/model.onnx: no such file"));
-        QCOMPARE(runCli({"evaluate", "--profile", "rlx-linux/cpu", "--families", "mlp", "--batches", "1", "--no-sampler",
-                         "--max-gflop", "0.05", "--budget", "0.02"},
+        QCOMPARE(runCli({"evaluate", "--profile", "rlx-linux/cpu", "--families", "mlp", "--batches", "1",
+                         "--no-sampler", "--max-gflop", "0.05", "--budget", "0.02"},
                         &out, &err, 300000),
                  3);
         QVERIFY2(err.contains("at least two families"), err.constData());

@@ -226,12 +226,13 @@ private slots:
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->families, (std::vector<std::string>{"mlp", "gpt"}));
         QCOMPARE(report->models.size(), std::size_t(4));
+        // Trained on the held-out family, the learned model would be right (ratio 1); trained on the other one only,
+        // it is off by the other family's ratio (2.5 or 0.4; the fitted graph composition blurs it a little).
         for (const EvalPrediction& e : report->predictions)
             if (e.model == "costscope learned") {
-                const double expected = e.family == "mlp" ? 5.0 / 2.0 : 2.0 / 5.0; // the other family's ratio
-                QVERIFY2(std::fabs((e.predictedNs - p.roundtripNs) / (e.measuredNs - p.roundtripNs) - expected) <
-                             0.15 * expected,
-                         qPrintable(QString::fromStdString(e.graph + " " + std::to_string(e.error()))));
+                const double ratio = e.predictedNs / e.measuredNs;
+                const bool ok = e.family == "mlp" ? ratio > 1.8 && ratio < 3.2 : ratio > 0.3 && ratio < 0.6;
+                QVERIFY2(ok, qPrintable(QString::fromStdString(e.graph + " " + std::to_string(ratio))));
             }
         // With one family there is nothing to hold out.
         std::vector<EvalRun> one(runs.begin(), runs.begin() + 2);
@@ -248,8 +249,8 @@ private slots:
         }
         const GraphComposition fit = fitGraphComposition(samples);
         QVERIFY(fit.valid());
-        QVERIFY(std::fabs(fit.kernelScale - 0.8) < 1e-6 && std::fabs(fit.perKernelNs + 300) < 1e-3 &&
-                std::fabs(fit.fixedNs - 9000) < 1e-2);
+        QVERIFY(std::fabs(fit.kernelScale - 0.8) < 1e-6 && std::fabs(fit.perKernelNs + 300) < 1e-3
+                && std::fabs(fit.fixedNs - 9000) < 1e-2);
         QVERIFY(!fitGraphComposition({samples.begin(), samples.begin() + 3}).valid()); // too few graphs
         DeviceProfile p = cpuProfile();
         p.graphComposition = fit;
@@ -286,8 +287,8 @@ private slots:
             QCOMPARE(g.name, z.name);
             for (const Node& n : g.nodes)
                 QVERIFY2(n.shape.isStatic() && n.shape.rank() > 0,
-                         qPrintable(QString::fromStdString(z.name + ": node " + std::to_string(n.id) + " " +
-                                                           n.op.label() + " has no shape")));
+                         qPrintable(QString::fromStdString(z.name + ": node " + std::to_string(n.id) + " "
+                                                           + n.op.label() + " has no shape")));
         }
     }
 };

@@ -205,8 +205,8 @@ private slots:
         const Bindings b{{"batch", 4}};
         RunResult measured;
         measured.whole = TimingStats::of({1000000});
-        const auto cpu = compareRun(graph, b, DeviceInfo{"cpu", 0, "host", 0, 1}, measured);
-        const auto cuda = compareRun(graph, b, DeviceInfo{"cuda", 1, "gpu", 0, 1}, measured);
+        const auto cpu = compareRun(graph, b, DeviceInfo{"cpu", 0, "host", 0, 1, "", 0, 0}, measured);
+        const auto cuda = compareRun(graph, b, DeviceInfo{"cuda", 1, "gpu", 0, 1, "", 0, 0}, measured);
         QVERIFY(cpu && cuda);
         QCOMPARE(cpu->rlxProfile, std::string("rlx-linux/cpu"));
         QCOMPARE(cuda->rlxProfile, std::string("rlx-linux/cuda"));
