@@ -3,12 +3,14 @@
 // profile predicts without the profile's old corrections.
 #include "analysis/calibration_fit.h"
 #include "analysis/profile_fit.h"
+#include "cpu_test_profile.h"
 
 #include <QTest>
 
 #include <cmath>
 
 using namespace costscope;
+using costscope::test::cpuTestProfile;
 
 namespace {
 // Runs whose nodes are exactly `factor` × the prediction per class.
@@ -32,19 +34,6 @@ std::vector<FitRun> syntheticRuns(const std::map<std::string, double>& factors, 
 }
 
 // A CPU profile without corrections for the profile fits.
-DeviceProfile cpuTestProfile()
-{
-    DeviceProfile p;
-    p.name = "calibrated-test";
-    p.device = Device::Cpu;
-    p.sgemmGflops = 50;
-    p.memoryBw = 10;
-    p.dispatchNs = 100;
-    p.roundtripNs = 1000;
-    p.unifiedMemory = true;
-    return p;
-}
-
 // x [batch, 64] through a chain of `n` MatMuls with 64×64 weights.
 std::shared_ptr<const Graph> matmulChain(int n)
 {

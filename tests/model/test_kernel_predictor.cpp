@@ -6,6 +6,7 @@
 #include "analysis/graph_composition.h"
 #include "analysis/kernel_samples.h"
 #include "analysis/profile_io.h"
+#include "cpu_test_profile.h"
 #include "train/family_holdout.h"
 #include "train/kernel_predictor_train.h"
 #include "zoo/model_zoo.h"
@@ -19,6 +20,7 @@
 #include <set>
 
 using namespace costscope;
+using costscope::test::cpuTestProfile;
 
 namespace {
 
@@ -48,19 +50,6 @@ std::vector<KernelSample> syntheticSamples(int n, unsigned seed)
         out.push_back(s);
     }
     return out;
-}
-
-DeviceProfile cpuProfile()
-{
-    DeviceProfile p;
-    p.name = "test-cpu";
-    p.device = Device::Cpu;
-    p.sgemmGflops = 50;
-    p.memoryBw = 10;
-    p.dispatchNs = 100;
-    p.roundtripNs = 1000;
-    p.unifiedMemory = true;
-    return p;
 }
 
 KernelPredictors trainedMatmul()
@@ -118,7 +107,7 @@ private slots:
 
     void roundTripsThroughTheProfileJson()
     {
-        DeviceProfile p = cpuProfile();
+        DeviceProfile p = cpuTestProfile();
         p.kernelPredictors = std::make_shared<const KernelPredictors>(trainedMatmul());
         auto back = profileFromJsonText(profileToJsonText(p), "round-trip");
         QVERIFY(back.ok());
@@ -132,7 +121,7 @@ private slots:
         // The cost model prices matmul nodes with it, and nothing else.
         const Graph g = modelZoo().front().build(1);
         const GraphCost learned = CostscopeCostModel().estimate(g, *back);
-        const GraphCost plain = CostscopeCostModel().estimate(g, cpuProfile());
+        const GraphCost plain = CostscopeCostModel().estimate(g, cpuTestProfile());
         int learnedNodes = 0;
         for (std::size_t i = 0; i < g.nodes.size(); ++i) {
             const bool matmul = g.nodes[i].op.kind == OpKind::MatMul;
@@ -146,7 +135,7 @@ private slots:
 
     void badPredictorDataFallsBackWithAWarning()
     {
-        DeviceProfile p = cpuProfile();
+        DeviceProfile p = cpuTestProfile();
         p.kernelPredictors = std::make_shared<const KernelPredictors>(trainedMatmul());
         auto j = nlohmann::json::parse(profileToJsonText(p));
         j["kernel_predictors"]["conv"] = {{"samples", 3}}; // no model
@@ -163,7 +152,7 @@ private slots:
         QVERIFY(!back->kernelPredictors || back->kernelPredictors->empty());
         const Graph g = modelZoo().front().build(1);
         const GraphCost cost = CostscopeCostModel().estimate(g, *back);
-        const GraphCost plain = CostscopeCostModel().estimate(g, cpuProfile());
+        const GraphCost plain = CostscopeCostModel().estimate(g, cpuTestProfile());
         QCOMPARE(cost.totalNs, plain.totalNs);
         QVERIFY(!KernelPredictor::fromXgboostJson("{", "x").ok());
         QVERIFY(!KernelPredictor::fromXgboostJson("{\"learner\": {}}", "x").ok());
@@ -174,7 +163,7 @@ private slots:
         // A scripted plan: every node measured at 4x its analytic time plus 2 us of per-node timing overhead, and
         // a whole-graph median without that overhead.
         const Graph g = modelZoo().front().build(1);
-        const DeviceProfile p = cpuProfile();
+        const DeviceProfile p = cpuTestProfile();
         const GraphCost cost = CostscopeCostModel().estimate(g, p);
         std::vector<std::pair<NodeId, double>> measured;
         double whole = p.roundtripNs;
@@ -199,7 +188,7 @@ private slots:
     {
         // Two families whose kernels run at different ratios of the analytic time: the held-out family is
         // predicted with the other's ratio, so the learned model must miss it by that difference.
-        const DeviceProfile p = cpuProfile();
+        const DeviceProfile p = cpuTestProfile();
         std::vector<EvalRun> runs;
         for (const auto& [family, ratio] : {std::pair{"mlp", 2.0}, std::pair{"gpt", 5.0}})
             for (const ZooGraph& z : modelZoo())
@@ -252,14 +241,14 @@ private slots:
         QVERIFY(std::fabs(fit.kernelScale - 0.8) < 1e-6 && std::fabs(fit.perKernelNs + 300) < 1e-3
                 && std::fabs(fit.fixedNs - 9000) < 1e-2);
         QVERIFY(!fitGraphComposition({samples.begin(), samples.begin() + 3}).valid()); // too few graphs
-        DeviceProfile p = cpuProfile();
+        DeviceProfile p = cpuTestProfile();
         p.graphComposition = fit;
         auto back = profileFromJsonText(profileToJsonText(p), "composition");
         QVERIFY(back.ok() && back->graphComposition.valid());
         QCOMPARE(back->graphComposition.fixedNs, fit.fixedNs);
         // The whole graph follows it: kernels' sum and count in, round trip out.
         const Graph g = modelZoo().front().build(1);
-        const GraphCost plain = CostscopeCostModel().estimate(g, cpuProfile());
+        const GraphCost plain = CostscopeCostModel().estimate(g, cpuTestProfile());
         const GraphCost composed = CostscopeCostModel().estimate(g, *back);
         double sum = 0, kernels = 0;
         for (const NodeCost& n : plain.nodes) {
