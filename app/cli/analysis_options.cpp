@@ -55,16 +55,13 @@ std::optional<std::vector<DeviceProfile>> profileSetOption(const Args& a, std::s
 std::optional<std::vector<std::int64_t>> idList(const std::string& text, std::string* error)
 {
     std::vector<std::int64_t> ids;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const auto comma = std::min(text.find(',', start), text.size());
-        auto v = parseInt(std::string_view(text).substr(start, comma - start));
+    for (const std::string& item : splitCommas(text)) {
+        auto v = parseInt(item);
         if (!v) {
             *error = "--nodes expects node ids like 3,4,5, found '" + text + "'";
             return std::nullopt;
         }
         ids.push_back(*v);
-        start = comma + 1;
     }
     return ids;
 }

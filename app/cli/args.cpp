@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/args.h"
 
+#include <algorithm>
 #include <charconv>
 #include <exception>
 
@@ -62,6 +63,19 @@ std::optional<std::int64_t> parseInt(std::string_view s)
     if (ec != std::errc() || end != s.data() + s.size())
         return std::nullopt;
     return v;
+}
+
+std::vector<std::string> splitCommas(std::string_view s)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = std::min(s.find(',', start), s.size());
+        items.emplace_back(s.substr(start, comma - start));
+        if (comma == s.size())
+            return items;
+        start = comma + 1;
+    }
 }
 
 std::optional<double> parseDouble(const std::string& s)

@@ -35,5 +35,8 @@ private:
 // text is left over or it is not a number.
 std::optional<std::int64_t> parseInt(std::string_view s);
 std::optional<double> parseDouble(const std::string& s);
+// "a,b,,c" → {"a", "b", "", "c"}: a comma-separated option value's items, empty ones kept (the caller says what an
+// empty item means); "" → {""}.
+std::vector<std::string> splitCommas(std::string_view s);
 
 } // namespace costscope::cli

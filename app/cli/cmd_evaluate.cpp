@@ -29,20 +29,12 @@ constexpr const char* kUsageLine =
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
     "[DATA...]";
 
-std::vector<std::string> splitList(const std::string& s)
+// The non-empty items of a comma-separated option.
+std::vector<std::string> listOption(const std::string& s)
 {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        const auto comma = s.find(',', start);
-        const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!item.empty())
-            out.push_back(item);
-        if (comma == std::string::npos)
-            break;
-        start = comma + 1;
-    }
-    return out;
+    std::vector<std::string> items = splitCommas(s);
+    std::erase(items, std::string());
+    return items;
 }
 
 void printTable(const EvaluationReport& r, const std::string& device)
@@ -128,7 +120,7 @@ int cmdEvaluate(const std::vector<std::string>& argv)
     const std::string backendName = args->option("backend").value_or("cpu");
     const std::int64_t device = parseInt(args->option("device").value_or("0")).value_or(-1);
     std::vector<std::int64_t> batches;
-    for (const std::string& b : splitList(args->option("batches").value_or("1,8")))
+    for (const std::string& b : listOption(args->option("batches").value_or("1,8")))
         if (auto v = parseInt(b); v && *v > 0)
             batches.push_back(*v);
         else {
@@ -144,7 +136,7 @@ int cmdEvaluate(const std::vector<std::string>& argv)
         return kUsage;
     }
     std::set<std::string> families;
-    for (const std::string& f : splitList(args->option("families").value_or("")))
+    for (const std::string& f : listOption(args->option("families").value_or("")))
         families.insert(f);
     for (const std::string& f : families)
         if (auto all = zooFamilies(); std::find(all.begin(), all.end(), f) == all.end()) {
