@@ -126,6 +126,18 @@ double withoutOverheadNs(double measuredNs, double overheadNs)
     return std::max(measuredNs - overheadNs, 0.1 * measuredNs);
 }
 
+std::map<NodeId, double> nodeTimesWithoutOverhead(const std::vector<std::pair<NodeId, double>>& measured,
+                                                  double wholeMeasuredNs)
+{
+    std::map<NodeId, double> byNode;
+    for (const auto& [id, ns] : measured)
+        byNode[id] += ns;
+    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs);
+    for (auto& [id, ns] : byNode)
+        ns = withoutOverheadNs(ns, overhead);
+    return byNode;
+}
+
 double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs)
 {
     if (measured.empty() || wholeMeasuredNs <= 0)

@@ -84,5 +84,8 @@ FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::
 double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs);
 // A node's time without that overhead; one timed faster than the overhead keeps a tenth of its time, not none.
 double withoutOverheadNs(double measuredNs, double overheadNs);
+// Each node's measured time (a node timed more than once: their sum) less the run's overhead, by node id.
+std::map<NodeId, double> nodeTimesWithoutOverhead(const std::vector<std::pair<NodeId, double>>& measured,
+                                                  double wholeMeasuredNs);
 
 } // namespace costscope

@@ -24,10 +24,7 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
     const DeviceProfile p = analyticOnly(analyticProfile);
     const GraphWork work = model.work(g, {});
     const GraphCost cost = model.price(g, work, p);
-    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs);
-    std::map<NodeId, double> byNode;
-    for (const auto& [id, ns] : measured)
-        byNode[id] += ns;
+    const std::map<NodeId, double> byNode = nodeTimesWithoutOverhead(measured, wholeMeasuredNs);
     std::vector<KernelSample> samples;
     double total = 0;
     for (std::size_t i = 0; i < g.nodes.size() && i < cost.nodes.size(); ++i) {
@@ -45,7 +42,7 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
         KernelSample s;
         s.kernelClass = cls;
         s.analyticNs = analytic;
-        s.measuredNs = withoutOverheadNs(m->second, overhead);
+        s.measuredNs = m->second;
         s.features = kernelFeatures(node, work.nodes[i], analytic, work.outputElements[i]);
         s.family = family;
         total += s.measuredNs;

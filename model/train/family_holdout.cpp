@@ -35,17 +35,14 @@ std::vector<KernelSample> samplesOf(const std::vector<EvalRun>& runs, const Devi
 }
 
 // Node-level pairs (prediction, measurement less the run's instrumentation overhead) of the nodes that launch a
-// kernel.
-void addNodePairs(const EvalRun& r, const GraphCost& cost, std::vector<std::pair<double, double>>& pairs)
+// kernel; `measured` from nodeTimesWithoutOverhead.
+void addNodePairs(const std::map<NodeId, double>& measured, const GraphCost& cost,
+                  std::vector<std::pair<double, double>>& pairs)
 {
-    const double overhead = instrumentationOverheadNs(r.run.nodes, r.run.wholeNs);
-    std::map<NodeId, double> measured;
-    for (const auto& [id, ns] : r.run.nodes)
-        measured[id] += ns;
     for (const NodeCost& n : cost.nodes) {
         auto m = measured.find(n.id);
         if (m != measured.end() && n.totalNs - n.readbackNs > 0 && !n.skipped)
-            pairs.emplace_back(n.totalNs - n.readbackNs, withoutOverheadNs(m->second, overhead));
+            pairs.emplace_back(n.totalNs - n.readbackNs, m->second);
     }
 }
 
@@ -140,17 +137,13 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
                 {kCorrected, costscope.estimate(g, hostAdjusted(corrected, r.run.host), r.run.bindings)},
                 {kLearned, costscope.estimate(g, hostAdjusted(learned, r.run.host), r.run.bindings)},
             };
+            const std::map<NodeId, double> measured = nodeTimesWithoutOverhead(r.run.nodes, r.run.wholeNs);
             {
                 const GraphCost& cost = costs[3].second;
-                const double overhead = instrumentationOverheadNs(r.run.nodes, r.run.wholeNs);
-                std::map<NodeId, double> measured;
-                for (const auto& [id, ns] : r.run.nodes)
-                    measured[id] += ns;
                 for (std::size_t i = 0; i < cost.nodes.size() && i < g.nodes.size(); ++i)
                     if (auto m = measured.find(cost.nodes[i].id); m != measured.end() && cost.nodes[i].totalNs > 0)
                         report.worstNodes.push_back({r.family, r.graph, g.nodes[i].op.label(), r.batch, g.nodes[i].id,
-                                                     cost.nodes[i].totalNs - cost.nodes[i].readbackNs,
-                                                     withoutOverheadNs(m->second, overhead)});
+                                                     cost.nodes[i].totalNs - cost.nodes[i].readbackNs, m->second});
             }
             for (const auto& [model, cost] : costs) {
                 // A measured run reads no output back (measure.h reads them after the timed runs): the Costscope
@@ -162,7 +155,7 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
                         predicted -= n.readbackNs;
                 Accumulator& a = acc[model];
                 a.graphs.emplace_back(predicted, r.run.wholeNs);
-                addNodePairs(r, cost, a.nodes);
+                addNodePairs(measured, cost, a.nodes);
                 report.predictions.push_back({model, r.family, r.graph, r.batch, predicted, r.run.wholeNs});
             }
         }
