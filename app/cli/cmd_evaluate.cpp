@@ -10,6 +10,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/zoo_runs.h"
+#include "formats/graph_file.h"
+#include "train/eval_runs_io.h"
 #include "train/family_holdout.h"
 #include "zoo/model_zoo.h"
 
@@ -27,7 +29,8 @@ namespace {
 constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
-    "[DATA...]";
+    "[--save-runs FILE] [DATA...]\n"
+    "       costscope-cli evaluate --runs FILE [--profile NAME] [--json]   (saved measurements, nothing is run)";
 
 // The non-empty items of a comma-separated option.
 std::vector<std::string> listOption(const std::string& s)
@@ -106,17 +109,75 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
     return j;
 }
 
+// The leave-one-family-out report of `runs`, as a table or JSON.
+int report(const Args& args, const std::vector<EvalRun>& runs, const DeviceProfile& calibrated,
+           const DeviceProfile& rlx, const std::vector<std::string>& skipped, const std::string& backendName,
+           const std::string& deviceName)
+{
+    auto report = evaluateLeaveFamilyOut(runs, calibrated, rlx);
+    if (!report) {
+        std::cerr << "costscope-cli evaluate: " << report.error().message << '\n';
+        return kBadInput;
+    }
+    for (const std::string& s : skipped)
+        report->notes.push_back("skipped " + s);
+    if (args.flag("json")) {
+        std::cout << reportJson(*report, backendName, deviceName, calibrated.name).dump(2) << '\n';
+        return kOk;
+    }
+    printTable(*report, backendName + " (" + deviceName + ", profile " + calibrated.name + ")");
+    return kOk;
+}
+
+// evaluate --runs FILE: the saved measurements of one device (evaluate --save-runs) judged again, nothing run. The
+// profile they were measured under comes with them; --profile names another (a transferred one, say).
+int evaluateSaved(const Args& args, const std::string& path)
+{
+    auto bytes = readFileBytes(path);
+    if (!bytes) {
+        std::cerr << "costscope-cli evaluate: " << path << ": " << bytes.error().message << '\n';
+        return kBadInput;
+    }
+    auto saved = parseEvalRuns(*bytes, path);
+    if (!saved) {
+        std::cerr << "costscope-cli evaluate: " << saved.error().message << '\n';
+        return kBadInput;
+    }
+    DeviceProfile calibrated = saved->profile;
+    if (auto name = args.option("profile")) {
+        std::string perr;
+        auto p = resolveProfile(*name, &perr);
+        if (!p) {
+            std::cerr << "costscope-cli evaluate: " << perr << '\n';
+            return kBadInput;
+        }
+        calibrated = std::move(*p);
+    }
+    const auto rlxSet = rlxProfileSet("rlx-linux");
+    const DeviceProfile* rlx =
+        isKnownBackend(saved->backend) ? findProfile(rlxSet, deviceOfBackend(saved->backend)) : nullptr;
+    if (!rlx) {
+        std::cerr << "costscope-cli evaluate: " << path << ": RLX parity has no profile for backend '" << saved->backend
+                  << "'\n";
+        return kBadInput;
+    }
+    return report(args, saved->runs, calibrated, *rlx, {}, saved->backend, saved->device);
+}
+
 } // namespace
 
 int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json", "no-zoo", "no-sampler"},
-                            {"backend", "device", "profile", "families", "batches", "max-gflop", "budget"}, &err);
+    auto args = Args::parse(
+        argv, {"json", "no-zoo", "no-sampler"},
+        {"backend", "device", "profile", "families", "batches", "max-gflop", "budget", "runs", "save-runs"}, &err);
     if (!args) {
         std::cerr << kUsageLine << '\n' << err << '\n';
         return kUsage;
     }
+    if (auto runsFile = args->option("runs"))
+        return evaluateSaved(*args, *runsFile);
     const std::string backendName = args->option("backend").value_or("cpu");
     const std::int64_t device = parseInt(args->option("device").value_or("0")).value_or(-1);
     std::vector<std::int64_t> batches;
@@ -207,19 +268,15 @@ int cmdEvaluate(const std::vector<std::string>& argv)
     mo.perGraphS = budget;
     std::vector<std::string> skipped;
     const std::vector<EvalRun> runs = measurePlan(**backend, planned, calibrated, mo, skipped);
-    auto report = evaluateLeaveFamilyOut(runs, calibrated, *rlx);
-    if (!report) {
-        std::cerr << "costscope-cli evaluate: " << report.error().message << '\n';
-        return kBadInput;
+    if (auto path = args->option("save-runs")) {
+        auto written = writeFileAtomic(*path, writeEvalRuns({backendName, deviceName, calibrated, runs}));
+        if (!written) {
+            std::cerr << "costscope-cli evaluate: cannot save the runs to " << *path << ": " << written.error().message
+                      << '\n';
+            return kBadInput;
+        }
     }
-    for (const std::string& s : skipped)
-        report->notes.push_back("skipped " + s);
-    if (args->flag("json")) {
-        std::cout << reportJson(*report, backendName, deviceName, calibrated.name).dump(2) << '\n';
-        return kOk;
-    }
-    printTable(*report, backendName + " (" + deviceName + ", profile " + calibrated.name + ")");
-    return kOk;
+    return report(*args, runs, calibrated, *rlx, skipped, backendName, deviceName);
 }
 
 } // namespace costscope::cli

@@ -3,11 +3,14 @@
 // exit codes of bad input (an unknown family, a missing file, one family only, a backend this machine lacks).
 #include "test_paths.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace costscope::test;
 
@@ -24,9 +27,11 @@ private slots:
     {
         QByteArray out, err;
         // The RLX set's CPU profile stands in for a calibration (no calibration in a unit test); small graphs only.
-        const int code = runCli({"evaluate", "--profile", "rlx-linux/cpu", "--families", "mlp,resnet", "--batches", "1",
-                                 "--max-gflop", "0.05", "--budget", "0.02", "--no-sampler", "--json"},
-                                &out, &err, 300000);
+        const QString saved = m_home.filePath("runs.json");
+        const int code =
+            runCli({"evaluate", "--profile", "rlx-linux/cpu", "--families", "mlp,resnet", "--batches", "1",
+                    "--max-gflop", "0.05", "--budget", "0.02", "--no-sampler", "--json", "--save-runs", saved},
+                   &out, &err, 300000);
         QVERIFY2(code == 0, err.constData());
         const QJsonObject j = QJsonDocument::fromJson(out).object();
         QCOMPARE(j["protocol"].toString(), QString("leave-one-family-out"));
@@ -54,6 +59,41 @@ private slots:
         for (const auto& n : j["notes"].toArray())
             skippedNamed = skippedNamed || n.toString().startsWith("skipped resnet");
         QVERIFY(skippedNamed);
+
+        // The saved measurements judged again, nothing run: the same graphs, measurements and predictions.
+        QByteArray again;
+        QCOMPARE(runCli({"evaluate", "--runs", saved, "--json"}, &again, &err, 300000), 0);
+        const QJsonObject k = QJsonDocument::fromJson(again).object();
+        QCOMPARE(k["backend"].toString(), QString("cpu"));
+        QCOMPARE(k["profile"].toString(), j["profile"].toString());
+        const QJsonArray before = j["predictions"].toArray(), after = k["predictions"].toArray();
+        QCOMPARE(after.size(), before.size());
+        for (qsizetype i = 0; i < before.size(); ++i) {
+            const QJsonObject a = before[i].toObject(), b = after[i].toObject();
+            QCOMPARE(b["graph"].toString(), a["graph"].toString());
+            QCOMPARE(b["measured_ns"].toDouble(), a["measured_ns"].toDouble());
+            QVERIFY2(std::abs(b["predicted_ns"].toDouble() / a["predicted_ns"].toDouble() - 1) < 1e-9,
+                     qPrintable(a["model"].toString() + " " + a["graph"].toString()));
+        }
+    }
+
+    void savedRunsBadInputIsNamed()
+    {
+        QByteArray out, err;
+        QCOMPARE(runCli({"evaluate", "--runs", "/nonexistent/runs.json"}, &out, &err), 3);
+        QVERIFY2(err.contains("/nonexistent/runs.json"), err.constData());
+        const QString notRuns = m_home.filePath("not-runs.json");
+        QFile f(notRuns);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"nodes": []})");
+        f.close();
+        QCOMPARE(runCli({"evaluate", "--runs", notRuns}, &out, &err), 3);
+        QVERIFY2(err.contains("not a saved evaluation"), err.constData());
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"costscope_eval_runs": 1, "backend": "cpu", "profile": {)");
+        f.close();
+        QCOMPARE(runCli({"evaluate", "--runs", notRuns}, &out, &err), 3);
+        QVERIFY2(err.contains("not JSON"), err.constData());
     }
 
     void badInputIsNamed()
