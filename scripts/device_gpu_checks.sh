@@ -271,7 +271,9 @@ stage_evaluate() {
     local cli=build-fusion/app/costscope-cli
     /usr/bin/time -f "calibrate: %e s" timeout 400 "$cli" calibrate --backend cuda ${CALIBRATE_ARGS:-} || return 1
     timeout "${EVAL_TIMEOUT:-400}" "$cli" evaluate --backend cuda ${EVAL_ARGS:-} --json >"$out/evaluate-cuda.json" \
-        2>"$out/evaluate-cuda.log" || { tail -n 20 "$out/evaluate-cuda.log"; return 1; }
+        --save-runs "$out/evaluate-cuda-runs.json" 2>"$out/evaluate-cuda.log" || { tail -n 20 "$out/evaluate-cuda.log"; return 1; }
+    # The measurements travel back compressed (evaluate --runs judges them again on any machine).
+    gzip -f "$out/evaluate-cuda-runs.json"
     python3 - "$out/evaluate-cuda.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

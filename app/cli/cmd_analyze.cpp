@@ -34,9 +34,15 @@ Json costJson(const Graph& g, const GraphCost& c)
                          {"compute_ns", n.computeNs}, {"memory_ns", n.memoryNs}, {"dispatch_ns", n.dispatchNs},
                          {"flops", n.flops}, {"bytes", n.bytes}});
     }
-    return {{"device", std::string(deviceName(c.device))}, {"profile", c.profile},
-            {"calibration", std::string(calibrationName(c.calibration))}, {"total_ns", c.totalNs},
-            {"io", ioJson(c.io)}, {"nodes", nodes}};
+    Json j{{"device", std::string(deviceName(c.device))},
+           {"profile", c.profile},
+           {"calibration", std::string(calibrationName(c.calibration))},
+           {"total_ns", c.totalNs},
+           {"io", ioJson(c.io)},
+           {"nodes", nodes}};
+    if (!c.transferredFrom.empty())
+        j["transferred_from"] = c.transferredFrom; // predicted from another device's calibration
+    return j;
 }
 
 // The pick among the costs under the RLX version's rule, and which costs it ranked.

@@ -9,7 +9,7 @@
 #include "cli/analysis_setup.h"
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "cli/zoo_runs.h"
+#include "evaluation/device_evaluation.h"
 #include "formats/graph_file.h"
 #include "train/eval_runs_io.h"
 #include "train/family_holdout.h"
@@ -30,7 +30,8 @@ constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
     "[--save-runs FILE] [DATA...]\n"
-    "       costscope-cli evaluate --runs FILE [--profile NAME] [--json]   (saved measurements, nothing is run)";
+    "       costscope-cli evaluate --runs FILE [--profile NAME] [--as-is] [--json]   (saved measurements, nothing is "
+    "run;\n       --as-is: the profile's own predictors, nothing refitted, e.g. a transferred profile)";
 
 // The non-empty items of a comma-separated option.
 std::vector<std::string> listOption(const std::string& s)
@@ -40,9 +41,9 @@ std::vector<std::string> listOption(const std::string& s)
     return items;
 }
 
-void printTable(const EvaluationReport& r, const std::string& device)
+void printTable(const EvaluationReport& r, const std::string& device, const std::string& protocol)
 {
-    std::printf("\nleave-one-family-out on %s: %zu families (", device.c_str(), r.families.size());
+    std::printf("\n%s on %s: %zu families (", protocol.c_str(), device.c_str(), r.families.size());
     for (std::size_t i = 0; i < r.families.size(); ++i)
         std::printf("%s%s", i ? ", " : "", r.families[i].c_str());
     std::printf(")\n\n| model                     | graphs | ±10 %% | ±25 %% | MAPE %% | nodes | nodes ±25 %% |\n");
@@ -71,13 +72,13 @@ nlohmann::ordered_json statsJson(const ErrorStats& s)
 }
 
 nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& backend, const std::string& device,
-                                  const std::string& profile)
+                                  const std::string& profile, const std::string& protocol)
 {
     nlohmann::ordered_json j;
     j["backend"] = backend;
     j["device"] = device;
     j["profile"] = profile;
-    j["protocol"] = "leave-one-family-out";
+    j["protocol"] = protocol;
     j["families"] = r.families;
     j["models"] = nlohmann::ordered_json::array();
     for (const ModelAccuracy& m : r.models)
@@ -109,23 +110,16 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
     return j;
 }
 
-// The leave-one-family-out report of `runs`, as a table or JSON.
-int report(const Args& args, const std::vector<EvalRun>& runs, const DeviceProfile& calibrated,
-           const DeviceProfile& rlx, const std::vector<std::string>& skipped, const std::string& backendName,
-           const std::string& deviceName)
+// The report as a table or JSON.
+int printReport(const Args& args, const EvaluationReport& report, const std::string& profileName,
+                const std::string& backendName, const std::string& deviceName,
+                const std::string& protocol = "leave-one-family-out")
 {
-    auto report = evaluateLeaveFamilyOut(runs, calibrated, rlx);
-    if (!report) {
-        std::cerr << "costscope-cli evaluate: " << report.error().message << '\n';
-        return kBadInput;
-    }
-    for (const std::string& s : skipped)
-        report->notes.push_back("skipped " + s);
     if (args.flag("json")) {
-        std::cout << reportJson(*report, backendName, deviceName, calibrated.name).dump(2) << '\n';
+        std::cout << reportJson(report, backendName, deviceName, profileName, protocol).dump(2) << '\n';
         return kOk;
     }
-    printTable(*report, backendName + " (" + deviceName + ", profile " + calibrated.name + ")");
+    printTable(report, backendName + " (" + deviceName + ", profile " + profileName + ")", protocol);
     return kOk;
 }
 
@@ -153,15 +147,13 @@ int evaluateSaved(const Args& args, const std::string& path)
         }
         calibrated = std::move(*p);
     }
-    const auto rlxSet = rlxProfileSet("rlx-linux");
-    const DeviceProfile* rlx =
-        isKnownBackend(saved->backend) ? findProfile(rlxSet, deviceOfBackend(saved->backend)) : nullptr;
-    if (!rlx) {
-        std::cerr << "costscope-cli evaluate: " << path << ": RLX parity has no profile for backend '" << saved->backend
-                  << "'\n";
+    auto report = evaluateRuns(saved->runs, calibrated, saved->backend, args.flag("as-is"));
+    if (!report) {
+        std::cerr << "costscope-cli evaluate: " << path << ": " << report.error().message << '\n';
         return kBadInput;
     }
-    return report(args, saved->runs, calibrated, *rlx, {}, saved->backend, saved->device);
+    return printReport(args, *report, calibrated.name, saved->backend, saved->device,
+                       args.flag("as-is") ? "profile as is" : "leave-one-family-out");
 }
 
 } // namespace
@@ -170,7 +162,7 @@ int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
     auto args = Args::parse(
-        argv, {"json", "no-zoo", "no-sampler"},
+        argv, {"json", "no-zoo", "no-sampler", "as-is"},
         {"backend", "device", "profile", "families", "batches", "max-gflop", "budget", "runs", "save-runs"}, &err);
     if (!args) {
         std::cerr << kUsageLine << '\n' << err << '\n';
@@ -242,41 +234,36 @@ int cmdEvaluate(const std::vector<std::string>& argv)
         }
         calibrated = std::move(c->profile);
     }
-    const auto rlxSet = rlxProfileSet("rlx-linux");
-    const DeviceProfile* rlx = findProfile(rlxSet, deviceOfBackend(backendName));
-    if (!rlx) {
-        std::cerr << "costscope-cli evaluate: RLX parity has no profile for this device\n";
-        return kBadInput;
-    }
-
-    // The sampler's kernels train every held-out family's predictors (as calibrate's do); then the families.
-    std::vector<PlannedGraph> planned =
-        args->flag("no-sampler") ? std::vector<PlannedGraph>{} : samplerPlan(backendName == "cpu" ? 0.2 : 50.0);
-    if (!args->flag("no-zoo")) {
-        const auto zoo = zooPlan(families, batches);
-        planned.insert(planned.end(), zoo.begin(), zoo.end());
-    }
     auto files = filePlan(args->positional(), batches);
     if (!files) {
         std::cerr << "costscope-cli evaluate: " << files.error().message << '\n';
         return kBadInput;
     }
-    planned.insert(planned.end(), files->begin(), files->end());
-    PlanMeasureOptions mo;
-    mo.device = static_cast<DeviceIndex>(device);
-    mo.maxGflop = maxGflop;
-    mo.perGraphS = budget;
-    std::vector<std::string> skipped;
-    const std::vector<EvalRun> runs = measurePlan(**backend, planned, calibrated, mo, skipped);
+    DeviceEvaluationOptions eo;
+    eo.backend = backendName;
+    eo.device = static_cast<DeviceIndex>(device);
+    eo.families = families;
+    eo.batches = batches;
+    eo.zoo = !args->flag("no-zoo");
+    eo.sampler = !args->flag("no-sampler");
+    eo.files = std::move(*files);
+    eo.maxGflop = maxGflop;
+    eo.perGraphS = budget;
+    eo.progressLines = true;
+    auto evaluation = evaluateOnDevice(**backend, calibrated, eo);
+    if (!evaluation) {
+        std::cerr << "costscope-cli evaluate: " << evaluation.error().message << '\n';
+        return kBadInput;
+    }
     if (auto path = args->option("save-runs")) {
-        auto written = writeFileAtomic(*path, writeEvalRuns({backendName, deviceName, calibrated, runs}));
+        auto written = writeFileAtomic(*path, writeEvalRuns({backendName, deviceName, calibrated, evaluation->runs}));
         if (!written) {
             std::cerr << "costscope-cli evaluate: cannot save the runs to " << *path << ": " << written.error().message
                       << '\n';
             return kBadInput;
         }
     }
-    return report(*args, runs, calibrated, *rlx, skipped, backendName, deviceName);
+    return printReport(*args, evaluation->report, calibrated.name, backendName, deviceName);
 }
 
 } // namespace costscope::cli

@@ -212,11 +212,6 @@ double relError(double predicted, double measured)
     return measured > 0 ? (predicted - measured) / measured : 0.0;
 }
 
-Json predictedJson(const GraphCost& c, double measuredNs)
-{
-    return {{"profile", c.profile}, {"total_ns", c.totalNs}, {"error", relError(c.totalNs, double(measuredNs))}};
-}
-
 // Each node's three predictions by id (host-adjusted: 0 without a host probe).
 struct NodePredictions {
     double rlx = 0, costscope = 0, host = 0;

@@ -6,6 +6,7 @@
 #include "analysis/run_predictions.h"
 #include "calibration/device_profile_name.h"
 #include "cli/args.h"
+#include "cli/run_output.h"
 #include "multi_device_run.h"
 
 #include <nlohmann/json.hpp>
@@ -55,8 +56,7 @@ Json deviceJson(const DeviceReport& d)
     if (d.predicted && d.run.isolated) {
         const auto measured = double(d.run.isolated->medianNs);
         for (const GraphCost* c : {&d.predicted->rlx, &d.predicted->costscope})
-            j["predicted"][c->model] = {
-                {"profile", c->profile}, {"total_ns", c->totalNs}, {"error", relError(c->totalNs, measured)}};
+            j["predicted"][c->model] = predictedJson(*c, measured);
     }
     if (!d.predictionProblem.empty())
         j["prediction_error"] = d.predictionProblem;
@@ -100,11 +100,11 @@ void printTable(const Graph& g, const std::string& backend, const std::vector<De
         std::string predicted = "-", error = "-", profile = "-";
         if (d.predicted) {
             char text[32];
-            std::snprintf(text, sizeof text, "%.3f", d.predicted->costscope.totalNs / 1e6);
+            std::snprintf(text, sizeof text, "%.3f", measuredPartNs(d.predicted->costscope) / 1e6);
             predicted = text;
             profile = d.predicted->costscope.profile;
             if (r.isolated)
-                error = percent(relError(d.predicted->costscope.totalNs, double(r.isolated->medianNs)));
+                error = percent(relError(measuredPartNs(d.predicted->costscope), double(r.isolated->medianNs)));
         }
         std::printf("%-4d %-*s %-13s %10s %10s %11s %10s %9s  %s\n", r.device.index, nameWidth, r.device.name.c_str(),
                     r.device.pciBusId.empty() ? "-" : r.device.pciBusId.c_str(), ms(r.isolated).c_str(),

@@ -29,6 +29,7 @@ void printRunText(const Json& j)
     for (const char* model : {"rlx", "costscope"}) {
         const Json& c = predicted[model];
         std::cout << "predicted " << model << " (" << c["profile"].get<std::string>()
+                  << (c.contains("transferred_from") ? ", transferred" : "")
                   << "): " << c["total_ns"].get<double>() / 1e6 << " ms, error " << percent(c["error"]) << " %\n";
     }
     const bool host = j.contains("host_speed");
@@ -70,6 +71,18 @@ void printCheckLine(const Json& j)
               << c["reference"].get<std::string>() << ": max abs error " << c["max_abs_error"].get<double>()
               << ", max rel error " << c["max_rel_error"].get<double>() << (problem.empty() ? "" : " (" + problem + ")")
               << '\n';
+}
+
+Json predictedJson(const GraphCost& c, double measuredNs)
+{
+    const double ns = measuredPartNs(c);
+    Json j{{"profile", c.profile},
+           {"total_ns", ns},
+           {"readback_ns", c.totalNs - ns},
+           {"error", measuredNs > 0 ? (ns - measuredNs) / measuredNs : 0.0}};
+    if (!c.transferredFrom.empty())
+        j["transferred_from"] = c.transferredFrom;
+    return j;
 }
 
 } // namespace costscope::cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/cost_model.h"
+
 #include <nlohmann/json.hpp>
 
 namespace costscope::cli {
@@ -10,5 +12,8 @@ namespace costscope::cli {
 void printRunText(const nlohmann::ordered_json& run);
 // The line on stderr that says how the output check went (the JSON's "check"), when there was one.
 void printCheckLine(const nlohmann::ordered_json& run);
+// One model's prediction beside a measured median: the part a timed run measures (measuredPartNs) as "total_ns"
+// and its error, the read-back left out, and "transferred_from" where the profile was transferred.
+nlohmann::ordered_json predictedJson(const GraphCost& c, double measuredNs);
 
 } // namespace costscope::cli

@@ -25,6 +25,9 @@ struct NodeCost {
     bool skipped = false; // an unbound symbol made it uncostable
     bool learned = false; // priced by the profile's learned predictor of its kernel class (kernel_predictor.h)
     std::string note;     // e.g. "unknown op: costed as memory-bound"
+
+    // The kernel's own time: the total less waiting on the host (sync) and reading outputs back.
+    double kernelNs() const { return totalNs - syncNs - readbackNs; }
 };
 
 struct GraphCost {
@@ -36,7 +39,22 @@ struct GraphCost {
     IoProfile io;
     std::vector<NodeCost> nodes; // one per graph node, in graph order
     std::vector<NodeId> skipped; // nodes that could not be costed (unbound symbols)
+    std::string transferredFrom; // DeviceProfile::transferredFrom: predicted for a device from another's calibration
 };
+
+// The part of a prediction that a timed run measures, wherever a prediction meets a measurement (run, the Run
+// panel, run --device all, evaluate): a timed run reads no outputs back (engine/measure.h reads them once, after the
+// timed runs), so the Costscope model is held to its total less its read-back term; RLX parity's total stays as RLX
+// computes it, the reference we beat.
+inline double measuredPartNs(const GraphCost& c)
+{
+    if (c.model == "rlx")
+        return c.totalNs;
+    double ns = c.totalNs;
+    for (const NodeCost& n : c.nodes)
+        ns -= n.readbackNs;
+    return ns;
+}
 
 class CostModel {
 public:

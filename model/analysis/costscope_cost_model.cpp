@@ -188,6 +188,7 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
     gc.profile = p.name;
     gc.device = p.device;
     gc.calibration = p.calibration;
+    gc.transferredFrom = p.transferredFrom;
     gc.io = gw.io;
     gc.nodes.reserve(g.nodes.size());
 
@@ -265,7 +266,7 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         // The kernels as one submission runs them (graph_composition.h), plus what each node adds outside them.
         double kernelNs = 0, kernels = 0, outside = 0;
         for (const NodeCost& nc : gc.nodes) {
-            const double kernel = nc.totalNs - nc.syncNs - nc.readbackNs;
+            const double kernel = nc.kernelNs();
             kernelNs += kernel;
             kernels += kernel > 0 ? 1 : 0;
             outside += nc.syncNs + nc.readbackNs;

@@ -114,6 +114,9 @@ struct DeviceProfile {
     std::shared_ptr<const KernelPredictors> kernelPredictors;
     // How kernel times add up to the whole graph's (fitted with the predictors); invalid: Σ nodes + round trip.
     GraphComposition graphComposition;
+    // Non-empty: a device predicted from another one's calibration by datasheet ratios (analysis/device_transfer.h):
+    // the source profile and the ratios. Shown as "transferred" beside every prediction under this profile.
+    std::string transferredFrom;
     // What loading the profile had to leave out (a malformed predictor: the analytic terms price its class).
     std::vector<std::string> loadWarnings;
 

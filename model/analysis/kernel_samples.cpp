@@ -36,7 +36,7 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
             continue;
         // The analytic time the predictor multiplies: the kernel's terms, without sync and readback (the model
         // adds those outside the learned part).
-        const double analytic = nc.totalNs - nc.syncNs - nc.readbackNs;
+        const double analytic = nc.kernelNs();
         if (analytic <= 0)
             continue;
         KernelSample s;

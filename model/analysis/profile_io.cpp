@@ -273,6 +273,7 @@ const std::set<std::string>& knownKeys()
                                             "corrections",
                                             "kernel_predictors",
                                             "graph_composition",
+                                            "transferred_from",
                                             "rlx_fallback"};
     return k;
 }
@@ -351,6 +352,8 @@ std::string profileToJsonText(const DeviceProfile& p)
         j["graph_composition"] = {{"kernel_scale", p.graphComposition.kernelScale},
                                   {"per_kernel_ns", p.graphComposition.perKernelNs},
                                   {"fixed_ns", p.graphComposition.fixedNs}};
+    if (!p.transferredFrom.empty())
+        j["transferred_from"] = p.transferredFrom;
     j["rlx_fallback"] = p.rlxFallback;
     return j.dump(2) + "\n";
 }
@@ -422,6 +425,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
                                      + ": key 'graph_composition': expected {kernel_scale > 0, per_kernel_ns, "
                                        "fixed_ns}; the nodes' sum prices the whole graph");
     }
+    r.text("transferred_from", p.transferredFrom);
     r.boolean("rlx_fallback", p.rlxFallback);
     // Files from before the tag: RLX's discrete-GPU fallback is a guess without a model, anything else a default.
     p.calibration = p.rlxFallback ? Calibration::Uncalibrated : Calibration::ArchDefault;

@@ -52,7 +52,8 @@ Result<SavedEvalRuns> parseEvalRuns(const std::string& text, const std::string& 
         return bad(origin, std::string("not JSON: ") + e.what());
     }
     if (!j.is_object() || !j.contains("costscope_eval_runs"))
-        return bad(origin, "not a saved evaluation (no \"costscope_eval_runs\" key; write one with evaluate --save-runs)");
+        return bad(origin,
+                   "not a saved evaluation (no \"costscope_eval_runs\" key; write one with evaluate --save-runs)");
     if (!j["costscope_eval_runs"].is_number_integer() || j["costscope_eval_runs"].get<int>() > kEvalRunsVersion)
         return bad(origin, "saved evaluation version " + j["costscope_eval_runs"].dump() + " is newer than this build ("
                                + std::to_string(kEvalRunsVersion) + ")");

@@ -15,8 +15,8 @@ namespace costscope {
 inline constexpr int kEvalRunsVersion = 1;
 
 struct SavedEvalRuns {
-    std::string backend, device;   // where the runs were measured
-    DeviceProfile profile;         // the calibrated profile the runs were measured under
+    std::string backend, device; // where the runs were measured
+    DeviceProfile profile;       // the calibrated profile the runs were measured under
     std::vector<EvalRun> runs;
 };
 

@@ -58,7 +58,7 @@ GraphComposition compositionOf(const std::vector<EvalRun>& runs, const DevicePro
         const GraphCost c = model.estimate(*r.run.graph, hostAdjusted(learned, r.run.host), r.run.bindings);
         CompositionSample s;
         for (const NodeCost& n : c.nodes) {
-            const double kernel = n.totalNs - n.syncNs - n.readbackNs;
+            const double kernel = n.kernelNs();
             s.kernelNs += kernel;
             s.kernels += kernel > 0 ? 1 : 0;
         }
@@ -92,6 +92,57 @@ Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, con
     return p;
 }
 
+// One run predicted by the four models, its graph and node pairs added to `acc` and its predictions to `report`.
+void scoreRun(const EvalRun& r, const DeviceProfile& rlx, const DeviceProfile& analytic, const DeviceProfile& corrected,
+              const DeviceProfile& learned, EvaluationReport& report, std::map<std::string, Accumulator>& acc)
+{
+    const CostscopeCostModel costscope;
+    const RlxCostModel rlxModel;
+    // The Costscope models see the host's speed around the run (all 1 but on a probed CPU), RLX never.
+    const Graph& g = *r.run.graph;
+    const std::pair<const char*, GraphCost> costs[] = {
+        {kRlx, rlxModel.estimate(g, rlx, r.run.bindings)},
+        {kAnalytic, costscope.estimate(g, hostAdjusted(analytic, r.run.host), r.run.bindings)},
+        {kCorrected, costscope.estimate(g, hostAdjusted(corrected, r.run.host), r.run.bindings)},
+        {kLearned, costscope.estimate(g, hostAdjusted(learned, r.run.host), r.run.bindings)},
+    };
+    const std::map<NodeId, double> measured = nodeTimesWithoutOverhead(r.run.nodes, r.run.wholeNs);
+    {
+        const GraphCost& cost = costs[3].second;
+        for (std::size_t i = 0; i < cost.nodes.size() && i < g.nodes.size(); ++i)
+            if (auto m = measured.find(cost.nodes[i].id); m != measured.end() && cost.nodes[i].totalNs > 0)
+                report.worstNodes.push_back({r.family, r.graph, g.nodes[i].op.label(), r.batch, g.nodes[i].id,
+                                             cost.nodes[i].totalNs - cost.nodes[i].readbackNs, m->second});
+    }
+    for (const auto& [model, cost] : costs) {
+        const double predicted = measuredPartNs(cost);
+        Accumulator& a = acc[model];
+        a.graphs.emplace_back(predicted, r.run.wholeNs);
+        addNodePairs(measured, cost, a.nodes);
+        report.predictions.push_back({model, r.family, r.graph, r.batch, predicted, r.run.wholeNs});
+    }
+}
+
+// The models' statistics, and the worst graphs and nodes of the learned model.
+void finishReport(EvaluationReport& report, std::map<std::string, Accumulator>& acc)
+{
+    for (const char* model : {kRlx, kAnalytic, kCorrected, kLearned})
+        report.models.push_back({model, errorStats(acc[model].graphs), errorStats(acc[model].nodes)});
+    for (const EvalPrediction& p : report.predictions)
+        if (p.model == kLearned)
+            report.worst.push_back(p);
+    std::sort(report.worst.begin(), report.worst.end(), [](const EvalPrediction& a, const EvalPrediction& b) {
+        return std::fabs(a.error()) > std::fabs(b.error());
+    });
+    if (report.worst.size() > 10)
+        report.worst.resize(10);
+    std::sort(report.worstNodes.begin(), report.worstNodes.end(), [](const NodeMiss& a, const NodeMiss& b) {
+        return std::fabs(a.predictedNs - a.measuredNs) > std::fabs(b.predictedNs - b.measuredNs);
+    });
+    if (report.worstNodes.size() > 20)
+        report.worstNodes.resize(20);
+}
+
 Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs, const DeviceProfile& calibrated,
                                                 const DeviceProfile& rlx, const PredictorTrainOptions& options)
 {
@@ -105,7 +156,6 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
                                  + std::to_string(report.families.size()) + ")");
     const DeviceProfile analytic = analyticOnly(calibrated);
     const CostscopeCostModel costscope;
-    const RlxCostModel rlxModel;
     std::map<std::string, Accumulator> acc;
     for (const std::string& family : report.families) {
         // Everything the held-out family is predicted with comes from the other families only.
@@ -126,55 +176,34 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
         DeviceProfile corrected = analytic;
         corrected.corrections = fitCorrections(fitRuns).corrections;
 
-        for (const EvalRun& r : runs) {
-            if (r.family != family)
-                continue;
-            // The Costscope models see the host's speed around the run (all 1 but on a probed CPU), RLX never.
-            const Graph& g = *r.run.graph;
-            const std::pair<const char*, GraphCost> costs[] = {
-                {kRlx, rlxModel.estimate(g, rlx, r.run.bindings)},
-                {kAnalytic, costscope.estimate(g, hostAdjusted(analytic, r.run.host), r.run.bindings)},
-                {kCorrected, costscope.estimate(g, hostAdjusted(corrected, r.run.host), r.run.bindings)},
-                {kLearned, costscope.estimate(g, hostAdjusted(learned, r.run.host), r.run.bindings)},
-            };
-            const std::map<NodeId, double> measured = nodeTimesWithoutOverhead(r.run.nodes, r.run.wholeNs);
-            {
-                const GraphCost& cost = costs[3].second;
-                for (std::size_t i = 0; i < cost.nodes.size() && i < g.nodes.size(); ++i)
-                    if (auto m = measured.find(cost.nodes[i].id); m != measured.end() && cost.nodes[i].totalNs > 0)
-                        report.worstNodes.push_back({r.family, r.graph, g.nodes[i].op.label(), r.batch, g.nodes[i].id,
-                                                     cost.nodes[i].totalNs - cost.nodes[i].readbackNs, m->second});
-            }
-            for (const auto& [model, cost] : costs) {
-                // A measured run reads no output back (measure.h reads them after the timed runs): the Costscope
-                // models are held to the run as measured, without their read-back term; RLX parity stays as RLX
-                // computes it.
-                double predicted = cost.totalNs;
-                if (std::string(model) != kRlx)
-                    for (const NodeCost& n : cost.nodes)
-                        predicted -= n.readbackNs;
-                Accumulator& a = acc[model];
-                a.graphs.emplace_back(predicted, r.run.wholeNs);
-                addNodePairs(measured, cost, a.nodes);
-                report.predictions.push_back({model, r.family, r.graph, r.batch, predicted, r.run.wholeNs});
-            }
-        }
+        for (const EvalRun& r : runs)
+            if (r.family == family)
+                scoreRun(r, rlx, analytic, corrected, learned, report, acc);
     }
-    for (const char* model : {kRlx, kAnalytic, kCorrected, kLearned})
-        report.models.push_back({model, errorStats(acc[model].graphs), errorStats(acc[model].nodes)});
-    for (const EvalPrediction& p : report.predictions)
-        if (p.model == kLearned)
-            report.worst.push_back(p);
-    std::sort(report.worst.begin(), report.worst.end(), [](const EvalPrediction& a, const EvalPrediction& b) {
-        return std::fabs(a.error()) > std::fabs(b.error());
-    });
-    if (report.worst.size() > 10)
-        report.worst.resize(10);
-    std::sort(report.worstNodes.begin(), report.worstNodes.end(), [](const NodeMiss& a, const NodeMiss& b) {
-        return std::fabs(a.predictedNs - a.measuredNs) > std::fabs(b.predictedNs - b.measuredNs);
-    });
-    if (report.worstNodes.size() > 20)
-        report.worstNodes.resize(20);
+    finishReport(report, acc);
+    return report;
+}
+
+Result<EvaluationReport> evaluateProfileAsIs(const std::vector<EvalRun>& runs, const DeviceProfile& profile,
+                                             const DeviceProfile& rlx)
+{
+    EvaluationReport report;
+    for (const EvalRun& r : runs)
+        if (r.family != kSamplerFamily
+            && std::find(report.families.begin(), report.families.end(), r.family) == report.families.end())
+            report.families.push_back(r.family);
+    if (report.families.empty())
+        return Diagnostic::error("no scored runs (only the kernel sampler's)");
+    const DeviceProfile analytic = analyticOnly(profile);
+    DeviceProfile corrected = analytic;
+    corrected.corrections = profile.corrections;
+    if (!profile.kernelPredictors || profile.kernelPredictors->empty())
+        report.notes.push_back("profile " + profile.name + " holds no kernel predictors: learned = analytic");
+    std::map<std::string, Accumulator> acc;
+    for (const EvalRun& r : runs)
+        if (r.family != kSamplerFamily)
+            scoreRun(r, rlx, analytic, corrected, profile, report, acc);
+    finishReport(report, acc);
     return report;
 }
 

@@ -55,6 +55,12 @@ struct EvaluationReport {
 Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs, const DeviceProfile& calibrated,
                                                 const DeviceProfile& rlx, const PredictorTrainOptions& options = {});
 
+// Every scored run predicted by `profile` as it is, nothing refitted: the protocol for a device that was never
+// measured (a transferred profile, analysis/device_transfer.h, judged on the target's runs). "costscope learned" is
+// the profile with its predictors and composition; analytic and class-corrected drop them as above.
+Result<EvaluationReport> evaluateProfileAsIs(const std::vector<EvalRun>& runs, const DeviceProfile& profile,
+                                             const DeviceProfile& rlx);
+
 // The profile with predictors trained on every run (what calibrate stores), and what training left out.
 Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, const std::vector<EvalRun>& runs,
                                             const PredictorTrainOptions& options, std::vector<std::string>* notes);

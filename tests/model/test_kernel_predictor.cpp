@@ -252,8 +252,8 @@ private slots:
         const GraphCost composed = CostscopeCostModel().estimate(g, *back);
         double sum = 0, kernels = 0;
         for (const NodeCost& n : plain.nodes) {
-            sum += n.totalNs - n.syncNs - n.readbackNs;
-            kernels += n.totalNs - n.syncNs - n.readbackNs > 0;
+            sum += n.kernelNs();
+            kernels += n.kernelNs() > 0;
         }
         double outside = 0;
         for (const NodeCost& n : plain.nodes)

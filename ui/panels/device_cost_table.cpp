@@ -44,7 +44,12 @@ void DeviceCostTable::showNode(const DeviceCosts* costs, int nodeIndex)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             setItem(r, col, item);
         }
-        setItem(r, Calibration, new QTableWidgetItem(QString::fromUtf8(calibrationName(cost->calibration).data())));
+        // A transferred profile (another device's calibration scaled by datasheet ratios) says so where its tag is.
+        auto* tag = new QTableWidgetItem(QString::fromUtf8(calibrationName(cost->calibration).data())
+                                         + (cost->transferredFrom.empty() ? QString() : tr(", transferred")));
+        if (!cost->transferredFrom.empty())
+            tag->setToolTip(tr("Transferred from %1").arg(QString::fromStdString(cost->transferredFrom)));
+        setItem(r, Calibration, tag);
         if (const std::string why = costs->leftOut(d, m_version); !why.empty())
             for (int col = 0; col < ColumnCount; ++col) {
                 item(r, col)->setForeground(palette().brush(QPalette::Disabled, QPalette::Text));

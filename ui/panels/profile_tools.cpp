@@ -2,6 +2,9 @@
 #include "panels/profile_tools.h"
 #include "analysis/profile_library.h"
 #include "calibration/calibrate_device.h"
+#include "evaluation/predictor_calibration.h"
+#include "panels/evaluation_view.h"
+#include "train/kernel_predictor_train.h"
 #include <QApplication>
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -41,9 +44,16 @@ QString stats(const ErrorStats& before, const ErrorStats& after)
 
 ProfileTools::ProfileTools(QWidget* parent)
     : QWidget(parent), m_calibrate(new QPushButton(tr("Calibrate this device"))), m_quick(new QCheckBox(tr("Quick"))),
+      m_predictors(new QCheckBox(tr("Learn kernel predictors"))), m_evaluation(new EvaluationView),
       m_cancelButton(new QPushButton(tr("Cancel"))), m_fit(new QPushButton(tr("Fit corrections from runs"))),
       m_progress(new QProgressBar), m_status(new QLabel)
 {
+    m_predictors->setChecked(predictorTrainingAvailable());
+    m_predictors->setEnabled(predictorTrainingAvailable());
+    m_predictors->setToolTip(predictorTrainingAvailable()
+                                 ? tr("Time the kernel sampler's and the zoo's graphs on this device and learn one "
+                                      "XGBoost predictor per kernel class (costscope-cli calibrate does the same)")
+                                 : tr("This build has no XGBoost: the analytic terms price every kernel"));
     m_quick->setToolTip(tr("A smaller sgemm grid and smaller buffers (costscope-cli calibrate --quick)"));
     m_cancelButton->setEnabled(false);
     m_progress->setVisible(false);
@@ -52,6 +62,7 @@ ProfileTools::ProfileTools(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_calibrate);
     buttons->addWidget(m_quick);
+    buttons->addWidget(m_predictors);
     buttons->addWidget(m_cancelButton);
     buttons->addWidget(m_fit);
     buttons->addWidget(m_progress, 1);
@@ -59,7 +70,7 @@ ProfileTools::ProfileTools(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
-    layout->addStretch(1);
+    layout->addWidget(m_evaluation, 1);
     connect(m_calibrate, &QPushButton::clicked, this, &ProfileTools::calibrate);
     connect(m_fit, &QPushButton::clicked, this, &ProfileTools::fit);
     connect(m_cancelButton, &QPushButton::clicked, this, [this] {
@@ -79,6 +90,7 @@ void ProfileTools::setBackend(const std::string& backend, DeviceIndex device)
 {
     m_backend = backend;
     m_device = device;
+    m_evaluation->setBackend(backend, device);
     updateButtons();
 }
 
@@ -110,6 +122,7 @@ void ProfileTools::updateButtons()
                                          : tr("The %1 backend has no calibration in this build")
                                                .arg(QString::fromStdString(m_backend)));
     m_quick->setEnabled(!busy() && calibratable);
+    m_predictors->setEnabled(!busy() && calibratable && predictorTrainingAvailable());
     m_cancelButton->setEnabled(m_cancel != nullptr);
     m_fit->setEnabled(!busy() && runs > 0);
     m_fit->setToolTip(tr("Fit the Costscope model's per-op-class corrections from this session's %n run(s) on %1 "
@@ -150,11 +163,28 @@ void ProfileTools::calibrate()
     };
     offGuiThread(
         self,
-        [cancel = m_cancel, options]() mutable -> Result<SavedProfile> {
+        [cancel = m_cancel, options, predictors = m_predictors->isChecked()]() mutable -> Result<SavedProfile> {
             options.cancel = cancel.get();
             auto c = calibrateDevice(options);
             if (!c)
                 return c.error();
+            if (predictors) {
+                auto backend = loadBackend(options.backend);
+                if (!backend)
+                    return backend.error();
+                PredictorCalibrationOptions po;
+                po.device = options.device;
+                po.quick = options.quick;
+                po.cancel = cancel.get();
+                po.onProgress = [progress = options.progress](std::size_t done, std::size_t total) {
+                    if (progress)
+                        progress(int(done), int(total));
+                };
+                auto learned = withMeasuredPredictors(**backend, c->profile, po, c->figures);
+                if (!learned)
+                    return Diagnostic::error("kernel predictors: " + learned.error().message);
+                c->profile = std::move(*learned);
+            }
             return saveCalibratedProfile(std::move(c->profile));
         },
         [](ProfileTools& tools, const Result<SavedProfile>& saved) { tools.showCalibration(saved); });
@@ -169,10 +199,13 @@ void ProfileTools::showCalibration(const Result<SavedProfile>& saved)
         return;
     }
     const DeviceProfile& p = saved->profile;
-    m_status->setText(tr("Saved %1 to %2: sgemm up to %3 GFLOP/s, memory %4 GB/s, dispatch %5 ns. Runs from now on "
-                         "compare the Costscope model under it.")
+    m_status->setText(tr("Saved %1 to %2: sgemm up to %3 GFLOP/s, memory %4 GB/s, dispatch %5 ns, %6 kernel "
+                         "predictor(s). Runs from now on compare the Costscope model under it.")
                           .arg(QString::fromStdString(p.name), QString::fromStdString(saved->path))
-                          .arg(p.sgemmGflops, 0, 'f', 1).arg(p.memoryBw, 0, 'f', 1).arg(p.dispatchNs, 0, 'f', 0));
+                          .arg(p.sgemmGflops, 0, 'f', 1)
+                          .arg(p.memoryBw, 0, 'f', 1)
+                          .arg(p.dispatchNs, 0, 'f', 0)
+                          .arg(p.kernelPredictors ? int(p.kernelPredictors->size()) : 0));
     emit calibrated(true);
 }
 

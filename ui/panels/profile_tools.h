@@ -14,9 +14,13 @@ class QPushButton;
 
 namespace costscope {
 
+class EvaluationView;
+
 // The Run panel's profile tools. "Calibrate this device": the selected device's microbenchmarks (CPU, Vulkan or
 // CUDA) off the GUI thread, with progress and Cancel, saved as the user profile calibrated-<backend> the way
-// costscope-cli calibrate saves it. "Fit corrections
+// costscope-cli calibrate saves it, with the kernel predictors learned from the sampler and zoo graphs ("Learn kernel
+// predictors", as calibrate does unless --no-predictors). Below them, the evaluation on unseen families
+// (EvaluationView). "Fit corrections
 // from runs": the per-op-class corrections fitted (as costscope-cli fit does) from this session's runs on the
 // selected backend, stored in calibrated-<backend>, with the error before and after.
 class ProfileTools : public QWidget {
@@ -34,6 +38,8 @@ public:
     QPushButton* cancelButton() const { return m_cancelButton; }
     QPushButton* fitButton() const { return m_fit; }
     QCheckBox* quickCheck() const { return m_quick; }
+    QCheckBox* predictorsCheck() const { return m_predictors; }
+    EvaluationView* evaluation() const { return m_evaluation; }
     QLabel* status() const { return m_status; }
 
 signals:
@@ -53,6 +59,8 @@ private:
 
     QPushButton* m_calibrate;
     QCheckBox* m_quick;
+    QCheckBox* m_predictors;
+    EvaluationView* m_evaluation;
     QPushButton* m_cancelButton;
     QPushButton* m_fit;
     QProgressBar* m_progress;

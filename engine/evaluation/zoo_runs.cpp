@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "cli/zoo_runs.h"
+#include "evaluation/zoo_runs.h"
 
 #include "analysis/costscope_cost_model.h"
 #include "analysis/host_speed.h"
@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 
-namespace costscope::cli {
+namespace costscope {
 
 namespace {
 namespace fs = std::filesystem;
@@ -100,6 +100,12 @@ std::vector<EvalRun> measurePlan(Backend& backend, const std::vector<PlannedGrap
     for (std::size_t i = 0; i < plan.size(); ++i) {
         const PlannedGraph& p = plan[i];
         const std::string what = p.family + " " + p.name + " b" + std::to_string(p.batch);
+        if (o.onProgress && i > 0)
+            o.onProgress(i, plan.size());
+        if (o.cancel && o.cancel->load()) {
+            skipped.push_back(std::to_string(plan.size() - i) + " graphs from " + what + " on: cancelled");
+            break;
+        }
         if (std::chrono::duration<double>(Clock::now() - start).count() > o.totalS) {
             skipped.push_back(std::to_string(plan.size() - i) + " graphs from " + what + " on: over the time budget");
             break;
@@ -126,7 +132,9 @@ std::vector<EvalRun> measurePlan(Backend& backend, const std::vector<PlannedGrap
             std::fprintf(stderr, "[%zu/%zu] %-48s %10.3f ms\n", i + 1, plan.size(), what.c_str(), m->wholeNs / 1e6);
         runs.push_back({p.family, p.name, p.batch, std::move(*m)});
     }
+    if (o.onProgress)
+        o.onProgress(plan.size(), plan.size());
     return runs;
 }
 
-} // namespace costscope::cli
+} // namespace costscope

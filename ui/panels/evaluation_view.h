@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include "backend.h"
+#include "train/family_holdout.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace costscope {
+
+// The Calibration tab's evaluation (issue 20), the table costscope-cli evaluate prints: the zoo's families measured
+// on the selected device and predicted leave-one-family-out, for RLX parity and the Costscope models (share of
+// graphs within ±10 % and ±25 %, MAPE, share of nodes within ±25 %), and the learned model's worst misses. Runs off
+// the GUI thread (evaluation/device_evaluation.h) with progress and Cancel, under the device's calibrated profile.
+class EvaluationView : public QWidget {
+    Q_OBJECT
+public:
+    explicit EvaluationView(QWidget* parent = nullptr);
+    ~EvaluationView() override;
+
+    void setBackend(const std::string& backend, DeviceIndex device = 0);
+    // Shows a report (what a finished evaluation shows; tests feed one directly).
+    void showReport(const EvaluationReport& report, const QString& title);
+
+    QPushButton* evaluateButton() const { return m_evaluate; }
+    QPushButton* cancelButton() const { return m_cancelButton; }
+    QCheckBox* quickCheck() const { return m_quick; }
+    QLineEdit* familiesEdit() const { return m_families; }
+    QTableWidget* accuracyTable() const { return m_table; }
+    QTableWidget* worstTable() const { return m_worst; }
+    QLabel* status() const { return m_status; }
+    bool busy() const { return m_cancel != nullptr; }
+
+signals:
+    void evaluated(bool ok);
+
+private:
+    void evaluate();
+    void finish(const QString& error);
+
+    QPushButton* m_evaluate;
+    QCheckBox* m_quick;
+    QLineEdit* m_families;
+    QPushButton* m_cancelButton;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QTableWidget* m_table;
+    QTableWidget* m_worst;
+    std::string m_backend = "cpu";
+    DeviceIndex m_device = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the evaluation's, while one is under way
+};
+
+} // namespace costscope
