@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fusion groups (engine/fusion_plan.h) as one launch each: element-wise groups as one fused_elementwise program,
-// GEMM epilogues as one cuBLASLt matmul with its bias and activation epilogue and the residual as C (beta = 1).
+// GEMM epilogues as one cuBLASLt matmul with its bias and activation epilogue and the residual as C (beta = 1),
+// attention patterns as one attention kernel.
 #include "cuda/cuda_gemm.h"
 #include "cuda/fused_kernels.h"
 #include "cuda/fused_nvrtc.h"
@@ -255,12 +256,67 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
             launchActivation(static_cast<float*>(pd), static_cast<float*>(pd), count, separate, s);
     });
 }
+// The attention pattern (engine/fusion_plan.h) as one launch of the attention kernel (attention.cu), which reads q,
+// k and v as [batch, seq, heads * head_dim] and writes the result so.
+LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
+{
+    const Graph& g = plan.graph();
+    const std::vector<DeviceValue>& values = plan.values();
+    const AttentionOperands& op = group.attention;
+    const DeviceValue &q = values[op.q], &k = values[op.k], &v = values[op.v], &out = values[group.exit()];
+    for (const DeviceValue* t : {&q, &k, &v, &out})
+        if (auto r = requireF32(*t, "attention operand"); !r)
+            return r.error();
+    AttentionArgs a;
+    const std::size_t rank = q.dims.size();
+    if (rank < 3 || k.dims.size() != rank || v.dims != k.dims || out.dims != q.dims)
+        return lowerError("attention: q " + valueString(q) + ", k " + valueString(k) + ", v " + valueString(v)
+                          + " and the result " + valueString(out) + " do not agree");
+    if (op.heads > 1) { // [batch, seq, heads, head_dim]
+        if (rank != 4 || q.dims[2] != op.heads || k.dims[2] != op.heads || q.dims[0] != k.dims[0]
+            || q.dims[3] != k.dims[3])
+            return lowerError("attention: q " + valueString(q) + " and k " + valueString(k) + " are not [batch, seq, "
+                              + std::to_string(op.heads) + ", head_dim]");
+        a.batch = q.dims[0];
+        a.sq = q.dims[1];
+        a.sk = k.dims[1];
+    } else { // [..., seq, head_dim]
+        if (product(q.dims, 0, rank - 2) != product(k.dims, 0, rank - 2) || q.dims.back() != k.dims.back())
+            return lowerError("attention: q " + valueString(q) + " and k " + valueString(k) + " do not agree");
+        a.batch = product(q.dims, 0, rank - 2);
+        a.sq = q.dims[rank - 2];
+        a.sk = k.dims[rank - 2];
+    }
+    a.heads = op.heads;
+    a.headDim = q.dims.back();
+    if (!attentionSupportsHeadDim(a.headDim))
+        return lowerError("attention: head_dim " + std::to_string(a.headDim) + " is beyond the kernel's");
+    if (op.mask) {
+        const DeviceValue& m = values[*op.mask];
+        auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
+        if (!strides || m.dtype != DType::F32)
+            return lowerError("attention: mask " + valueString(m) + " does not broadcast to the kernel's scores");
+        for (std::size_t d = 0; d < 4; ++d)
+            a.maskStrides[d] = (*strides)[d];
+        a.mask = MaskKind::Input;
+        a.maskData = m.ptr;
+    }
+    a.scale = static_cast<float>(op.scale);
+    a.q = static_cast<const float*>(q.ptr);
+    a.k = static_cast<const float*>(k.ptr);
+    a.v = static_cast<const float*>(v.ptr);
+    a.out = static_cast<float*>(out.ptr);
+    *label = "attention(" + fusionGroupName(g, group) + ")";
+    return Launch([=](cudaStream_t s) { launchAttention(a, s); });
+}
 } // namespace
 
 LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
 {
     if (group.kind == FusionGroup::Kind::GemmEpilogue)
         return lowerGemmEpilogue(plan, group, label);
+    if (group.kind == FusionGroup::Kind::Attention)
+        return lowerAttentionGroup(plan, group, label);
     return lowerElementWiseGroup(plan, group, label);
 }
 

@@ -6,6 +6,7 @@
 // of cuda_transformer_graphs.h as built in the IR (FusedMatMulBiasAct) and as an ONNX export writes them.
 // Usage: bench_cuda_fusion [--quick]   (--quick: batch 1 and 8 only, 20 timed runs)
 // Exit status 1 when a check fails, 77 without a CUDA device.
+#include "bench_cuda_fusion_graphs.h"
 #include "cpu/cpu_backend.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/fused_nvrtc.h"
@@ -226,6 +227,37 @@ void smallCases()
     }
 }
 
+// Attention as an ONNX export writes it, run as one attention kernel: small cases against the CPU backend, then
+// GPT-2 small's shape (batch 8, sequence 128, 12 heads of 64) for the time.
+void attentionCases()
+{
+    struct Case {
+        const char* name;
+        cudacases::AttentionGraphConfig config;
+        bool cpu;
+    };
+    const Case cases[] = {
+        {"attention, heads interleaved, causal mask", {2, 32, 4, 16, true, true, false}, true},
+        {"attention, batched heads, divided, no mask", {2, 32, 4, 64, false, false, true}, true},
+        {"attention, GPT-2 small shape batch 8", {8, 128, 12, 64, true, true, false}, false},
+    };
+    for (const Case& c : cases) {
+        const cudacases::AttentionGraph a = cudacases::attentionGraph(c.config);
+        std::vector<HostTensor> in;
+        for (NodeId id : {a.q, a.k, a.v}) {
+            const Node& n = *a.graph.find(id);
+            std::vector<std::int64_t> dims;
+            for (const Dim& d : n.shape.dims)
+                dims.push_back(*d.resolve({}));
+            std::size_t count = 1;
+            for (std::int64_t d : dims)
+                count *= std::size_t(d);
+            in.push_back(cudacases::tensor(dims, cudacases::values(count, unsigned(id))));
+        }
+        compare(c.name, a.graph, in, c.cpu, 1e-4, -1, false, "attention(");
+    }
+}
+
 // y = relu(x * s + t) - x over 2^26 floats: four kernels unfused, one fused.
 void largeChain()
 {
@@ -295,6 +327,7 @@ int main(int argc, char** argv)
     }
     std::printf("device: %s (fp32 matmuls, TF32 off)\n", devices.front().name.c_str());
     smallCases();
+    attentionCases();
     largeChain();
     transformers(quick);
     std::printf("%s: %d check(s) failed\n", g_failures ? "FAILED" : "ALL PASSED", g_failures);
