@@ -6,6 +6,7 @@
 #include "cuda/fused_kernels.h"
 #include "cuda/fused_nvrtc.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -310,6 +311,12 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     return Launch([=](cudaStream_t s) { launchAttention(a, s); });
 }
 } // namespace
+
+bool fusedAttentionRequested()
+{
+    const char* env = std::getenv("COSTSCOPE_CUDA_FUSED_ATTENTION");
+    return env && std::string(env) == "1";
+}
 
 LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
 {

@@ -49,8 +49,8 @@ inline AttentionGraph attentionGraph(const AttentionGraphConfig& c)
     out.matmulQK = b.op(OpKind::MatMul, {}, {q, kT}, scores);
     const float root = std::sqrt(float(D));
     out.scale = b.param({1}, {c.divide ? root : 1.0f / root});
-    NodeId s = b.op(OpKind::Binary, attrs({{"op", std::string(c.divide ? "Div" : "Mul")}}), {out.matmulQK, out.scale},
-                    scores);
+    NodeId s =
+        b.op(OpKind::Binary, attrs({{"op", std::string(c.divide ? "Div" : "Mul")}}), {out.matmulQK, out.scale}, scores);
     if (c.causalMask) {
         std::vector<float> mask(std::size_t(S * S), 0.0f);
         for (std::int64_t i = 0; i < S; ++i)

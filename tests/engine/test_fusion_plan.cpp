@@ -50,6 +50,13 @@ Graph addRelu(NodeId* add)
     return b.finish(activation(b, "Relu", *add, {8}));
 }
 
+FusionOptions withAttention()
+{
+    FusionOptions o;
+    o.attention = true;
+    return o;
+}
+
 std::size_t countKind(const FusionPlan& plan, FusionGroup::Kind kind)
 {
     return std::size_t(std::count_if(plan.groups.begin(), plan.groups.end(),
@@ -315,7 +322,7 @@ void TestFusionPlan::exportedAttentionIsOneGroup()
     // The heads-interleaved form of an ONNX export: the three Transposes in, the Transpose out, scale and mask.
     const cudacases::AttentionGraph a = cudacases::attentionGraph({});
     const Graph& g = a.graph;
-    const FusionPlan plan = planFusion(g, {});
+    const FusionPlan plan = planFusion(g, {}, withAttention());
     QCOMPARE(plan.groups.size(), std::size_t(1));
     const FusionGroup& group = plan.groups[0];
     QCOMPARE(group.kind, FusionGroup::Kind::Attention);
@@ -342,7 +349,7 @@ void TestFusionPlan::batchedHeadsAttentionIsOneGroup()
     c.divide = true;
     c.headDim = 64;
     const cudacases::AttentionGraph a = cudacases::attentionGraph(c);
-    const FusionPlan plan = planFusion(a.graph, {});
+    const FusionPlan plan = planFusion(a.graph, {}, withAttention());
     QCOMPARE(plan.groups.size(), std::size_t(1));
     const FusionGroup& group = plan.groups[0];
     QCOMPARE(group.kind, FusionGroup::Kind::Attention);
@@ -360,26 +367,24 @@ void TestFusionPlan::attentionNeedsItsWholePattern()
         // The scores are a graph output too: they must be written, so nothing fuses across them.
         cudacases::AttentionGraph a = cudacases::attentionGraph({});
         a.graph.outputs.push_back(a.softmax);
-        QCOMPARE(countKind(planFusion(a.graph, {}), FusionGroup::Kind::Attention), std::size_t(0));
+        QCOMPARE(countKind(planFusion(a.graph, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
     }
     {
         // A scale that is no constant of one value: the kernel cannot take it.
         cudacases::AttentionGraph a = cudacases::attentionGraph({});
         a.graph.nodes[*a.graph.indexOf(a.scale)].data.reset();
-        QCOMPARE(countKind(planFusion(a.graph, {}), FusionGroup::Kind::Attention), std::size_t(0));
+        QCOMPARE(countKind(planFusion(a.graph, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
     }
     {
         // Softmax over another axis is no attention.
         cudacases::AttentionGraph a = cudacases::attentionGraph({});
         a.graph.nodes[*a.graph.indexOf(a.softmax)].op.attrs.set("axis", std::int64_t(2));
-        QCOMPARE(countKind(planFusion(a.graph, {}), FusionGroup::Kind::Attention), std::size_t(0));
+        QCOMPARE(countKind(planFusion(a.graph, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
     }
     {
-        // Turned off, the scale and mask fuse as an element-wise group instead.
-        FusionOptions o;
-        o.attention = false;
+        // Off (the default), the scale and mask fuse as an element-wise group instead.
         const cudacases::AttentionGraph a = cudacases::attentionGraph({});
-        const FusionPlan plan = planFusion(a.graph, {}, o);
+        const FusionPlan plan = planFusion(a.graph, {});
         QCOMPARE(countKind(plan, FusionGroup::Kind::Attention), std::size_t(0));
         QCOMPARE(countKind(plan, FusionGroup::Kind::ElementWise), std::size_t(1));
     }
