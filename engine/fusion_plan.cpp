@@ -2,6 +2,7 @@
 #include "fusion_plan.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <set>
 
@@ -141,7 +142,7 @@ bool isBiasVector(const Dims& d, std::int64_t n)
 // no members when there is nothing to fuse.
 FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<int>& groupOf)
 {
-    FusionGroup group{FusionGroup::Kind::GemmEpilogue, {}, {}, {}, {}};
+    FusionGroup group{FusionGroup::Kind::GemmEpilogue, {}, {}, {}, {}, {}};
     const Node& r = v.node(root);
     const bool fused = r.op.kind == OpKind::FusedMatMulBiasAct;
     if ((r.op.kind != OpKind::MatMul && !fused) || !v.dims[root] || r.shape.dtype != DType::F32 || r.inputs.size() < 2
@@ -191,6 +192,139 @@ FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<
     return group;
 }
 
+// The one F32 value of a Param or Constant with data; nullopt for anything else.
+std::optional<double> scalarConstant(const View& v, std::size_t p)
+{
+    const Node& n = v.node(p);
+    if ((n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant) || n.shape.dtype != DType::F32 || !n.data
+        || n.data->size() != sizeof(float) || !v.dims[p])
+        return std::nullopt;
+    float value = 0;
+    std::memcpy(&value, n.data->data(), sizeof value);
+    return value;
+}
+
+bool isTranspose(const View& v, std::size_t p, const Dims& perm)
+{
+    const Node& n = v.node(p);
+    return n.op.kind == OpKind::Transpose && n.inputs.size() == 1 && n.op.attrs.intsOr("perm", {}) == perm;
+}
+
+// Read by `user` alone, free, no graph output: a node an attention group may keep inside its kernel.
+bool onlyFeeds(const View& v, std::size_t p, std::size_t user, const std::vector<int>& groupOf)
+{
+    return groupOf[p] < 0 && !v.output[p] && v.consumers[p].size() == 1 && v.consumers[p].front() == user && v.dims[p]
+           && v.dtype(p) == DType::F32;
+}
+
+// The attention pattern ending at MatMul `p2` (see fusion_plan.h); no members when it is not one.
+FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>& groupOf)
+{
+    FusionGroup group{FusionGroup::Kind::Attention, {}, {}, {}, {}, {}};
+    const Node& mm2 = v.node(p2);
+    if (mm2.op.kind != OpKind::MatMul || mm2.inputs.size() != 2 || groupOf[p2] >= 0 || !v.dims[p2]
+        || v.dtype(p2) != DType::F32)
+        return group;
+    std::vector<std::size_t> members = {p2};
+    const std::size_t softmax = v.pos(mm2.inputs[0]), vOp = v.pos(mm2.inputs[1]);
+    const Node& sm = v.node(softmax);
+    if (sm.op.kind != OpKind::Softmax || sm.inputs.size() != 1 || !onlyFeeds(v, softmax, p2, groupOf))
+        return group;
+    const std::int64_t rank = std::int64_t(v.dims[softmax]->size());
+    const std::int64_t axis = sm.op.attrs.intOr("axis", -1);
+    if (rank < 3 || (axis != -1 && axis != rank - 1))
+        return group;
+    members.push_back(softmax);
+    // Back from the Softmax: an additive mask, then a scale, then MatMul(q, k^T).
+    std::size_t cur = v.pos(sm.inputs[0]), user = softmax;
+    const Dims& scores = *v.dims[softmax];
+    auto step = [&]() {
+        members.push_back(cur);
+        user = cur;
+    };
+    // The operand of `n` that carries the scores (a MatMul, or a Mul/Div of the scale), and the other one.
+    auto otherOperand = [&](const Node& n, std::size_t* chain, std::size_t* other) {
+        auto carries = [&](std::size_t p) {
+            const Node& x = v.node(p);
+            return x.op.kind == OpKind::MatMul
+                   || (x.op.kind == OpKind::Binary && (x.op.subOp() == "Mul" || x.op.subOp() == "Div"));
+        };
+        const std::size_t x = v.pos(n.inputs[0]), y = v.pos(n.inputs[1]);
+        const bool xChain =
+            carries(x) && v.dims[x] == v.dims[softmax] && !(n.op.subOp() == "Mul" && scalarConstant(v, x));
+        *chain = xChain ? x : y;
+        *other = xChain ? y : x;
+    };
+    if (!onlyFeeds(v, cur, user, groupOf))
+        return group;
+    if (const Node& n = v.node(cur); n.op.kind == OpKind::Binary && n.op.subOp() == "Add" && n.inputs.size() == 2) {
+        std::size_t chain = 0, mask = 0;
+        otherOperand(n, &chain, &mask);
+        if (!v.dims[mask] || v.dtype(mask) != DType::F32 || !broadcastsInto(*v.dims[mask], scores))
+            return group;
+        group.attention.mask = mask;
+        step();
+        cur = chain;
+        if (!onlyFeeds(v, cur, user, groupOf))
+            return group;
+    }
+    if (const Node& n = v.node(cur);
+        n.op.kind == OpKind::Binary && (n.op.subOp() == "Mul" || n.op.subOp() == "Div") && n.inputs.size() == 2) {
+        std::size_t chain = 0, scalar = 0;
+        otherOperand(n, &chain, &scalar);
+        const auto value = scalarConstant(v, scalar);
+        if (!value || (n.op.subOp() == "Div" && (chain != v.pos(n.inputs[0]) || *value == 0)))
+            return group;
+        group.attention.scale = n.op.subOp() == "Mul" ? *value : 1.0 / *value;
+        step();
+        cur = chain;
+        if (!onlyFeeds(v, cur, user, groupOf))
+            return group;
+    }
+    const Node& mm1 = v.node(cur);
+    if (mm1.op.kind != OpKind::MatMul || mm1.inputs.size() != 2 || *v.dims[cur] != scores)
+        return group;
+    step();
+    const std::size_t qOp = v.pos(mm1.inputs[0]), kT = v.pos(mm1.inputs[1]);
+    if (!v.dims[qOp] || !v.dims[kT] || !v.dims[vOp] || v.dims[qOp]->size() != scores.size()
+        || v.dims[vOp]->size() != scores.size() || *v.dims[p2] != *v.dims[qOp])
+        return group;
+    // Heads interleaved: q and v Transposed [0,2,1,3], k [0,2,3,1], the result Transposed back [0,2,1,3].
+    const Dims swapSH = {0, 2, 1, 3}, kToKT = {0, 2, 3, 1};
+    const bool interleaved = rank == 4 && isTranspose(v, qOp, swapSH) && isTranspose(v, kT, kToKT)
+                             && isTranspose(v, vOp, swapSH) && onlyFeeds(v, qOp, cur, groupOf)
+                             && onlyFeeds(v, kT, cur, groupOf) && onlyFeeds(v, vOp, p2, groupOf) && !v.output[p2]
+                             && v.consumers[p2].size() == 1 && isTranspose(v, v.consumers[p2].front(), swapSH)
+                             && groupOf[v.consumers[p2].front()] < 0;
+    if (interleaved) {
+        for (std::size_t t : {qOp, kT, vOp})
+            members.push_back(t);
+        members.push_back(v.consumers[p2].front());
+        group.attention.q = v.pos(v.node(qOp).inputs[0]);
+        group.attention.k = v.pos(v.node(kT).inputs[0]);
+        group.attention.v = v.pos(v.node(vOp).inputs[0]);
+        group.attention.heads = (*v.dims[qOp])[1];
+    } else {
+        // One head per batch entry: k^T is a Transpose of the last two dims that only this MatMul reads.
+        Dims swapLast(static_cast<std::size_t>(rank));
+        for (std::int64_t d = 0; d < rank; ++d)
+            swapLast[std::size_t(d)] = d;
+        std::swap(swapLast[std::size_t(rank - 2)], swapLast[std::size_t(rank - 1)]);
+        if (!isTranspose(v, kT, swapLast) || !onlyFeeds(v, kT, cur, groupOf))
+            return group;
+        members.push_back(kT);
+        group.attention.q = qOp;
+        group.attention.k = v.pos(v.node(kT).inputs[0]);
+        group.attention.v = vOp;
+        group.attention.heads = 1;
+    }
+    for (std::size_t t : {group.attention.q, group.attention.k, group.attention.v})
+        if (!v.dims[t] || v.dtype(t) != DType::F32)
+            return group;
+    group.members = std::move(members);
+    return group;
+}
+
 void addGroup(FusionPlan& plan, const View& v, FusionGroup group)
 {
     std::sort(group.members.begin(), group.members.end(),
@@ -236,6 +370,12 @@ FusionPlan planFusion(const Graph& g, const Bindings& bindings, const FusionOpti
     const View v = makeView(g, bindings);
     if (v.order.size() != g.nodes.size())
         return plan;
+    // Attention first: its scale and mask would otherwise join element-wise groups.
+    if (options.attention)
+        for (std::size_t p : v.order)
+            if (plan.groupOf[p] < 0)
+                if (FusionGroup group = growAttention(v, p, plan.groupOf); !group.members.empty())
+                    addGroup(plan, v, std::move(group));
     if (options.gemmEpilogue)
         for (std::size_t p : v.order)
             if (plan.groupOf[p] < 0)
@@ -245,7 +385,7 @@ FusionPlan planFusion(const Graph& g, const Bindings& bindings, const FusionOpti
         for (auto it = v.order.rbegin(); it != v.order.rend(); ++it)
             if (plan.groupOf[*it] < 0 && isElementWise(v, *it))
                 if (auto members = growElementWise(v, *it, plan.groupOf, options); members.size() > 1)
-                    addGroup(plan, v, {FusionGroup::Kind::ElementWise, std::move(members), {}, {}, {}});
+                    addGroup(plan, v, {FusionGroup::Kind::ElementWise, std::move(members), {}, {}, {}, {}});
     return plan;
 }
 

@@ -5,7 +5,10 @@
 //    member's shape broadcasting into it (a member of a smaller shape is recomputed per output element);
 //  - a GEMM epilogue: a MatMul or FusedMatMulBiasAct whose weight is a matrix, followed by a bias Add (a vector
 //    over the output's last dim), a residual Add (a tensor of the output's shape) and a Relu or GeluApprox, in the
-//    order a GEMM epilogue computes them: act(A B + bias + residual).
+//    order a GEMM epilogue computes them: act(A B + bias + residual);
+//  - attention: MatMul(q, k^T), times or divided by a scalar constant, plus an optional additive mask, Softmax over
+//    the last dim, MatMul with v; with the Transposes around it when q, k, v and the result are
+//    [batch, seq, heads, head_dim] (the heads-interleaved layout of an ONNX export), one attention kernel.
 // A group has one exit, the only member other nodes (or the graph's outputs) may read; every other member is read
 // by members alone, so its value never needs to be written. Qt-free, backend-free: the CUDA backend lowers the
 // groups, and the tests check the decisions on the CPU side.
@@ -22,18 +25,32 @@ namespace costscope {
 struct FusionOptions {
     bool elementWise = true;
     bool gemmEpilogue = true;
+    // Off by default: the attention kernel it would run (attention.cu, a warp per query row) took 1.0-2.2x the time
+    // of the unfused MatMul/Softmax kernels on an H200 (batch 2-8, sequence 32-128, head dim 16-64).
+    bool attention = false;
     // Limits of the element-wise kernel: distinct tensors it reads, and ops in its program.
     std::size_t maxInputs = 8;
     std::size_t maxOps = 32;
 };
 
+// What an attention kernel reads: q, k and v (node positions) as [..., seq, heads * head_dim] with `heads` heads
+// interleaved (heads 1: every leading dim is a batch dim, k as [..., seq_k, head_dim], not transposed), the
+// additive mask over the scores, and the scale of the scores.
+struct AttentionOperands {
+    std::size_t q = 0, k = 0, v = 0;
+    std::optional<std::size_t> mask;
+    std::int64_t heads = 1;
+    double scale = 1;
+};
+
 struct FusionGroup {
-    enum class Kind { ElementWise, GemmEpilogue };
+    enum class Kind { ElementWise, GemmEpilogue, Attention };
     Kind kind = Kind::ElementWise;
     std::vector<std::size_t> members; // node positions, inputs before their users; the exit is the last
     // A GEMM epilogue's operands: the tensors (node positions) of its bias and residual, and its activation.
     std::optional<std::size_t> bias, residual;
-    std::string activation; // "", "Relu" or "GeluApprox"
+    std::string activation;      // "", "Relu" or "GeluApprox"
+    AttentionOperands attention; // of an attention group
     std::size_t exit() const { return members.back(); }
 };
 

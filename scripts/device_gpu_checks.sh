@@ -26,6 +26,10 @@
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
+#   torch-compile  build-compile (CUDA and ONNX import; no GUI or Vulkan): bench_cuda_fusion $FUSION_ARGS when
+#             FUSION_BENCH=1, then scripts/bench_torch_compile.py: GPT-2 (width 768, batch 1 and 8), gpt2_12l and
+#             bert_12l (batch 2) built and exported here, costscope-cli --fusion on/off vs torch.compile
+#             (reduce-overhead) and eager, fp32 without TF32; TORCH_COMPILE_ARGS adds script arguments
 #   acc-cuda  bench_accuracy --backend cuda on the carried graphs
 #   vulkan    scripts/device_vulkan_bench.sh (element-wise vs vkCmdCopyBuffer, matmul 1024 and 4096)
 #   acc-vulkan  bench_accuracy --backend vulkan on the carried graphs
@@ -97,7 +101,7 @@ EOF
 unpack_onnx() { # the carried libonnx and protobuf headers, once per machine
     [ -d "$onnx_lib/cmake/ONNX" ] && return 0
     mkdir -p "$onnx_prefix"
-    for f in "$carry"/debs/*.deb; do dpkg -x "$f" "$onnx_prefix"; done
+    for f in "${ONNX_DEBS:-$carry/debs}"/*.deb; do dpkg -x "$f" "$onnx_prefix"; done
 }
 
 onnx_flags=(-DONNX_DIR="$onnx_lib/cmake/ONNX" -DProtobuf_INCLUDE_DIR="$onnx_prefix/usr/include"
@@ -238,6 +242,24 @@ stage_bundle() {
         "$cli" convert "$carry/onnx/$m.onnx" "$carry/data/onnx/transformers/$m.hir.json"
     done
     ls "$carry/data"/*/ "$carry/data/onnx"/*/
+}
+
+stage_torch_compile() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    unpack_onnx
+    cmake -S . -B build-compile "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
+        -DCOSTSCOPE_XGBOOST_ROOT="$carry/xgboost" "${onnx_flags[@]}" >/dev/null || return 1
+    cmake --build build-compile -j16 --target costscope-cli costscope_backend_cuda bench_cuda_fusion >/dev/null \
+        || return 1
+    nvidia-smi --format=csv --query-gpu=name,memory.total,driver_version,clocks.max.sm
+    if [ "${FUSION_BENCH:-0}" = 1 ]; then
+        timeout "${CUDA_BENCH_TIMEOUT:-300}" build-compile/tests/bench/bench_cuda_fusion ${FUSION_ARGS:-}
+        echo "bench_cuda_fusion exit $?"
+    fi
+    timeout "${TORCH_TIMEOUT:-420}" python3 scripts/bench_torch_compile.py "$root/build-compile/app/costscope-cli" \
+        "$out/torch-compile" ${TORCH_COMPILE_ARGS:-}
 }
 
 stage_cuda() {

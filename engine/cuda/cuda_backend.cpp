@@ -158,6 +158,7 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         FusionOptions o;
         o.maxInputs = cuda::kMaxFusedInputs;
         o.maxOps = cuda::kMaxFusedOps;
+        o.attention = cuda::fusedAttentionRequested();
         fusion = planFusion(pg, bindings, o);
     }
     std::vector<DeviceValue>& values = plan->values();

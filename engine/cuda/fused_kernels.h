@@ -33,4 +33,8 @@ struct FusedElementwiseArgs {
 };
 void launchFusedElementwise(const FusedElementwiseArgs& a, cudaStream_t s);
 
+// Whether the backend fuses attention patterns (FusionOptions::attention): only where the environment sets
+// COSTSCOPE_CUDA_FUSED_ATTENTION=1, the attention kernel being slower than the unfused kernels so far.
+bool fusedAttentionRequested();
+
 } // namespace costscope::cuda

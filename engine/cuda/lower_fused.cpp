@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Fusion groups (engine/fusion_plan.h) as one launch each: element-wise groups as one fused_elementwise program,
-// GEMM epilogues as one cuBLASLt matmul with its bias and activation epilogue and the residual as C (beta = 1).
+// GEMM epilogues as one cuBLASLt matmul with its bias and activation epilogue and the residual as C (beta = 1),
+// attention patterns as one attention kernel.
 #include "cuda/cuda_gemm.h"
 #include "cuda/fused_kernels.h"
+#include "cuda/fused_nvrtc.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -116,6 +119,13 @@ LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std:
     args.ops = static_cast<int>(group.members.size());
     collapseDims(out.dims, strides, args);
     args.out = static_cast<float*>(out.ptr);
+    // A kernel of its own for the program where NVRTC is there; the interpreted kernel when it is not or when
+    // the program does not compile (same values; the kernel's label says which one ran).
+    if (nvrtcEnabled())
+        if (auto compiled = compileFusedElementwise(args)) {
+            *label = "fused_elementwise_nvrtc(" + fusionGroupName(g, group) + ")";
+            return Launch([=, kernel = *compiled](cudaStream_t s) { launchCompiledFused(kernel, args, s); });
+        }
     *label = "fused_elementwise(" + fusionGroupName(g, group) + ")";
     return Launch([=](cudaStream_t s) { launchFusedElementwise(args, s); });
 }
@@ -148,6 +158,40 @@ cublasLtEpilogue_t epilogueFor(bool bias, const std::string& activation)
     if (activation == "GeluApprox")
         return bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU;
     return bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+}
+
+// The matmul D^T[n,m] = W^T[n,k] A^T[k,m] (+ C) with `epilogue`, its algorithm chosen; null when cuBLASLt has none.
+std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
+                                        const void* bias, cublasLtEpilogue_t epilogue)
+{
+    auto lt = std::make_shared<LtMatmul>();
+    const std::uint64_t workspace = plan.libraryWorkspaceBytes();
+    cublasLtMatmulHeuristicResult_t found{};
+    int count = 0;
+    const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
+    bool ok =
+        cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
+               == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                sizeof workspace)
+               == CUBLAS_STATUS_SUCCESS;
+    if (ok && bias)
+        ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
+             == CUBLAS_STATUS_SUCCESS;
+    if (ok)
+        ok = cublasLtMatmulAlgoGetHeuristic(plan.cublasLt(), lt->desc, lt->a, lt->b, lt->c, lt->c, lt->preference, 1,
+                                            &found, &count)
+                 == CUBLAS_STATUS_SUCCESS
+             && count > 0;
+    if (!ok)
+        return nullptr;
+    lt->algo = found.algo;
+    return lt;
 }
 
 LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::string* label)
@@ -183,53 +227,103 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
         residual = r.ptr;
     }
     // Row-major D[m,n] = A[m,k] W[k,n] is the column-major D^T[n,m] = W^T[n,k] A^T[k,m]: W is cuBLASLt's A and the
-    // bias runs along D^T's rows.
-    auto lt = std::make_shared<LtMatmul>();
-    const cublasLtEpilogue_t epilogue = epilogueFor(bias != nullptr, group.activation);
-    const std::uint64_t workspace = plan.libraryWorkspaceBytes();
-    cublasLtMatmulHeuristicResult_t found{};
-    int count = 0;
-    const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
-    bool ok =
-        cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
-               == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                sizeof workspace)
-               == CUBLAS_STATUS_SUCCESS;
-    if (ok && bias)
-        ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
-             == CUBLAS_STATUS_SUCCESS;
-    if (ok)
-        ok = cublasLtMatmulAlgoGetHeuristic(plan.cublasLt(), lt->desc, lt->a, lt->b, lt->c, lt->c, lt->preference, 1,
-                                            &found, &count)
-                 == CUBLAS_STATUS_SUCCESS
-             && count > 0;
-    if (!ok)
+    // bias runs along D^T's rows. cuBLASLt may have no algorithm with the activation in its epilogue (fp32 GELU on
+    // some versions): the activation then runs as a second pass in place, in the same launch.
+    std::shared_ptr<LtMatmul> lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation));
+    ActArgs separate;
+    if (!lt && !group.activation.empty()) {
+        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""));
+        if (auto act = activationFor(group.activation, {}))
+            separate = *act;
+        else
+            lt.reset();
+    }
+    if (!lt)
         return lowerError("cuBLASLt has no algorithm for " + valueString(a) + " x " + valueString(w));
-    lt->algo = found.algo;
     const float alpha = 1.0f, beta = residual ? 1.0f : 0.0f;
     const void *pa = a.ptr, *pw = w.ptr;
     void* pd = d.ptr;
     const void* pc = residual ? residual : pd;
     cublasLtHandle_t handle = plan.cublasLt();
     void* ws = plan.libraryWorkspace();
-    *label = "cublasLt[" + precisionName(plan.options().precision) + "](" + fusionGroupName(g, group) + ")";
+    const std::uint64_t workspace = plan.libraryWorkspaceBytes();
+    const std::int64_t count = m * n;
+    *label = "cublasLt[" + precisionName(plan.options().precision) + "]"
+             + (separate.op == ActOp::None ? "" : "+" + group.activation) + "(" + fusionGroupName(g, group) + ")";
     return Launch([=](cudaStream_t s) {
         cublasLtMatmul(handle, lt->desc, &alpha, pw, lt->a, pa, lt->b, &beta, pc, lt->c, pd, lt->c, &lt->algo, ws,
                        workspace, s);
+        if (separate.op != ActOp::None)
+            launchActivation(static_cast<float*>(pd), static_cast<float*>(pd), count, separate, s);
     });
 }
+// The attention pattern (engine/fusion_plan.h) as one launch of the attention kernel (attention.cu), which reads q,
+// k and v as [batch, seq, heads * head_dim] and writes the result so.
+LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
+{
+    const Graph& g = plan.graph();
+    const std::vector<DeviceValue>& values = plan.values();
+    const AttentionOperands& op = group.attention;
+    const DeviceValue &q = values[op.q], &k = values[op.k], &v = values[op.v], &out = values[group.exit()];
+    for (const DeviceValue* t : {&q, &k, &v, &out})
+        if (auto r = requireF32(*t, "attention operand"); !r)
+            return r.error();
+    AttentionArgs a;
+    const std::size_t rank = q.dims.size();
+    if (rank < 3 || k.dims.size() != rank || v.dims != k.dims || out.dims != q.dims)
+        return lowerError("attention: q " + valueString(q) + ", k " + valueString(k) + ", v " + valueString(v)
+                          + " and the result " + valueString(out) + " do not agree");
+    if (op.heads > 1) { // [batch, seq, heads, head_dim]
+        if (rank != 4 || q.dims[2] != op.heads || k.dims[2] != op.heads || q.dims[0] != k.dims[0]
+            || q.dims[3] != k.dims[3])
+            return lowerError("attention: q " + valueString(q) + " and k " + valueString(k) + " are not [batch, seq, "
+                              + std::to_string(op.heads) + ", head_dim]");
+        a.batch = q.dims[0];
+        a.sq = q.dims[1];
+        a.sk = k.dims[1];
+    } else { // [..., seq, head_dim]
+        if (product(q.dims, 0, rank - 2) != product(k.dims, 0, rank - 2) || q.dims.back() != k.dims.back())
+            return lowerError("attention: q " + valueString(q) + " and k " + valueString(k) + " do not agree");
+        a.batch = product(q.dims, 0, rank - 2);
+        a.sq = q.dims[rank - 2];
+        a.sk = k.dims[rank - 2];
+    }
+    a.heads = op.heads;
+    a.headDim = q.dims.back();
+    if (!attentionSupportsHeadDim(a.headDim))
+        return lowerError("attention: head_dim " + std::to_string(a.headDim) + " is beyond the kernel's");
+    if (op.mask) {
+        const DeviceValue& m = values[*op.mask];
+        auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
+        if (!strides || m.dtype != DType::F32)
+            return lowerError("attention: mask " + valueString(m) + " does not broadcast to the kernel's scores");
+        for (std::size_t d = 0; d < 4; ++d)
+            a.maskStrides[d] = (*strides)[d];
+        a.mask = MaskKind::Input;
+        a.maskData = m.ptr;
+    }
+    a.scale = static_cast<float>(op.scale);
+    a.q = static_cast<const float*>(q.ptr);
+    a.k = static_cast<const float*>(k.ptr);
+    a.v = static_cast<const float*>(v.ptr);
+    a.out = static_cast<float*>(out.ptr);
+    *label = "attention(" + fusionGroupName(g, group) + ")";
+    return Launch([=](cudaStream_t s) { launchAttention(a, s); });
+}
 } // namespace
+
+bool fusedAttentionRequested()
+{
+    const char* env = std::getenv("COSTSCOPE_CUDA_FUSED_ATTENTION");
+    return env && std::string(env) == "1";
+}
 
 LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
 {
     if (group.kind == FusionGroup::Kind::GemmEpilogue)
         return lowerGemmEpilogue(plan, group, label);
+    if (group.kind == FusionGroup::Kind::Attention)
+        return lowerAttentionGroup(plan, group, label);
     return lowerElementWiseGroup(plan, group, label);
 }
 

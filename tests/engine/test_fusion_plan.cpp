@@ -2,6 +2,7 @@
 // The fusion pass's grouping decisions (engine/fusion_plan.h) on small graphs: element-wise chains, diamonds and
 // broadcasts that fuse; branches, graph outputs and limits that must not; GEMM epilogues in the order a GEMM
 // computes them; the transformer graphs the CUDA bench runs fused.
+#include "../bench/bench_cuda_fusion_graphs.h"
 #include "../bench/cuda_transformer_graphs.h"
 #include "fusion_plan.h"
 
@@ -49,6 +50,13 @@ Graph addRelu(NodeId* add)
     return b.finish(activation(b, "Relu", *add, {8}));
 }
 
+FusionOptions withAttention()
+{
+    FusionOptions o;
+    o.attention = true;
+    return o;
+}
+
 std::size_t countKind(const FusionPlan& plan, FusionGroup::Kind kind)
 {
     return std::size_t(std::count_if(plan.groups.begin(), plan.groups.end(),
@@ -73,6 +81,9 @@ private slots:
     void batchedWeightsAreNoEpilogue();
     void transformerGroups();
     void optionsTurnKindsOff();
+    void exportedAttentionIsOneGroup();
+    void batchedHeadsAttentionIsOneGroup();
+    void attentionNeedsItsWholePattern();
 };
 
 void TestFusionPlan::chainFusesIntoOneGroup()
@@ -304,6 +315,79 @@ void TestFusionPlan::optionsTurnKindsOff()
     QVERIFY(countKind(noGemm, FusionGroup::Kind::ElementWise) >= 1);
     o.elementWise = false;
     QVERIFY(planFusion(g, {}, o).groups.empty());
+}
+
+void TestFusionPlan::exportedAttentionIsOneGroup()
+{
+    // The heads-interleaved form of an ONNX export: the three Transposes in, the Transpose out, scale and mask.
+    const cudacases::AttentionGraph a = cudacases::attentionGraph({});
+    const Graph& g = a.graph;
+    const FusionPlan plan = planFusion(g, {}, withAttention());
+    QCOMPARE(plan.groups.size(), std::size_t(1));
+    const FusionGroup& group = plan.groups[0];
+    QCOMPARE(group.kind, FusionGroup::Kind::Attention);
+    QCOMPARE(group.members.size(), std::size_t(9)); // 3 Transposes, MatMul, Mul, Add, Softmax, MatMul, Transpose
+    QCOMPARE(g.nodes[group.exit()].id, a.exit);
+    QCOMPARE(g.nodes[group.attention.q].id, a.q);
+    QCOMPARE(g.nodes[group.attention.k].id, a.k);
+    QCOMPARE(g.nodes[group.attention.v].id, a.v);
+    QVERIFY(group.attention.mask && g.nodes[*group.attention.mask].id == a.mask);
+    QCOMPARE(group.attention.heads, std::int64_t(4));
+    QVERIFY(std::abs(group.attention.scale - 0.25) < 1e-7);
+    for (NodeId id : {a.matmulQK, a.softmax, a.matmulPV})
+        QVERIFY(plan.isInternal(*g.indexOf(id)));
+    QVERIFY(!plan.isFused(*g.indexOf(a.mask)));
+    QVERIFY(!plan.isFused(*g.indexOf(a.q)));
+}
+
+void TestFusionPlan::batchedHeadsAttentionIsOneGroup()
+{
+    // [batch, heads, seq, head_dim] throughout, scores divided by sqrt(head_dim), no mask: k^T's Transpose joins.
+    cudacases::AttentionGraphConfig c;
+    c.interleaved = false;
+    c.causalMask = false;
+    c.divide = true;
+    c.headDim = 64;
+    const cudacases::AttentionGraph a = cudacases::attentionGraph(c);
+    const FusionPlan plan = planFusion(a.graph, {}, withAttention());
+    QCOMPARE(plan.groups.size(), std::size_t(1));
+    const FusionGroup& group = plan.groups[0];
+    QCOMPARE(group.kind, FusionGroup::Kind::Attention);
+    QCOMPARE(group.members.size(), std::size_t(5)); // Transpose of k, MatMul, Div, Softmax, MatMul
+    QCOMPARE(a.graph.nodes[group.exit()].id, a.matmulPV);
+    QCOMPARE(a.graph.nodes[group.attention.k].id, a.k);
+    QCOMPARE(group.attention.heads, std::int64_t(1));
+    QVERIFY(!group.attention.mask);
+    QVERIFY(std::abs(group.attention.scale - 0.125) < 1e-7);
+}
+
+void TestFusionPlan::attentionNeedsItsWholePattern()
+{
+    {
+        // The scores are a graph output too: they must be written, so nothing fuses across them.
+        cudacases::AttentionGraph a = cudacases::attentionGraph({});
+        a.graph.outputs.push_back(a.softmax);
+        QCOMPARE(countKind(planFusion(a.graph, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
+    }
+    {
+        // A scale that is no constant of one value: the kernel cannot take it.
+        cudacases::AttentionGraph a = cudacases::attentionGraph({});
+        a.graph.nodes[*a.graph.indexOf(a.scale)].data.reset();
+        QCOMPARE(countKind(planFusion(a.graph, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
+    }
+    {
+        // Softmax over another axis is no attention.
+        cudacases::AttentionGraph a = cudacases::attentionGraph({});
+        a.graph.nodes[*a.graph.indexOf(a.softmax)].op.attrs.set("axis", std::int64_t(2));
+        QCOMPARE(countKind(planFusion(a.graph, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
+    }
+    {
+        // Off (the default), the scale and mask fuse as an element-wise group instead.
+        const cudacases::AttentionGraph a = cudacases::attentionGraph({});
+        const FusionPlan plan = planFusion(a.graph, {});
+        QCOMPARE(countKind(plan, FusionGroup::Kind::Attention), std::size_t(0));
+        QCOMPARE(countKind(plan, FusionGroup::Kind::ElementWise), std::size_t(1));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFusionPlan)
