@@ -12,8 +12,9 @@ ONNX Runtime (CPU provider) runs the same cases in a worker process of its own, 
 the same first output.
 
 This is a benchmark-style report, not a gate on counts: it fails (exit 1) only when a case crashes or hangs, or
-when a case listed in the baseline (the committed list of passing cases) no longer passes. --update-baseline
-rewrites the baseline with the cases that pass now.
+when a case listed in the baseline (the committed list of passing cases) no longer passes. When every case fails
+with one and the same cause and none passes, the backend itself is unavailable: it says so and exits 77 (skipped).
+--update-baseline rewrites the baseline with the cases that pass now.
 """
 import argparse
 import collections
@@ -206,6 +207,11 @@ def main():
     elapsed = time.monotonic() - started
 
     counts = collections.Counter(result for result, _ in ours.values())
+    causes = {why for result, why in ours.values()}
+    if counts["pass"] == 0 and len(causes) == 1 and len(cases) > 1:
+        # Every case failed the same way before running: the backend itself is missing (no Vulkan device, ...).
+        print(f"SKIPPED: backend {args.backend} is unavailable here: {causes.pop()}")
+        return 77
     reasons = collections.Counter(reason for result, reason in ours.values() if result == "unsupported")
     mismatches = sorted(name for name, (result, _) in ours.items() if result == "mismatch")
     crashed = sorted(name for name, (result, _) in ours.items() if result in (CRASH, HANG))
