@@ -4,6 +4,8 @@
 // length-delimited fields) is small and frozen.
 #include "tensor_proto.h"
 
+#include "ir/narrow_types.h"
+
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -180,6 +182,21 @@ std::size_t typedCount(const Parsed& p)
 {
     return p.floats.size() + p.doubles.size() + p.ints.size();
 }
+
+// A tensor of a type held by conversion (FLOAT8*, INT4, ...): its packed values in their carrier dtype.
+Result<HostTensor> narrowTensor(NarrowType type, const Parsed& p, std::uint64_t elements, const std::string& shape)
+{
+    std::vector<std::uint8_t> packed(p.raw.begin(), p.raw.end());
+    if (p.raw.empty()) // int32_data: one packed byte per entry
+        for (std::int64_t v : p.ints)
+            packed.push_back(static_cast<std::uint8_t>(v));
+    auto values = unpackNarrow(type, packed.data(), packed.size(), elements);
+    if (!values)
+        return Diagnostic::error(std::to_string(packed.size()) + " bytes of data are too few for "
+                                 + std::string(narrowTypeName(type)) + "[" + shape + "]");
+    const auto bytes = carrierBytes(type, *values);
+    return HostTensor::fromBytes(p.dims, carrierOf(type), bytes.data(), bytes.size());
+}
 } // namespace
 
 std::optional<DType> dtypeFromOnnx(int onnxType)
@@ -221,7 +238,8 @@ Result<HostTensor> parseTensorProto(const std::string& bytes)
     if (p.external)
         return Diagnostic::error("tensors with external data are not supported");
     auto dtype = dtypeFromOnnx(p.dataType);
-    if (!dtype)
+    const auto narrow = narrowTypeFromOnnx(p.dataType);
+    if (!dtype && !narrow)
         return Diagnostic::error("unsupported TensorProto data_type " + std::to_string(p.dataType));
     // The element count is checked against the data the file holds before anything is allocated: another message
     // read as a TensorProto (an ONNX optional or sequence value) gives absurd dims.
@@ -236,6 +254,8 @@ Result<HostTensor> parseTensorProto(const std::string& bytes)
                                      "optional value?)");
         elements *= std::uint64_t(d);
     }
+    if (narrow)
+        return narrowTensor(*narrow, p, elements, shape);
     const std::uint64_t needed = elements * byteSize(*dtype);
     if (!p.raw.empty() || typedCount(p) == 0) {
         if (p.raw.size() != needed)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// RLX Attention. Layout (as RLX's cost model reads it): q [..., Sq, H*D], k and v [..., Sk, H*D], heads packed in
-// the last dim; output [..., Sq, H*D]. scores = q k^T * scale (score_scale, default 1/sqrt(D)), optional logit
-// softcap (cap * tanh(s / cap)), then the mask, softmax over keys, times v.
-// Masks: "None"; "Causal" (query i sees keys j <= i + Sk - Sq); {"SlidingWindow": w} (causal and within w keys);
-// "Bias"/"Custom" with a 4th input broadcast to [..., H, Sq, Sk]: Bool means keep-where-true, numbers are added.
+// RLX Attention. q, k and v with heads packed in the last dim ([..., S, H*D], as RLX's cost model reads it) or per
+// head ([..., H, S, D]), KV heads possibly grouped (attention_layout.h); the output has q's dims and layout. scores = q
+// k^T * scale (score_scale, default 1/sqrt(D)), optional logit softcap (cap * tanh(s / cap)), then the mask, softmax
+// over keys, times v. Masks: "None"; "Causal" (query i sees keys j <= i + Sk - Sq); {"SlidingWindow": w} (causal and
+// within w keys); "Bias"/"Custom" with a 4th input broadcast to [..., H, Sq, Sk]: Bool means keep-where-true, numbers
+// are added.
+#include "attention_layout.h"
 #include "cpu/broadcast.h"
 #include "cpu/sgemm.h"
 
@@ -52,19 +54,18 @@ KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const HostTensor& q = *in[0];
     const HostTensor& k = *in[1];
     const HostTensor& v = *in[2];
-    const std::int64_t heads = ctx.attrs().intOr("num_heads", 1), hd = ctx.attrs().intOr("head_dim", 0);
-    const std::int64_t width = heads * hd;
     for (const HostTensor* t : {&q, &k, &v})
-        if (t->dtype() != DType::F32 || t->rank() < 2 || t->dims().back() != width)
-            return fail("Attention: " + describe(*t) + " must be F32 [..., seq, num_heads*head_dim = "
-                        + std::to_string(width) + "]");
+        if (t->dtype() != DType::F32)
+            return fail("Attention: " + describe(*t) + " must be F32");
+    auto layout = attentionLayout(q.dims(), k.dims(), v.dims(), ctx.attrs().intOr("num_heads", 1),
+                                  ctx.attrs().intOr("head_dim", 0));
+    if (!layout)
+        return layout.error();
+    const AttentionLayout& l = *layout;
     auto mask = maskSpec(ctx.attrs());
     if (!mask)
         return fail("Attention: " + mask.error().message);
-    const std::int64_t sq = q.dim(q.rank() - 2), sk = k.dim(k.rank() - 2);
-    const std::int64_t batch = product(q.dims(), 0, q.rank() - 2);
-    if (product(k.dims(), 0, k.rank() - 2) != batch || v.dims() != k.dims())
-        return fail("Attention: q " + describe(q) + ", k " + describe(k) + " and v " + describe(v) + " do not agree");
+    const std::int64_t sq = l.sq, sk = l.sk, batch = l.batch, heads = l.heads, hd = l.headDim;
     std::optional<Broadcast> maskB;
     if (mask->kind == MaskSpec::Input) {
         if (in.size() < 4)
@@ -81,10 +82,10 @@ KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const float ninf = -std::numeric_limits<float>::infinity();
     for (std::int64_t b = 0; b < batch; ++b)
         for (std::int64_t h = 0; h < heads; ++h) {
-            const float* qp = q.values<float>().data() + b * sq * width + h * hd;
-            const float* kp = k.values<float>().data() + b * sk * width + h * hd;
-            const float* vp = v.values<float>().data() + b * sk * width + h * hd;
-            sgemm(ctx.pool, false, true, sq, sk, hd, static_cast<float>(scale), qp, width, kp, width, 0.0f,
+            const float* qp = q.values<float>().data() + l.q.at(b, h, 0);
+            const float* kp = k.values<float>().data() + l.kv.at(b, l.kvHead(h), 0);
+            const float* vp = v.values<float>().data() + l.kv.at(b, l.kvHead(h), 0);
+            sgemm(ctx.pool, false, true, sq, sk, hd, static_cast<float>(scale), qp, l.q.row, kp, l.kv.row, 0.0f,
                   scores.data(), sk);
             ctx.pool.parallelFor(sq, 8, [&](std::int64_t i0, std::int64_t i1) {
                 for (std::int64_t i = i0; i < i1; ++i) {
@@ -117,8 +118,8 @@ KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
                         row[j] = sum > 0 ? static_cast<float>(row[j] / sum) : 0.0f;
                 }
             });
-            sgemm(ctx.pool, false, false, sq, hd, sk, 1.0f, scores.data(), sk, vp, width, 0.0f,
-                  out.values<float>().data() + b * sq * width + h * hd, width);
+            sgemm(ctx.pool, false, false, sq, hd, sk, 1.0f, scores.data(), sk, vp, l.kv.row, 0.0f,
+                  out.values<float>().data() + l.q.at(b, h, 0), l.q.row);
         }
     return ok();
 }

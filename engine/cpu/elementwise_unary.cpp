@@ -2,6 +2,7 @@
 // Activation, Clip and Cast.
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
+#include "cpu/narrow_round.h"
 
 #include <array>
 #include <cmath>
@@ -245,8 +246,16 @@ KernelStatus runClip(KernelContext& ctx, const Inputs& in, HostTensor& out)
 
 KernelStatus runCast(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
-    if (auto onnxType = ctx.attrs().getString("onnx_to"))
-        return fail("Cast: the CPU backend has no " + *onnxType + " type");
+    auto narrow = narrowTarget(ctx, "Cast");
+    if (!narrow)
+        return narrow.error();
+    if (*narrow) {
+        HostTensor wide;
+        if (!convertTensor(ctx.pool, *in[0], DType::F64, wide))
+            return fail("Cast: " + describe(*in[0]) + " to " + std::string(narrowTypeName(**narrow))
+                        + " is not supported on the CPU backend");
+        return writeNarrow(ctx, wide, **narrow, saturateAttr(ctx), out);
+    }
     const std::string toName = ctx.attrs().stringOr("to", std::string(dtypeName(ctx.node.shape.dtype)));
     auto to = parseDType(toName);
     if (!to)

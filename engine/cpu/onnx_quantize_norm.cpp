@@ -4,6 +4,7 @@
 // takes the dtype the graph states for the node (the quantized type, or the float type of the scale).
 #include "cpu/dtype_convert.h"
 #include "cpu/kernel.h"
+#include "cpu/narrow_round.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,6 +99,22 @@ KernelStatus runDequantizeLinear(KernelContext& ctx, const Inputs& in, HostTenso
     return ok();
 }
 
+// QuantizeLinear to a type held by conversion: integers saturate to their range after rounding half to even;
+// floats (FLOAT8*, FLOAT4E2M1) round x / scale + zero point onto their values, saturating unless told not to.
+KernelStatus quantizeToNarrow(KernelContext& ctx, const HostTensor& x, const HostTensor* scale, const QuantParams& s,
+                              const HostTensor* zero, const QuantParams& z, NarrowType to, HostTensor& out)
+{
+    HostTensor q(x.dims(), DType::F64);
+    double* qd = q.values<double>().data();
+    const auto [lo, hi] = narrowIntegerRange(to);
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(x.elements()); ++i) {
+        const double zp = zero ? zero->valueAsDouble(z.index(x.dims(), i)) : 0.0;
+        const double v = x.valueAsDouble(static_cast<std::uint64_t>(i)) / scale->valueAsDouble(s.index(x.dims(), i));
+        qd[i] = isNarrowInteger(to) ? std::clamp(std::nearbyint(v) + zp, lo, hi) : v + zp;
+    }
+    return writeNarrow(ctx, q, to, saturateAttr(ctx), out);
+}
+
 KernelStatus runQuantizeLinear(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     const HostTensor& x = *in[0];
@@ -110,6 +127,11 @@ KernelStatus runQuantizeLinear(KernelContext& ctx, const Inputs& in, HostTensor&
         return s.error();
     QuantParams z = *s;
     z.t = zero;
+    auto narrow = narrowTarget(ctx, "QuantizeLinear");
+    if (!narrow)
+        return narrow.error();
+    if (*narrow)
+        return quantizeToNarrow(ctx, x, scale, *s, zero, z, **narrow, out);
     const DType to = zero ? zero->dtype() : isFloating(ctx.node.shape.dtype) ? DType::U8 : ctx.node.shape.dtype;
     if (isFloating(to))
         return fail("QuantizeLinear to " + std::string(dtypeName(to)) + " (a float type) is not supported");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Fused attention: one warp per (batch, head, query) row streams the keys once with an online softmax, so the
 // [Sq, Sk] score matrix never reaches memory. Semantics as the CPU backend (engine/cpu/attention.cpp): scores
-// scaled, optionally soft-capped, masked, softmax over keys, times v; heads packed in the last dim.
+// scaled, optionally soft-capped, masked, softmax over keys, times v; heads packed in the last dim or per head, KV
+// heads possibly grouped (the strides of AttentionArgs).
 #include "cuda/cuda_kernels.h"
 
 namespace costscope::cuda {
@@ -18,8 +19,9 @@ __global__ void attentionKernel(AttentionArgs a)
     if (row >= a.batch * a.heads * a.sq)
         return;
     const std::int64_t i = row % a.sq, h = (row / a.sq) % a.heads, b = row / (a.sq * a.heads);
-    const std::int64_t width = a.heads * a.headDim;
-    const float* q = a.q + (b * a.sq + i) * width + h * a.headDim;
+    const std::int64_t qRow = b * a.qStrides[0] + h * a.qStrides[1] + i * a.qStrides[2];
+    const std::int64_t kvBase = b * a.kvStrides[0] + (h / a.kvGroup) * a.kvStrides[1];
+    const float* q = a.q + qRow;
     float qv[PerLane], acc[PerLane];
     for (int t = 0; t < PerLane; ++t) {
         const std::int64_t d = lane + 32 * t;
@@ -33,7 +35,7 @@ __global__ void attentionKernel(AttentionArgs a)
             break;
         if (a.mask == MaskKind::Window && j <= last - a.window)
             continue;
-        const float* k = a.k + (b * a.sk + j) * width + h * a.headDim;
+        const float* k = a.k + kvBase + j * a.kvStrides[2];
         float dot = 0.0f;
         for (int t = 0; t < PerLane; ++t) {
             const std::int64_t d = lane + 32 * t;
@@ -57,14 +59,14 @@ __global__ void attentionKernel(AttentionArgs a)
         const float mNew = fmaxf(m, s);
         const float corr = expf(m - mNew), p = expf(s - mNew);
         l = l * corr + p;
-        const float* v = a.v + (b * a.sk + j) * width + h * a.headDim;
+        const float* v = a.v + kvBase + j * a.kvStrides[2];
         for (int t = 0; t < PerLane; ++t) {
             const std::int64_t d = lane + 32 * t;
             acc[t] = acc[t] * corr + (d < a.headDim ? p * v[d] : 0.0f);
         }
         m = mNew;
     }
-    float* out = a.out + (b * a.sq + i) * width + h * a.headDim;
+    float* out = a.out + qRow;
     for (int t = 0; t < PerLane; ++t) {
         const std::int64_t d = lane + 32 * t;
         if (d < a.headDim)

@@ -110,6 +110,9 @@ struct AttentionArgs {
     const void* maskData = nullptr;
     bool maskIsBool = false;
     std::int64_t maskStrides[4] = {}; // over [batch, heads, sq, sk]
+    // Element strides (batch, head, row) of q and the output, and of k and v over KV heads; query head h reads KV
+    // head h / kvGroup (packed or per-head layouts, grouped KV heads: engine/attention_layout.h).
+    std::int64_t qStrides[3] = {}, kvStrides[3] = {}, kvGroup = 1;
 };
 // Returns false when the head dim is beyond what the fused kernel holds in registers.
 bool attentionSupportsHeadDim(std::int64_t headDim);

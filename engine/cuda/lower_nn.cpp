@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Reduce, Softmax/LogSoftmax, LayerNorm/RmsNorm/InstanceNorm, GlobalPool and the fused Attention.
+#include "attention_layout.h"
 #include "cuda/cuda_lower.h"
 
 #include <cmath>
@@ -182,24 +183,30 @@ LowerResult lowerGlobalPool(LowerContext& c)
 LowerResult lowerAttention(LowerContext& c)
 {
     const DeviceValue &q = *c.in[0], &k = *c.in[1], &v = *c.in[2];
-    AttentionArgs a;
-    a.heads = c.attrs().intOr("num_heads", 1);
-    a.headDim = c.attrs().intOr("head_dim", 0);
-    const std::int64_t width = a.heads * a.headDim;
     for (const DeviceValue* t : {&q, &k, &v})
-        if (t->dtype != DType::F32 || t->dims.size() < 2 || t->dims.back() != width)
-            return lowerError("Attention: " + valueString(*t) + " must be F32 [..., seq, num_heads*head_dim = "
-                              + std::to_string(width) + "]");
+        if (t->dtype != DType::F32)
+            return lowerError("Attention: " + valueString(*t) + " must be F32");
+    auto layout =
+        attentionLayout(q.dims, k.dims, v.dims, c.attrs().intOr("num_heads", 1), c.attrs().intOr("head_dim", 0));
+    if (!layout)
+        return layout.error();
+    AttentionArgs a;
+    a.heads = layout->heads;
+    a.headDim = layout->headDim;
     if (!attentionSupportsHeadDim(a.headDim))
         return lowerError("Attention: head_dim " + std::to_string(a.headDim) + " is beyond the fused kernel's 256");
     if (q.dims != c.out.dims)
         return lowerError("Attention: output " + valueString(c.out) + " differs from q " + valueString(q));
-    a.sq = q.dims[q.dims.size() - 2];
-    a.sk = k.dims[k.dims.size() - 2];
-    a.batch = product(q.dims, 0, q.dims.size() - 2);
-    if (product(k.dims, 0, k.dims.size() - 2) != a.batch || v.dims != k.dims)
-        return lowerError("Attention: q " + valueString(q) + ", k " + valueString(k) + " and v " + valueString(v)
-                          + " do not agree");
+    a.sq = layout->sq;
+    a.sk = layout->sk;
+    a.batch = layout->batch;
+    a.qStrides[0] = layout->q.batch;
+    a.qStrides[1] = layout->q.head;
+    a.qStrides[2] = layout->q.row;
+    a.kvStrides[0] = layout->kv.batch;
+    a.kvStrides[1] = layout->kv.head;
+    a.kvStrides[2] = layout->kv.row;
+    a.kvGroup = layout->group();
     const AttrValue* mk = c.attrs().find("mask_kind");
     if (mk && !std::holds_alternative<std::monostate>(*mk)) {
         if (auto s = c.attrs().getString("mask_kind")) {

@@ -291,6 +291,8 @@ LowerStatus lowerClip(Lowering& l)
 
 LowerStatus lowerCast(Lowering& l)
 {
+    if (auto narrow = l.attrs().getString("onnx_to")) // held by conversion (ir/narrow_types.h): values need rounding
+        return lowerError("Cast: Vulkan has no " + *narrow + " type (the CPU backend rounds onto it)");
     const std::string toName = l.attrs().stringOr("to", std::string(dtypeName(l.node.shape.dtype)));
     auto to = parseDType(toName);
     if (!to)

@@ -2,6 +2,7 @@
 // Fft (fft.comp: pack, log2 n Stockham radix-2 stages or a direct DFT, unpack), WelchPeaks (welch.comp) and
 // Attention (attention.comp). Complex layouts as the CPU backend: F32 [..., 2n] planar, or C64 [..., n]
 // interleaved (C64 is not held on Vulkan, so only the planar form reaches these kernels).
+#include "attention_layout.h"
 #include "vulkan/vk_lowering.h"
 
 #include <algorithm>
@@ -110,23 +111,18 @@ LowerStatus lowerAttention(Lowering& l)
     const Value& q = *l.in[0];
     const Value& k = *l.in[1];
     const Value& v = *l.in[2];
-    const std::int64_t heads = l.attrs().intOr("num_heads", 1), hd = l.attrs().intOr("head_dim", 0);
-    const std::int64_t width = heads * hd;
     for (const Value* t : {&q, &k, &v})
-        if (t->dtype != DType::F32 || t->dims.size() < 2 || t->dims.back() != width)
-            return lowerError("Attention: " + dimsString(t->dims) + " must be F32 [..., seq, num_heads*head_dim = "
-                              + std::to_string(width) + "]");
+        if (t->dtype != DType::F32)
+            return lowerError("Attention: " + dimsString(t->dims) + " must be F32");
+    auto layout =
+        attentionLayout(q.dims, k.dims, v.dims, l.attrs().intOr("num_heads", 1), l.attrs().intOr("head_dim", 0));
+    if (!layout)
+        return layout.error();
     auto mask = maskSpec(l.attrs());
     if (!mask)
         return lowerError("Attention: " + mask.error().message);
-    const std::int64_t sq = q.dims[q.dims.size() - 2], sk = k.dims[k.dims.size() - 2];
-    const auto qRow = static_cast<std::uint64_t>(std::max<std::int64_t>(sq * width, 1));
-    const auto kRow = static_cast<std::uint64_t>(std::max<std::int64_t>(sk * width, 1));
-    const auto batch = static_cast<std::int64_t>(elementCount(q.dims) / qRow);
-    const auto kBatch = static_cast<std::int64_t>(elementCount(k.dims) / kRow);
-    if (kBatch != batch || v.dims != k.dims)
-        return lowerError("Attention: q " + dimsString(q.dims) + ", k " + dimsString(k.dims) + " and v "
-                          + dimsString(v.dims) + " do not agree");
+    const std::int64_t sq = layout->sq, sk = layout->sk, batch = layout->batch, heads = layout->heads;
+    const std::int64_t hd = layout->headDim;
     Dims maskStrides(4, 0);
     std::size_t maskSlot = kNoSlot;
     if (mask->kind == 3) {
@@ -151,9 +147,26 @@ LowerStatus lowerAttention(Lowering& l)
     const std::uint64_t rows = static_cast<std::uint64_t>(batch * heads * sq);
     if (rows && hd)
         l.dispatches.push_back({"attention",
-                                {i32(rows), i32(heads), i32(hd), i32(sq), i32(sk), floatBits(scale), floatBits(cap),
-                                 mask->kind, i32(mask->window), i32(maskStrides[0]), i32(maskStrides[1]),
-                                 i32(maskStrides[2]), i32(maskStrides[3])},
+                                {i32(rows),
+                                 i32(heads),
+                                 i32(hd),
+                                 i32(sq),
+                                 i32(sk),
+                                 floatBits(scale),
+                                 floatBits(cap),
+                                 mask->kind,
+                                 i32(mask->window),
+                                 i32(maskStrides[0]),
+                                 i32(maskStrides[1]),
+                                 i32(maskStrides[2]),
+                                 i32(maskStrides[3]),
+                                 i32(layout->q.batch),
+                                 i32(layout->q.head),
+                                 i32(layout->q.row),
+                                 i32(layout->kv.batch),
+                                 i32(layout->kv.head),
+                                 i32(layout->kv.row),
+                                 i32(layout->group())},
                                 {q.slot, k.slot, v.slot, maskSlot, dst},
                                 linearGroups(rows)});
     return true;

@@ -5,6 +5,7 @@
 #include "formats/missing_tensor_data.h"
 #include "formats/onnx_newer_shapes.h"
 #include "formats/onnx_scope.h"
+#include "ir/narrow_types.h"
 #include "ir/shape_inference.h"
 
 #include <memory>
@@ -56,6 +57,9 @@ Result<Graph> GraphBuilder::build()
 std::optional<Diagnostic> GraphBuilder::collectShapes()
 {
     auto take = [this](const onnx::ValueInfoProto& v) {
+        if (v.type().has_tensor_type())
+            if (auto narrow = narrowTypeFromOnnx(v.type().tensor_type().elem_type()))
+                m_narrowTypes[v.name()] = std::string(narrowTypeName(*narrow));
         if (auto s = shapeFromType(v.type(), v.name(), nullptr))
             m_shapes[v.name()] = *s;
         else if (v.type().has_tensor_type())
@@ -180,6 +184,9 @@ std::optional<Diagnostic> GraphBuilder::addMapped(const onnx::NodeProto& n, cons
                     : m.output      ? validUtf8(tensor)
                                     : nodeName(n) + "#" + std::to_string(k);
         node.op = std::move(m.op);
+        if (auto narrow = m_narrowTypes.find(tensor);
+            narrow != m_narrowTypes.end() && node.op.kind == OpKind::Cast && !node.op.attrs.has("onnx_to"))
+            node.op.attrs.set("onnx_to", narrow->second); // CastLike to a value of such a type
         if (!m_shapes.count(tensor))
             inferOwnShape(node, tensor);
         node.shape = outputShape(tensor, node.id, *node.name);
@@ -239,6 +246,9 @@ Result<Node> GraphBuilder::unknownNode(const onnx::NodeProto& n, const NodeConte
         attrs.set("axis", std::int64_t{1}); // DFT's default axis: 1 up to opset 19, then -2 (an input)
     if (n.output_size() > 1)                // Split into equal parts, one per output, needs to know how many there are
         attrs.set("onnx_output_count", std::int64_t{n.output_size()});
+    if (n.output_size() > 0)
+        if (auto narrow = m_narrowTypes.find(n.output(0)); narrow != m_narrowTypes.end())
+            attrs.set("onnx_to", narrow->second); // QuantizeLinear to INT4, FLOAT8E4M3FN, ...
     node.op.attrs = std::move(attrs);
     node.name = nodeName(n);
     return node;

@@ -51,6 +51,9 @@ private:
     Graph m_graph;
     std::unordered_map<std::string, Shape> m_shapes;
     std::unordered_map<std::string, DType> m_dtypes; // tensors whose type is known but not their shape
+    // Tensors of an ONNX type held by conversion (ir/narrow_types.h), by its ONNX name: the node producing one
+    // gets it as "onnx_to", so that a backend rounds onto that type's values.
+    std::unordered_map<std::string, std::string> m_narrowTypes;
     std::unordered_map<std::string, ConstTensor> m_constants;
     std::unordered_map<std::string, std::string> m_constantNames; // tensor → Constant node name
     std::unordered_map<std::string, NodeId> m_produced;

@@ -103,12 +103,16 @@ Mapped mapCast(const NodeContext& ctx)
         return ctx.error("the required attribute to is missing");
     const DType t = dtypeForTensor(static_cast<std::int32_t>(*to), ctx.node().output(0), nullptr);
     if (!dtypeFromOnnx(static_cast<std::int32_t>(*to)))
-        ctx.warn("casts to " + onnxTypeName(static_cast<std::int32_t>(*to)) + ", shown as "
-                 + std::string(dtypeName(t)));
+        ctx.warn("casts to " + onnxTypeName(static_cast<std::int32_t>(*to)) + ", held as " + std::string(dtypeName(t)));
     Attrs a;
     a.set("to", std::string(dtypeName(t)));
+    // A type held by conversion: the backend rounds onto its values (or, lacking it, says so).
     if (!dtypeFromOnnx(static_cast<std::int32_t>(*to)))
-        a.set("onnx_to", onnxTypeName(static_cast<std::int32_t>(*to))); // so that a backend can say what it lacks
+        a.set("onnx_to", onnxTypeName(static_cast<std::int32_t>(*to)));
+    if (auto saturate = ctx.attrInt("saturate"))
+        a.set("saturate", *saturate != 0);
+    if (auto mode = ctx.attrString("round_mode"))
+        a.set("round_mode", *mode);
     return single(Op::make(OpKind::Cast, std::move(a)), {0});
 }
 
@@ -117,6 +121,8 @@ Mapped mapCastLike(const NodeContext& ctx)
 {
     Attrs a;
     a.set("to", std::string(dtypeName(ctx.inputShape(1)->dtype)));
+    if (auto saturate = ctx.attrInt("saturate"))
+        a.set("saturate", *saturate != 0);
     return single(Op::make(OpKind::Cast, std::move(a)), {0});
 }
 

@@ -2,6 +2,7 @@
 #include "formats/onnx_tensors.h"
 
 #include "formats/onnx_external_data.h"
+#include "ir/narrow_types.h"
 
 #include <nlohmann/json.hpp>
 
@@ -127,6 +128,14 @@ DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnosti
 {
     if (auto d = dtypeFromOnnx(elemType))
         return *d;
+    if (auto narrow = narrowTypeFromOnnx(elemType)) {
+        const DType carrier = carrierOf(*narrow);
+        if (warnings)
+            warnings->push_back(Diagnostic::warning("tensor '" + tensor + "' has element type " + onnxTypeName(elemType)
+                                                    + ", held by conversion as " + std::string(dtypeName(carrier))
+                                                    + " (which represents each of its values exactly)"));
+        return carrier;
+    }
     DType stand = DType::U8;
     if (elemType == TP::UINT16)
         stand = DType::I16;
@@ -150,6 +159,20 @@ Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings
     }
     if (t.data_type() == TP::STRING) {
         c.hasData = false;
+        return c;
+    }
+    if (auto narrow = narrowTypeFromOnnx(t.data_type()); narrow && t.data_location() != TP::EXTERNAL) {
+        // Packed values (two 4-bit or four 2-bit ones a byte) in raw_data, or one packed byte per int32_data entry.
+        std::vector<std::uint8_t> packed(t.raw_data().begin(), t.raw_data().end());
+        if (!t.has_raw_data())
+            packed = packField(t.int32_data(), 1);
+        const auto count = c.shape.elements();
+        auto values = count ? unpackNarrow(*narrow, packed.data(), packed.size(), *count) : std::nullopt;
+        if (!values)
+            return Diagnostic::error("tensor '" + t.name() + "' " + c.shape.toString() + " of "
+                                     + onnxTypeName(t.data_type()) + " holds too few bytes of data ("
+                                     + std::to_string(packed.size()) + ")");
+        c.bytes = carrierBytes(*narrow, *values);
         return c;
     }
     if (t.data_location() == TP::EXTERNAL && !external) {

@@ -26,8 +26,9 @@ class ExternalData;
 
 std::optional<DType> dtypeFromOnnx(std::int32_t elemType);
 std::string onnxTypeName(std::int32_t elemType);
-// The DType for a tensor's element type; types Costscope has no DType for (STRING, UINT16, UINT64, FLOAT8...) map
-// to one of the same byte size (STRING to U8) with a warning naming the tensor.
+// The DType for a tensor's element type; the 8-, 4- and 2-bit types of ir/narrow_types.h map to their carrier dtype
+// and any other type Costscope has no DType for to one of the same byte size (UINT16 to I16, UINT64 to I64, STRING
+// to U8), with a warning naming the tensor.
 DType dtypeForTensor(std::int32_t elemType, const std::string& tensor, Diagnostics* warnings);
 
 // Reads a TensorProto's values from raw_data, the typed fields or, through `external`, a file beside the model; an

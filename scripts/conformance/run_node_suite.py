@@ -12,8 +12,10 @@ ONNX Runtime (CPU provider) runs the same cases in a worker process of its own, 
 the same first output.
 
 This is a benchmark-style report, not a gate on counts: it fails (exit 1) only when a case crashes or hangs, or
-when a case listed in the baseline (the committed list of passing cases) no longer passes. --update-baseline
-rewrites the baseline with the cases that pass now.
+when a case listed in the baseline (the committed list of passing cases) no longer passes. When every case of the
+whole suite (no --filter) is unsupported, nine in ten or more for one and the same cause, the backend itself is
+unavailable: the report says so and exits 77 (skipped).
+--update-baseline rewrites the baseline with the cases that pass now.
 """
 import argparse
 import collections
@@ -206,6 +208,12 @@ def main():
     elapsed = time.monotonic() - started
 
     counts = collections.Counter(result for result, _ in ours.values())
+    top_cause, top_count = (collections.Counter(why for _, why in ours.values()).most_common(1) or [("", 0)])[0]
+    if counts["unsupported"] == len(cases) and top_count >= 0.9 * len(cases) and not args.filter:
+        # The whole suite unsupported, nearly all for one cause (the rest fail at import, before the backend): the
+        # backend itself is missing (no Vulkan device, ...).
+        print(f"SKIPPED: backend {args.backend} is unavailable here: {top_cause}")
+        return 77
     reasons = collections.Counter(reason for result, reason in ours.values() if result == "unsupported")
     mismatches = sorted(name for name, (result, _) in ours.items() if result == "mismatch")
     crashed = sorted(name for name, (result, _) in ours.items() if result in (CRASH, HANG))

@@ -2,6 +2,7 @@
 #pragma once
 // One or two hand-built graphs per op family with host-computed reference values (see cuda_cases.h).
 
+#include "cuda_attention_cases.h"
 #include "cuda_cases.h"
 
 namespace costscope::cudacases {
@@ -450,7 +451,8 @@ inline std::vector<Case> cnnOpCases()
 inline std::vector<Case> allCases()
 {
     std::vector<Case> all;
-    for (auto family : {elementwiseCases, matmulCases, reductionCases, layoutCases, convSpectralCases, cnnOpCases})
+    for (auto family : {elementwiseCases, matmulCases, reductionCases, layoutCases, convSpectralCases, cnnOpCases,
+                        perHeadAttentionCases})
         for (Case& c : family())
             all.push_back(std::move(c));
     return all;
