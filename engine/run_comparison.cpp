@@ -80,7 +80,7 @@ RunComparison compareRun(std::shared_ptr<const Graph> graph, const Bindings& bin
         c.nodes.push_back({i, t.node, t.label, graph->nodes[i].op.info().opClass, static_cast<double>(t.ns),
                            predicted.rlx.nodes[i].totalNs, predicted.costscope.nodes[i].totalNs,
                            predicted.hostSpeed ? predicted.costscopeHost.nodes[i].totalNs : 0.0,
-                           predicted.costscope.nodes[i].flops, predicted.costscope.nodes[i].bytes});
+                           predicted.costscope.nodes[i].flops, predicted.costscope.nodes[i].bytes, t.fused});
     }
     c.graph = std::move(graph);
     return c;
