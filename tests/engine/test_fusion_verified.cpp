@@ -9,6 +9,7 @@
 #include "edit/fuse_nodes.h"
 #include "fused_group_prices.h"
 #include "fusion_verified.h"
+#include "run_comparison.h"
 #include "scripted_fusion_graph.h"
 
 #include <QTest>
@@ -59,6 +60,7 @@ private slots:
     void overheadIsTakenOffBothRuns();
     void untimedMemberIsNotChecked();
     void cpuBackendSaysItDoesNotFuse();
+    void runComparisonPricesFusedKernels();
 };
 
 void TestFusionVerified::fusedKernelsArePricedAsKernels()
@@ -228,6 +230,29 @@ void TestFusionVerified::cpuBackendSaysItDoesNotFuse()
     QVERIFY(!v.backendFused());
     QCOMPARE(v.target, std::string("Cpu"));
     QVERIFY(QString::fromStdString(v.nothingToVerify()).startsWith("not fused by this backend: cpu"));
+}
+
+void TestFusionVerified::runComparisonPricesFusedKernels()
+{
+    const Scripted s = scriptedGraph();
+    RunResult r;
+    r.whole = TimingStats::of({500'000});
+    r.perNode = {{s.relu, "gemm_bias_relu", 420'000, {s.mm, s.add}}, {s.out, "elementwise[Mul+Add]", 30'000, {s.mul}}};
+    auto predicted = predictRun(s.g, {}, "cuda", {});
+    QVERIFY(predicted);
+    DeviceInfo device;
+    device.backend = "cuda";
+    const auto graph = std::make_shared<const Graph>(s.g);
+    const RunComparison run = compareRun(graph, {}, device, r, *predicted);
+    QCOMPARE(run.nodes.size(), std::size_t(2));
+    const FusedPricing prices = priceFusedGroups(s.g, {}, predicted->costscopeProfile, predicted->costscope,
+                                                 {{s.mm, s.add, s.relu}, {s.mul, s.out}});
+    // The Costscope model prices each kernel as the kernel; RLX parity as its members' sum.
+    QCOMPARE(run.nodes[0].costscopeNs, prices.groups[0].fusedNs);
+    QCOMPARE(run.nodes[1].costscopeNs, prices.groups[1].fusedNs);
+    auto rlx = [&](NodeId id) { return predicted->rlx.nodes[*s.g.indexOf(id)].totalNs; };
+    QCOMPARE(run.nodes[0].rlxNs, rlx(s.relu) + rlx(s.mm) + rlx(s.add));
+    QCOMPARE(run.nodes[0].fused, (std::vector<NodeId>{s.mm, s.add}));
 }
 
 QTEST_GUILESS_MAIN(TestFusionVerified)
