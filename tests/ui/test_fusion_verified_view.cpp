@@ -195,6 +195,12 @@ private slots:
         QCOMPARE(view->table()->rowCount(), 0);
         QCOMPARE(view->verification()->unfusedWhole.runs, 2);
         QCOMPARE(view->verification()->fusedWhole.runs, 2);
+        // While the Run panel runs, Verify waits.
+        QSignalSpy ran(panel, &RunPanel::finished);
+        panel->runButton()->click();
+        QVERIFY(!view->verifyButton()->isEnabled());
+        QVERIFY(ran.wait(120000));
+        QVERIFY(view->verifyButton()->isEnabled());
     }
 
 private:

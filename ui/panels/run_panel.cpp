@@ -160,6 +160,7 @@ void RunPanel::setBusy(bool busy)
     m_cancel->setEnabled(busy);
     m_device->setEnabled(!busy);
     m_tools->setEnabled(!busy);
+    m_fusion->verifyButton()->setEnabled(!busy && !m_fusion->busy()); // one measurement at a time
 }
 
 void RunPanel::start()
