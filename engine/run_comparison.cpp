@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "run_comparison.h"
+#include "fused_group_prices.h"
 #include <unordered_map>
 
 namespace costscope {
@@ -73,15 +74,35 @@ RunComparison compareRun(std::shared_ptr<const Graph> graph, const Bindings& bin
     std::unordered_map<NodeId, std::size_t> indexOf;
     for (std::size_t i = 0; i < graph->nodes.size(); ++i)
         indexOf.emplace(graph->nodes[i].id, i);
+    // A kernel of several nodes: RLX parity predicts its members' sum, the Costscope model the fused kernel's price.
+    const FusedPricing fused = priceFusedGroups(*graph, bindings, predicted.costscopeProfile, predicted.costscope,
+                                                fusedGroupsOf(result.perNode));
+    std::size_t group = 0;
     for (const NodeTiming& t : result.perNode) {
         const auto it = indexOf.find(t.node);
-        if (it == indexOf.end())
+        if (it == indexOf.end()) {
+            group += t.fused.empty() ? 0 : 1;
             continue;
+        }
         const std::size_t i = it->second;
-        c.nodes.push_back({i, t.node, t.label, graph->nodes[i].op.info().opClass, static_cast<double>(t.ns),
-                           predicted.rlx.nodes[i].totalNs, predicted.costscope.nodes[i].totalNs,
-                           predicted.hostSpeed ? predicted.costscopeHost.nodes[i].totalNs : 0.0,
-                           predicted.costscope.nodes[i].flops, predicted.costscope.nodes[i].bytes});
+        NodeComparison n{i,
+                         t.node,
+                         t.label,
+                         graph->nodes[i].op.info().opClass,
+                         static_cast<double>(t.ns),
+                         predicted.rlx.nodes[i].totalNs,
+                         predicted.costscope.nodes[i].totalNs,
+                         predicted.hostSpeed ? predicted.costscopeHost.nodes[i].totalNs : 0.0,
+                         predicted.costscope.nodes[i].flops,
+                         predicted.costscope.nodes[i].bytes,
+                         t.fused};
+        if (!t.fused.empty() && group < fused.groups.size()) {
+            n.costscopeNs = fused.groups[group++].fusedNs;
+            for (NodeId id : t.fused)
+                if (const auto m = indexOf.find(id); m != indexOf.end())
+                    n.rlxNs += predicted.rlx.nodes[m->second].totalNs;
+        }
+        c.nodes.push_back(std::move(n));
     }
     c.graph = std::move(graph);
     return c;

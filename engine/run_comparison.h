@@ -23,6 +23,7 @@ struct NodeComparison {
     double costscopeHostNs = 0; // host-adjusted (RunComparison::hostSpeed); 0 without a probe
     double flops = 0;           // as the Costscope model counts them
     std::uint64_t bytes = 0;
+    std::vector<NodeId> fused = {}; // the other nodes the backend ran in this node's kernel (NodeTiming::fused)
 };
 
 // A finished run of one graph set against the RLX parity and Costscope predictions. Built on the worker thread,

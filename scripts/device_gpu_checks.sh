@@ -23,6 +23,7 @@
 #   fusion    build-fusion (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_fusion (fused vs
 #             unfused outputs and times: small cases, a 2^26 chain, the GPT-2/BERT-shaped graphs as built and as an
 #             ONNX export writes them), then costscope-cli run --per-node --fusion on and off on the bundled examples
+#             and run --fusion compare --json (fusion verified; $OUT/fusion-compare-NAME.json)
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
@@ -283,6 +284,26 @@ stage_fusion() {
                 "$(grep -E "check|median" <<<"$text" | tr '\n' ' ')" "$(grep -c "one kernel" <<<"$text")" "$code"
             grep "one kernel" <<<"$text" | head -n 4
         done
+        # Fusion verified: each fused kernel's measured gain beside the predicted ones (JSON kept in $OUT).
+        local name json
+        name=$(basename "$g" .hir.json)
+        json="$out/fusion-compare-$name.json"
+        timeout 120 "$cli" run "$g" --backend cuda --runs 20 --fusion compare --bind batch=1 --no-host-probe --json \
+            >"$json" 2>"$out/fusion-compare-$name.log"
+        code=$?
+        printf '%s --fusion compare (exit %s): ' "$(basename "$g")" "$code"
+        python3 - "$json" <<'PY' 2>/dev/null || tail -n 3 "$out/fusion-compare-$name.log"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["within_25_share"]
+print("%d kernels checked, within 25 %%: rlx gate %.0f %%, costscope %.0f %%"
+      % (r["kernels_checked"], 100 * s["rlx_gate"], 100 * s["costscope"]))
+for k in r["kernels"][:4]:
+    p = k["predicted_gain_ns"]
+    print("  %s: measured gain %.0f ns, rlx gate %.0f, costscope %.0f"
+          % (k["kernel"], k["measured_gain_ns"], p["rlx_gate"], p["costscope"]))
+PY
+        [ "$code" -eq 0 ] || status=1
     done
     return $status
 }

@@ -13,9 +13,11 @@
 #include "cli/remote_options.h"
 #include "cli/run_all_devices.h"
 #include "cli/run_check.h"
+#include "cli/run_fusion_compare.h"
 #include "cli/run_output.h"
 #include "formats/graph_file.h"
 #include "formats/missing_tensor_data.h"
+#include "fused_group_prices.h"
 #include "ir/rebatch.h"
 #include "measure.h"
 #include "run_comparison.h"
@@ -35,12 +37,14 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kUsageLine =
     "usage: costscope-cli run FILE [--backend cpu] [--device N|all] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
-    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off] [--json]\n"
-    "         [--trace OUT.json]\n"
+    "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off|compare]\n"
+    "         [--json] [--trace OUT.json]\n"
     "         [--remote USER@HOST[:PORT] [--identity FILE] [--ssh-option K=V]... [--remote-cli PATH]\n"
     "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600]]\n"
     "--device all: every device of the backend, one after another and then all at once, each predicted under its own\n"
-    "calibrated profile (no --reference, --save-output or --per-node); exit 3 only when every device fails";
+    "calibrated profile (no --reference, --save-output or --per-node); exit 3 only when every device fails\n"
+    "--fusion compare: the graph unfused and fused, each kernel's measured gain beside RLX's gate score and the\n"
+    "Costscope what-if (exit 3 on a backend that does not fuse)";
 
 const std::set<std::string> kFlags = {"json", "per-node", "no-host-probe"};
 
@@ -70,6 +74,7 @@ struct Settings {
     bool json = false;
     bool allDevices = false; // --device all
     bool hostProbe = true; // re-time the profile's reference kernels around the run (see adjustForHost)
+    bool fusionCompare = false; // --fusion compare: unfused and fused runs, fusion verified (run_fusion_compare.h)
     CompileOptions compile;
 };
 
@@ -97,11 +102,12 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     s.measure.perNode = args->flag("per-node") || !s.trace.empty();
     s.hostProbe = !args->flag("no-host-probe");
     const std::string fusion = args->option("fusion").value_or("on");
-    if (fusion != "on" && fusion != "off") {
-        *error = "--fusion expects on or off, got '" + fusion + "'";
+    if (fusion != "on" && fusion != "off" && fusion != "compare") {
+        *error = "--fusion expects on, off or compare, got '" + fusion + "'";
         return std::nullopt;
     }
-    s.compile.fusion = fusion == "on";
+    s.compile.fusion = fusion != "off";
+    s.fusionCompare = fusion == "compare";
     auto bindings = parseBindings(args->options("bind"), error);
     if (!bindings)
         return std::nullopt;
@@ -116,6 +122,10 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     s.allDevices = args->option("device") == "all";
     if (s.allDevices && (!s.reference.empty() || !s.saveOutput.empty() || s.measure.perNode)) {
         *error = "--device all takes no --reference, --save-output or --per-node";
+        return std::nullopt;
+    }
+    if (s.fusionCompare && (s.allDevices || !s.reference.empty() || !s.saveOutput.empty() || !s.trace.empty())) {
+        *error = "--fusion compare takes no --device all, --reference, --save-output or --trace";
         return std::nullopt;
     }
     auto runs = intOption("runs", 20, 1), warmup = intOption("warmup", 3, 0);
@@ -256,6 +266,12 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     j["fusion"] = s.compile.fusion ? "on" : "off";
     j["whole"] = {{"runs", r.whole.runs}, {"warmup", s.measure.warmupRuns}, {"median_ns", r.whole.medianNs},
                   {"min_ns", r.whole.minNs}, {"max_ns", r.whole.maxNs}, {"spread", r.whole.spread}};
+    // A kernel of several nodes is predicted at the fused kernel's price, not at its members' sum (kept beside it).
+    const FusedPricing fusedPrices =
+        priceFusedGroups(g, s.bindings, p.costscopeProfile, p.costscope, fusedGroupsOf(r.perNode));
+    std::unordered_map<NodeId, const FusedGroupPrice*> fusedPriceOf;
+    for (const FusedGroupPrice& f : fusedPrices.groups)
+        fusedPriceOf[f.members.back()] = &f;
     auto nodes = Json::array();
     std::vector<std::pair<NodeId, double>> timed;
     for (const NodeTiming& t : r.perNode)
@@ -266,7 +282,10 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
         j["instrumentation_overhead_ns"] = overhead;
     for (const NodeTiming& t : r.perNode) {
         const Node* n = g.find(t.node);
-        const auto [rlx, cs, host] = predictedFor(predicted, t);
+        auto [rlx, cs, host] = predictedFor(predicted, t);
+        const auto fusedPrice = t.fused.empty() ? fusedPriceOf.end() : fusedPriceOf.find(t.node);
+        if (fusedPrice != fusedPriceOf.end())
+            cs = fusedPrice->second->fusedNs;
         Json node = {{"id", t.node}, {"op", t.label}, {"name", n ? n->displayName() : ""}, {"measured_ns", t.ns},
                      {"net_ns", withoutOverheadNs(double(t.ns), overhead)},
                      {"predicted_ns", {{"rlx", rlx}, {"costscope", cs}}},
@@ -277,11 +296,22 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
         }
         if (!t.fused.empty()) // one kernel for several nodes: "op" is its name, the time and predictions the group's
             node["fused_nodes"] = t.fused;
+        if (fusedPrice != fusedPriceOf.end()) {
+            node["predicted_ns"]["costscope_unfused"] = fusedPrice->second->unfusedNs;
+            if (!fusedPrice->second->problem.empty())
+                node["costscope_fused_problem"] = fusedPrice->second->problem;
+        }
         nodes.push_back(std::move(node));
     }
     j["per_node"] = nodes;
     j["predicted"] = {{"rlx", predictedJson(p.rlx, double(r.whole.medianNs))},
                       {"costscope", predictedJson(p.costscope, double(r.whole.medianNs))}};
+    if (!fusedPrices.groups.empty()) { // the whole graph with each kernel the run fused priced as that kernel
+        GraphCost fusedCost;
+        fusedCost.profile = p.costscope.profile;
+        fusedCost.totalNs = fusedPrices.totalNs;
+        j["predicted"]["costscope_fused"] = predictedJson(fusedCost, double(r.whole.medianNs));
+    }
     if (p.hostSpeed) {
         j["predicted"]["costscope_host_adjusted"] = predictedJson(p.costscopeHost, double(r.whole.medianNs));
         j["host_speed"] = {{"gemm", p.hostSpeed->gemm}, {"kernel", p.hostSpeed->kernel},
@@ -360,6 +390,9 @@ int cmdRun(const std::vector<std::string>& argv)
     for (const std::string& w : predictions->costscopeProfile.loadWarnings)
         std::cerr << "warning: " << w << '\n';
     std::vector<HostTensor> inputs = std::move(*fileInputs);
+    if (s.fusionCompare)
+        return runFusionCompare(*backend, {s.file, &g, s.bindings, devices[std::size_t(s.device)], std::move(inputs),
+                                           s.measure, &*predictions, s.json});
     auto plan = prepare(*backend, g, s, s.device, &inputs);
     // The profile's reference kernels again, before and after the timed runs (about 50 ms each on the CPU).
     const bool probe = plan && s.hostProbe && predictions->costscopeProfile.hostProbe.valid();

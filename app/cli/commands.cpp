@@ -33,7 +33,8 @@ const std::vector<Command>& commands()
         {"run",
          "run FILE [--backend cpu] [--device N|all] [--bind S=N]... [--input FILE.pb]... [--runs 20] [--warmup 3]"
          " [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7] [--save-output OUT.pb] [--batch N]"
-         " [--profile P] [--no-host-probe] [--fusion on|off] [--trace OUT.json] [--json] [--remote USER@HOST[:PORT] "
+         " [--profile P] [--no-host-probe] [--fusion on|off|compare] [--trace OUT.json] [--json] [--remote "
+         "USER@HOST[:PORT] "
          "[--identity F] [--ssh-option K=V]..."
          " [--remote-cli PATH]]  run for real (here or on a host over ssh), measured against both models; --device"
          " all: every device, isolated and concurrent, per-device profiles (exit 3 only when all fail)",

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli/run_output.h"
 
+#include "cli/run_fusion_compare.h"
+
 #include <cmath>
 #include <iostream>
 
@@ -17,6 +19,10 @@ double percent(const Json& error)
 
 void printRunText(const Json& j)
 {
+    if (j.value("fusion", "") == "compare") {
+        printFusionCompareText(j);
+        return;
+    }
     const Json& whole = j["whole"];
     std::cout << "graph:   " << j["graph"].get<std::string>() << "\ndevice:  " << j["backend"].get<std::string>() << ':'
               << j["device"]["index"].get<int>() << " (" << j["device"]["name"].get<std::string>()
@@ -31,6 +37,11 @@ void printRunText(const Json& j)
         std::cout << "predicted " << model << " (" << c["profile"].get<std::string>()
                   << (c.contains("transferred_from") ? ", transferred" : "")
                   << "): " << c["total_ns"].get<double>() / 1e6 << " ms, error " << percent(c["error"]) << " %\n";
+    }
+    if (predicted.contains("costscope_fused")) { // each kernel the backend fused priced as that kernel
+        const Json& c = predicted["costscope_fused"];
+        std::cout << "predicted costscope, fused kernels priced as kernels: " << c["total_ns"].get<double>() / 1e6
+                  << " ms, error " << percent(c["error"]) << " %\n";
     }
     const bool host = j.contains("host_speed");
     if (host) {

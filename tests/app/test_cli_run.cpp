@@ -87,7 +87,7 @@ void TestCliRun::badArgumentsAreUsageErrors()
     QVERIFY(err.contains("--bind"));
     QCOMPARE(runCli({"run", "x.json", "--runs", "0"}, &out, &err), 2);
     QCOMPARE(runCli({"run", "x.json", "--fusion", "maybe"}, &out, &err), 2);
-    QVERIFY(err.contains("--fusion expects on or off"));
+    QVERIFY(err.contains("--fusion expects on, off or compare"));
     QCOMPARE(runCli({"run", "x.json", "--backend", "nope"}, &out, &err), 2);
     QCOMPARE(runCli({"run", "/nonexistent/graph.json"}, &out, &err), 3);
     QCOMPARE(runCli({"devices", "extra"}, &out, &err), 2);

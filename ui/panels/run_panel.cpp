@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "panels/run_panel.h"
 
+#include "canvas/fused_kernel_outlines.h"
 #include "canvas/overlay_model.h"
 #include "charts/run_scatter.h"
 #include "formats/graph_file.h"
 #include "jobs/run_job.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
+#include "panels/fusion_verified_view.h"
 #include "panels/profile_tools.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
@@ -63,6 +65,14 @@ RunPanel::RunPanel(MainWindow* window)
     tabs->addTab(m_errors, tr("Errors"));
     tabs->addTab(m_scatter, tr("Predicted vs measured"));
     tabs->addTab(m_delta, tr("Compare with previous run"));
+    m_fusion = new FusionVerifiedView(window, [this]() -> Result<RunRequest> {
+        if (!m_window->graph() || m_device->count() == 0)
+            return Diagnostic::error(m_window->graph() ? "No backend device to run on." : "Open a graph first.");
+        return RunRequest{m_window->graph(), m_window->bindingsEditor()->bindings(),
+                          m_device->currentData(kBackendRole).toString().toStdString(),
+                          m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
+    });
+    tabs->addTab(m_fusion, tr("Fusion verified"));
     tabs->addTab(m_tools, tr("Calibration"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
@@ -105,6 +115,8 @@ RunPanel::RunPanel(MainWindow* window)
         });
     connect(m_tools, &ProfileTools::busyChanged, this,
             [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
+    connect(m_fusion, &FusionVerifiedView::busyChanged, this,
+            [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag && !m_tools->busy()); });
     // A newly opened or edited graph makes any run in flight stale.
     connect(window, &MainWindow::graphChanged, this, [this] {
         ++m_generation;
@@ -136,6 +148,7 @@ void RunPanel::clear()
     m_exportTrace->setEnabled(false);
     m_errors->showComparison(nullptr);
     m_scatter->showComparison(nullptr);
+    FusedKernelOutlines::of(m_window->scene())->setKernels({});
     m_status->clear();
 }
 
@@ -147,6 +160,7 @@ void RunPanel::setBusy(bool busy)
     m_cancel->setEnabled(busy);
     m_device->setEnabled(!busy);
     m_tools->setEnabled(!busy);
+    m_fusion->verifyButton()->setEnabled(!busy && !m_fusion->busy()); // one measurement at a time
 }
 
 void RunPanel::start()
@@ -207,6 +221,7 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
     m_scatter->showComparison(m_last);
     m_tools->addRun(m_last);
     m_window->showMeasured(m_last->graph, m_last->measuredByNode());
+    FusedKernelOutlines::of(m_window->scene())->setKernels(fusedKernelsOf(*m_last));
     m_status->setText(tr("%1:%2 with %3: measured %4 (median of %5, spread %6 %); RLX parity %7 (%8 %), "
                          "Costscope %9 (%10 %)")
                           .arg(QString::fromStdString(m_last->backend)).arg(m_last->device)

@@ -18,6 +18,7 @@ namespace costscope {
 
 class MainWindow;
 class ProfileTools;
+class FusionVerifiedView;
 class RunDeltaTable;
 class RunErrorTable;
 class RunScatter;
@@ -46,6 +47,7 @@ public:
     RunScatter* scatter() const { return m_scatter; }
     RunDeltaTable* deltaTable() const { return m_delta; }
     ProfileTools* profileTools() const { return m_tools; }
+    FusionVerifiedView* fusionView() const { return m_fusion; }
     // The run shown; nullptr before the first run and once another graph is open.
     std::shared_ptr<const RunComparison> lastRun() const { return m_last; }
     // The run before it, of the same graph (nullptr before the second run).
@@ -75,6 +77,7 @@ private:
     RunErrorTable* m_errors;
     RunScatter* m_scatter;
     RunDeltaTable* m_delta;
+    FusionVerifiedView* m_fusion;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     quint64 m_generation = 0;
     std::shared_ptr<const RunComparison> m_last;

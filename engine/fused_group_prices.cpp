@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "fused_group_prices.h"
+
+#include "edit/fuse_nodes.h"
+
+#include <unordered_map>
+
+namespace costscope {
+
+FusedPricing priceFusedGroups(const Graph& g, const Bindings& b, const DeviceProfile& profile, const GraphCost& unfused,
+                              const std::vector<std::vector<NodeId>>& groups)
+{
+    FusedPricing out;
+    out.totalNs = unfused.totalNs;
+    if (groups.empty())
+        return out;
+    Graph fusedGraph = g;
+    for (const std::vector<NodeId>& members : groups) {
+        FusedGroupPrice price{members, members.empty() ? 0 : members.back(), 0, 0, {}};
+        for (NodeId id : members)
+            if (auto pos = g.indexOf(id); pos && *pos < unfused.nodes.size())
+                price.unfusedNs += unfused.nodes[*pos].totalNs;
+        auto fused = edit::fuseNodes(fusedGraph, members, &price.exit);
+        if (fused)
+            fusedGraph = std::move(*fused);
+        else
+            price.problem = fused.error().message;
+        out.groups.push_back(std::move(price));
+    }
+    const GraphCost cost = makeCostModel("costscope")->estimate(fusedGraph, profile, b);
+    out.totalNs = cost.totalNs;
+    std::unordered_map<NodeId, double> priceOf;
+    for (const NodeCost& c : cost.nodes)
+        priceOf[c.id] = c.totalNs;
+    for (FusedGroupPrice& p : out.groups)
+        p.fusedNs = p.problem.empty() ? priceOf[p.exit] : p.unfusedNs;
+    return out;
+}
+
+std::vector<std::vector<NodeId>> fusedGroupsOf(const std::vector<NodeTiming>& perNode)
+{
+    std::vector<std::vector<NodeId>> groups;
+    for (const NodeTiming& t : perNode)
+        if (!t.fused.empty()) {
+            groups.push_back(t.fused);
+            groups.back().push_back(t.node);
+        }
+    return groups;
+}
+
+} // namespace costscope
