@@ -9,6 +9,8 @@
 #include "cli/analysis_setup.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/remote_commands.h"
+#include "cli/remote_options.h"
 #include "cli/zoo_runs.h"
 #include "train/family_holdout.h"
 #include "zoo/model_zoo.h"
@@ -27,7 +29,8 @@ namespace {
 constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
-    "[DATA...]";
+    "[DATA...]\n"
+    "                              [--remote USER@HOST[:PORT] ...]  (on a remote host's device; no DATA files)";
 
 // The non-empty items of a comma-separated option.
 std::vector<std::string> listOption(const std::string& s)
@@ -111,8 +114,15 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
 int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(argv, {"json", "no-zoo", "no-sampler"},
-                            {"backend", "device", "profile", "families", "batches", "max-gflop", "budget"}, &err);
+    auto remote = takeRemoteOptions(argv, &err);
+    auto args = remote
+                    ? Args::parse(remote->rest, {"json", "no-zoo", "no-sampler"},
+                                  {"backend", "device", "profile", "families", "batches", "max-gflop", "budget"}, &err)
+                    : std::nullopt;
+    if (args && remote->remote && !args->positional().empty()) {
+        err = "DATA files are local: not with --remote (the zoo and the sampler run there)";
+        args.reset();
+    }
     if (!args) {
         std::cerr << kUsageLine << '\n' << err << '\n';
         return kUsage;
@@ -146,6 +156,9 @@ int cmdEvaluate(const std::vector<std::string>& argv)
             std::cerr << ")\n";
             return kUsage;
         }
+
+    if (remote->remote) // checked here first, so that a bad option is a usage error before any connection
+        return evaluateOnRemote(*remote->remote, remote->rest);
 
     auto backend = loadBackend(backendName);
     if (!backend) {
