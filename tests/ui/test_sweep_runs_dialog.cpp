@@ -6,6 +6,7 @@
 #include "panels/sweep_runs_dialog.h"
 #include "test_paths.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -123,7 +124,7 @@ private slots:
         if (url.isEmpty())
             QSKIP("python3 could not start the fake Jobs API (tests/remote/fake_ray_jobs.py)");
         SweepRunsDialog d(sourcePath("resources/examples/cnn.hir.json"));
-        fill(d, url, "1", "--runs 100000000 --warmup 0 --no-host-probe");
+        fill(d, url, "1", "--runs 99999999 --warmup 0 --no-host-probe");
         QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
         d.startButton()->click();
         QTest::qWait(1500);
@@ -134,6 +135,17 @@ private slots:
         QVERIFY(!finished.first().first().toBool());
         QVERIFY2(d.statusLabel()->text().contains("cancelled"), qPrintable(d.statusLabel()->text()));
         QVERIFY(d.startButton()->isEnabled());
+        // The stopped job's costscope-cli is gone with it, not left running on the worker.
+        bool orphan = true;
+        for (int tries = 0; tries < 30 && orphan; ++tries, QTest::qWait(100)) {
+            orphan = false;
+            for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+                QFile cmdline("/proc/" + pid + "/cmdline");
+                if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("99999999"))
+                    orphan = true;
+            }
+        }
+        QVERIFY2(!orphan, "the cancelled run outlived its job");
     }
 
     void unreachableHeadFailsEveryCellByName()
