@@ -8,6 +8,7 @@
 #include "panels/node_table_model.h"
 #include "panels/remote_devices_dialog.h"
 #include "panels/search_bar.h"
+#include "panels/sweep_runs_dialog.h"
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -39,7 +40,12 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     addExportMenu(this, file);
-    file->addAction(tr("Remote &Devices…"), this, [this] { RemoteDevicesDialog(this).exec(); });
+    file->addAction(tr("Remote &Devices…"), this, [this] {
+        RemoteDevicesDialog dialog(this);
+        connect(&dialog, &RemoteDevicesDialog::profileSaved, this, &MainWindow::reloadProfiles);
+        dialog.exec();
+    });
+    file->addAction(tr("Sweep &Runs on Ray…"), this, [this] { SweepRunsDialog(currentFile(), this).exec(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -9,6 +9,8 @@
 #include "cli/analysis_setup.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/remote_commands.h"
+#include "cli/remote_options.h"
 #include "evaluation/device_evaluation.h"
 #include "formats/graph_file.h"
 #include "train/eval_runs_io.h"
@@ -30,6 +32,7 @@ constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
     "[--save-runs FILE] [DATA...]\n"
+    "                              [--remote USER@HOST[:PORT] ...]  (on a remote host's device; no DATA files)\n"
     "       costscope-cli evaluate --runs FILE [--profile NAME] [--as-is] [--json]   (saved measurements, nothing is "
     "run;\n       --as-is: the profile's own predictors, nothing refitted, e.g. a transferred profile)";
 
@@ -161,9 +164,20 @@ int evaluateSaved(const Args& args, const std::string& path)
 int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
-    auto args = Args::parse(
-        argv, {"json", "no-zoo", "no-sampler", "as-is"},
-        {"backend", "device", "profile", "families", "batches", "max-gflop", "budget", "runs", "save-runs"}, &err);
+    auto remote = takeRemoteOptions(argv, &err);
+    auto args = remote ? Args::parse(remote->rest, {"json", "no-zoo", "no-sampler", "as-is"},
+                                     {"backend", "device", "profile", "families", "batches", "max-gflop", "budget",
+                                      "runs", "save-runs"},
+                                     &err)
+                       : std::nullopt;
+    if (args && remote->remote && !args->positional().empty()) {
+        err = "DATA files are local: not with --remote (the zoo and the sampler run there)";
+        args.reset();
+    }
+    if (args && remote->remote && (args->option("runs") || args->option("save-runs"))) {
+        err = "--runs and --save-runs are local files: not with --remote";
+        args.reset();
+    }
     if (!args) {
         std::cerr << kUsageLine << '\n' << err << '\n';
         return kUsage;
@@ -199,6 +213,9 @@ int cmdEvaluate(const std::vector<std::string>& argv)
             std::cerr << ")\n";
             return kUsage;
         }
+
+    if (remote->remote) // checked here first, so that a bad option is a usage error before any connection
+        return evaluateOnRemote(*remote->remote, remote->rest);
 
     auto backend = loadBackend(backendName);
     if (!backend) {

@@ -324,6 +324,25 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     return j;
 }
 
+// The files of --input and --reference travel to the remote host (remote_commands.h); the other options as given.
+std::vector<LocalFileOption> localFileOptions(const Settings& s)
+{
+    std::vector<LocalFileOption> files;
+    for (const std::string& f : s.inputFiles)
+        files.push_back({"--input", f});
+    if (!s.reference.empty() && s.reference != "cpu")
+        files.push_back({"--reference", s.reference});
+    return files;
+}
+
+std::vector<std::string> remoteRunArgs(const std::vector<std::string>& argv, const Settings& s)
+{
+    auto args = optionsOnly(argv, kFlags, {"input", "reference"});
+    if (s.reference == "cpu")
+        args.insert(args.end(), {"--reference", "cpu"});
+    return args;
+}
+
 } // namespace
 
 int cmdRun(const std::vector<std::string>& argv)
@@ -331,10 +350,8 @@ int cmdRun(const std::vector<std::string>& argv)
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
     auto settings = remote ? parseSettings(remote->rest, &err) : std::nullopt;
-    if (settings && remote->remote
-        && (!settings->inputFiles.empty() || !settings->saveOutput.empty()
-            || (!settings->reference.empty() && settings->reference != "cpu"))) {
-        err = "--input, --save-output and --reference FILE name local files: not with --remote (--reference cpu is)";
+    if (settings && remote->remote && (!settings->saveOutput.empty() || !settings->trace.empty())) {
+        err = "--save-output and --trace write local files: not with --remote";
         settings.reset();
     }
     if (!settings) {
@@ -343,7 +360,7 @@ int cmdRun(const std::vector<std::string>& argv)
     }
     const Settings& s = *settings;
     if (remote->remote)
-        return runOnRemote(*remote->remote, s.file, optionsOnly(remote->rest, kFlags), s.json);
+        return runOnRemote(*remote->remote, s.file, remoteRunArgs(remote->rest, s), localFileOptions(s), s.json);
     auto loadedBackend = loadBackend(s.backend);
     if (!loadedBackend) {
         std::cerr << "costscope-cli run: " << loadedBackend.error().message << '\n';

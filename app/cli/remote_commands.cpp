@@ -21,10 +21,11 @@ int failed(const char* command, const Diagnostic& error)
 }
 } // namespace
 
-int runOnRemote(RemoteCliOptions options, const std::string& file, const std::vector<std::string>& runArgs, bool json)
+int runOnRemote(RemoteCliOptions options, const std::string& file, const std::vector<std::string>& runArgs,
+                const std::vector<LocalFileOption>& fileOptions, bool json)
 {
     RemoteCli remote(std::move(options));
-    auto out = runGraphRemotely(remote, file, runArgs);
+    auto out = runGraphRemotely(remote, file, runArgs, fileOptions);
     if (!out)
         return failed("run", out.error());
     if (json) {
@@ -58,6 +59,16 @@ int devicesOnRemote(RemoteCliOptions options, bool json)
     }
     if (json)
         std::cout << nlohmann::ordered_json{{"host", remote.options().target.host}, {"devices", list}}.dump(2) << '\n';
+    return kOk;
+}
+
+int evaluateOnRemote(RemoteCliOptions options, const std::vector<std::string>& evaluateArgs)
+{
+    RemoteCli remote(std::move(options));
+    auto out = evaluateRemotely(remote, evaluateArgs);
+    if (!out)
+        return failed("evaluate", out.error());
+    std::cout << out->out;
     return kOk;
 }
 

@@ -82,16 +82,23 @@ std::optional<RemoteArgs> takeRemoteOptions(const std::vector<std::string>& argv
     return out;
 }
 
-std::vector<std::string> optionsOnly(const std::vector<std::string>& argv, const std::set<std::string>& flags)
+std::vector<std::string> optionsOnly(const std::vector<std::string>& argv, const std::set<std::string>& flags,
+                                     const std::set<std::string>& dropped)
 {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& a = argv[i];
         if (a.size() < 3 || a.rfind("--", 0) != 0)
             continue;
-        out.push_back(a);
-        if (a.find('=') == std::string::npos && !flags.count(a.substr(2)) && i + 1 < argv.size())
-            out.push_back(argv[++i]);
+        const std::string name = a.substr(2, a.find('=') - 2);
+        const bool keep = !dropped.count(name);
+        if (keep)
+            out.push_back(a);
+        if (a.find('=') == std::string::npos && !flags.count(name) && i + 1 < argv.size()) {
+            ++i;
+            if (keep)
+                out.push_back(argv[i]);
+        }
     }
     return out;
 }

@@ -23,7 +23,9 @@ struct RemoteArgs {
 // Takes the remote options out of a command's arguments. Progress goes to stderr; Ctrl-C cancels (kills ssh).
 std::optional<RemoteArgs> takeRemoteOptions(const std::vector<std::string>& argv, std::string* error);
 
-// The arguments less the positionals (`flags` take no value; every other --option takes the next argument).
-std::vector<std::string> optionsOnly(const std::vector<std::string>& argv, const std::set<std::string>& flags);
+// The arguments less the positionals and the options named in `dropped` (`flags` take no value; every other
+// --option takes the next argument).
+std::vector<std::string> optionsOnly(const std::vector<std::string>& argv, const std::set<std::string>& flags,
+                                     const std::set<std::string>& dropped = {});
 
 } // namespace costscope::cli

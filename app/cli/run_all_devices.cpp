@@ -3,11 +3,9 @@
 // (engine/multi_device_run.h), compared with each device's own calibrated profile.
 #include "cli/run_all_devices.h"
 
-#include "analysis/run_predictions.h"
-#include "calibration/device_profile_name.h"
 #include "cli/args.h"
 #include "cli/run_output.h"
-#include "multi_device_run.h"
+#include "multi_device_run_report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,17 +18,6 @@ namespace costscope::cli {
 namespace {
 using Json = nlohmann::ordered_json;
 
-struct DeviceReport {
-    DeviceRun run;
-    std::optional<RunPredictions> predicted;
-    std::string predictionProblem;
-};
-
-double relError(double predicted, double measured)
-{
-    return measured > 0 ? (predicted - measured) / measured : 0.0;
-}
-
 Json timingJson(const std::optional<TimingStats>& t)
 {
     if (!t)
@@ -42,7 +29,7 @@ Json timingJson(const std::optional<TimingStats>& t)
             {"spread", t->spread}};
 }
 
-Json deviceJson(const DeviceReport& d)
+Json deviceJson(const DeviceRunReport& d)
 {
     const DeviceInfo& info = d.run.device;
     Json j = {{"index", info.index},
@@ -51,8 +38,8 @@ Json deviceJson(const DeviceReport& d)
               {"ok", !d.run.failed()},
               {"isolated", timingJson(d.run.isolated)},
               {"concurrent", timingJson(d.run.concurrent)}};
-    if (d.run.isolated && d.run.concurrent)
-        j["contention"] = double(d.run.concurrent->medianNs) / double(d.run.isolated->medianNs) - 1;
+    if (const auto contention = d.contention())
+        j["contention"] = *contention;
     if (d.predicted && d.run.isolated) {
         const auto measured = double(d.run.isolated->medianNs);
         for (const GraphCost* c : {&d.predicted->rlx, &d.predicted->costscope})
@@ -81,30 +68,28 @@ std::string percent(double v)
     return text;
 }
 
-void printTable(const Graph& g, const std::string& backend, const std::vector<DeviceReport>& reports,
+void printTable(const Graph& g, const std::string& backend, const std::vector<DeviceRunReport>& reports,
                 const std::vector<ModelSpread>& spreads)
 {
     std::printf("graph: %s on every %s device (medians in ms; isolated: one device at a time, concurrent: all at "
                 "once)\n",
                 g.name.c_str(), backend.c_str());
     int nameWidth = 4;
-    for (const DeviceReport& d : reports)
+    for (const DeviceRunReport& d : reports)
         nameWidth = std::max(nameWidth, static_cast<int>(d.run.device.name.size()));
     std::printf("%-4s %-*s %-13s %10s %10s %11s %10s %9s  %s\n", "dev", nameWidth, "name", "pci", "isolated",
                 "concurrent", "contention", "predicted", "error", "profile");
-    for (const DeviceReport& d : reports) {
+    for (const DeviceRunReport& d : reports) {
         const DeviceRun& r = d.run;
-        const std::string contention = r.isolated && r.concurrent
-                                           ? percent(double(r.concurrent->medianNs) / double(r.isolated->medianNs) - 1)
-                                           : "-";
+        const std::string contention = d.contention() ? percent(*d.contention()) : "-";
         std::string predicted = "-", error = "-", profile = "-";
         if (d.predicted) {
             char text[32];
             std::snprintf(text, sizeof text, "%.3f", measuredPartNs(d.predicted->costscope) / 1e6);
             predicted = text;
             profile = d.predicted->costscope.profile;
-            if (r.isolated)
-                error = percent(relError(measuredPartNs(d.predicted->costscope), double(r.isolated->medianNs)));
+            if (const auto e = d.costscopeError())
+                error = percent(*e);
         }
         std::printf("%-4d %-*s %-13s %10s %10s %11s %10s %9s  %s\n", r.device.index, nameWidth, r.device.name.c_str(),
                     r.device.pciBusId.empty() ? "-" : r.device.pciBusId.c_str(), ms(r.isolated).c_str(),
@@ -114,7 +99,7 @@ void printTable(const Graph& g, const std::string& backend, const std::vector<De
         std::printf("spread of %s (%d device%s, max/min - 1): isolated %s, concurrent %s\n", s.model.c_str(), s.devices,
                     s.devices == 1 ? "" : "s", percent(s.isolated).c_str(),
                     s.concurrent ? percent(*s.concurrent).c_str() : "-");
-    for (const DeviceReport& d : reports)
+    for (const DeviceRunReport& d : reports)
         if (!d.run.error.empty())
             std::printf("%s:%d (%s) %s: %s\n", backend.c_str(), d.run.device.index, d.run.device.name.c_str(),
                         d.run.failed() ? "FAILED" : "partly failed", d.run.error.c_str());
@@ -124,8 +109,7 @@ void printTable(const Graph& g, const std::string& backend, const std::vector<De
 
 int runOnAllDevices(Backend& backend, const Graph& g, const AllDevicesRun& run)
 {
-    const std::vector<DeviceInfo> devices = backend.devices();
-    if (devices.empty()) {
+    if (backend.devices().empty()) {
         std::cerr << "costscope-cli run: backend " << run.backend
                   << " has no devices (its plugin loaded, but it found no device or driver; a CUDA_VISIBLE_DEVICES "
                      "that is empty hides every GPU): see costscope-cli devices\n";
@@ -133,21 +117,10 @@ int runOnAllDevices(Backend& backend, const Graph& g, const AllDevicesRun& run)
     }
     MultiDeviceRunOptions options;
     options.measure = run.measure;
-    std::vector<DeviceReport> reports;
-    for (DeviceRun& r : runOnDevices(backend, g, run.bindings, devices, run.inputs, options)) {
-        DeviceReport d{std::move(r), std::nullopt, {}};
-        const std::string profile = run.profile.empty() ? calibratedProfileOf(d.run.device) : run.profile;
-        if (auto p = predictRun(g, run.bindings, run.backend, profile))
-            d.predicted = std::move(*p);
-        else
-            d.predictionProblem = p.error().message;
-        reports.push_back(std::move(d));
-    }
-    std::vector<DeviceRun> runs;
-    for (const DeviceReport& d : reports)
-        runs.push_back(d.run);
-    const std::vector<ModelSpread> spreads = spreadByModel(runs);
-    const bool allFailed = std::all_of(runs.begin(), runs.end(), [](const DeviceRun& r) { return r.failed(); });
+    const MultiDeviceRunReport report =
+        runAndPredictOnDevices(backend, run.backend, g, run.bindings, run.inputs, run.profile, options);
+    const std::vector<DeviceRunReport>& reports = report.devices;
+    const std::vector<ModelSpread>& spreads = report.spreads;
     if (run.json) {
         Json j = {{"graph", g.name},
                   {"file", run.file},
@@ -156,7 +129,7 @@ int runOnAllDevices(Backend& backend, const Graph& g, const AllDevicesRun& run)
                   {"runs", run.measure.timedRuns},
                   {"warmup", run.measure.warmupRuns}};
         j["devices"] = Json::array();
-        for (const DeviceReport& d : reports)
+        for (const DeviceRunReport& d : reports)
             j["devices"].push_back(deviceJson(d));
         j["spread"] = Json::array();
         for (const ModelSpread& s : spreads)
@@ -168,11 +141,11 @@ int runOnAllDevices(Backend& backend, const Graph& g, const AllDevicesRun& run)
     } else {
         printTable(g, run.backend, reports, spreads);
     }
-    for (const DeviceReport& d : reports)
+    for (const DeviceRunReport& d : reports)
         if (d.run.failed() && run.json)
             std::cerr << "costscope-cli run: " << run.backend << ':' << d.run.device.index << " (" << d.run.device.name
                       << ") failed: " << d.run.error << '\n';
-    return allFailed ? kBadInput : kOk;
+    return report.allFailed() ? kBadInput : kOk;
 }
 
 } // namespace costscope::cli

@@ -58,6 +58,11 @@ Result<std::vector<SweepCellResult>> runFleetSweep(const RayJobsClient& ray, con
         if (options.onProgress)
             options.onProgress(line);
     };
+    auto cellFinished = [&] {
+        ++finished;
+        if (options.onCellFinished)
+            options.onCellFinished(finished, cells.size());
+    };
     // A failed attempt: submitted again while retries are left, else the cell's final result.
     auto failedAttempt = [&](std::size_t i, const std::string& why) {
         SweepCellResult& r = results[i];
@@ -66,7 +71,7 @@ Result<std::vector<SweepCellResult>> runFleetSweep(const RayJobsClient& ray, con
             say("retrying " + r.jobs.back() + " (" + why.substr(0, 200) + ")");
             waiting.push_back(i);
         } else {
-            ++finished;
+            cellFinished();
             say("failed " + r.cell.graph + " batch " + std::to_string(r.cell.batch) + " on " + r.cell.device + ": "
                 + why.substr(0, 200));
         }
@@ -122,7 +127,7 @@ Result<std::vector<SweepCellResult>> runFleetSweep(const RayJobsClient& ray, con
                 results[i].succeeded = true;
                 results[i].run = std::move(*run);
                 results[i].error.clear();
-                ++finished;
+                cellFinished();
                 say("done " + std::to_string(finished) + "/" + std::to_string(cells.size()) + ": " + id);
             }
             it = inFlight.erase(it);

@@ -28,6 +28,7 @@ struct FleetSweepOptions {
     std::string sweepId;                       // prefixes every submission id (unique per sweep)
     const std::atomic<bool>* cancel = nullptr; // stops the jobs in flight and returns
     std::function<void(const std::string&)> onProgress;
+    std::function<void(std::size_t finished, std::size_t cells)> onCellFinished; // after each cell's final result
 };
 
 // Submits the grid as Ray jobs, at most maxInFlight at a time, polls them, submits a failed one again up to

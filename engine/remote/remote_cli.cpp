@@ -15,7 +15,7 @@ constexpr int kSshFailed = 255;   // ssh's own exit status for every failure of 
 constexpr int kNotFound = 127;    // the shell's, for a command it cannot find
 constexpr int kCheckFailed = 4;   // costscope-cli run: the output check failed, the run itself is complete
 constexpr int kOtherVersion = 86; // run()'s checks: the remote CLI is of another version (printed on stdout)
-constexpr int kFileMissing = 87;  // run()'s checks: the required file is not in the cache
+constexpr int kFileMissing = 87;  // run()'s checks: required files are not in the cache (their paths on stdout)
 
 std::string lastLines(const std::string& text, std::size_t count = 3)
 {
@@ -101,7 +101,7 @@ Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::mil
                                  + " s (the ssh connection was killed)");
     if (r.exitCode == kSshFailed || r.exitCode < 0)
         return Diagnostic::error(sshFailure(m_options.target, r.err));
-    return RemoteOutput{r.exitCode, r.out, r.err};
+    return RemoteOutput{r.exitCode, r.out, r.err, {}};
 }
 
 Result<bool> RemoteCli::acceptVersion(const std::string& versionLine)
@@ -163,7 +163,9 @@ Result<bool> RemoteCli::upload(const CachedGraph& graph)
                                  + (why.empty() ? "scp ended with status " + std::to_string(copied.exitCode) : why));
     }
     const std::string s = shellQuote(staging), d = shellQuote(graph.remoteDir);
-    auto moved = ssh("if [ -d " + d + " ]; then rm -rf " + s + "; else mv " + s + ' ' + d + "; fi",
+    // An entry already there (the same bytes under another file name) takes the new name beside the old one.
+    auto moved = ssh("if [ -d " + d + " ]; then mv -n " + s + "/* " + d + "/ 2>/dev/null; rm -rf " + s + "; else mv "
+                         + s + ' ' + d + "; fi",
                      m_options.commandTimeout, false);
     if (!moved)
         return moved.error();
@@ -172,7 +174,7 @@ Result<bool> RemoteCli::upload(const CachedGraph& graph)
     return true;
 }
 
-Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const std::string& requiredFile)
+Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const std::vector<std::string>& requiredFiles)
 {
     const std::string cli = shellQuote(m_options.cli);
     std::string line = cli;
@@ -183,8 +185,13 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
         checks += "v=$(" + cli + " --version 2>/dev/null) || exit " + std::to_string(kNotFound)
                   + "; [ \"$v\" = " + shellQuote("costscope-cli " COSTSCOPE_VERSION) + " ] || { echo \"$v\"; exit "
                   + std::to_string(kOtherVersion) + "; }; ";
-    if (!requiredFile.empty())
-        checks += "test -f " + shellQuote(requiredFile) + " || exit " + std::to_string(kFileMissing) + "; ";
+    if (!requiredFiles.empty()) {
+        checks += "m=0; for f in";
+        for (const std::string& f : requiredFiles)
+            checks += ' ' + shellQuote(f);
+        checks += "; do test -f \"$f\" || { echo \"$f\"; m=1; }; done; [ $m = 0 ] || exit "
+                  + std::to_string(kFileMissing) + "; ";
+    }
     auto r = ssh(checks + watched(line), m_options.runTimeout, true);
     if (!r)
         return r;
@@ -196,11 +203,14 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
     if (!m_versionChecked && r->exitCode == kOtherVersion) {
         if (auto accepted = acceptVersion(lastLines(r->out, 1)); !accepted)
             return accepted.error();
-        return run(args, requiredFile);
+        return run(args, requiredFiles);
     }
     m_versionChecked = true;
-    if (r->exitCode == kFileMissing && !requiredFile.empty()) {
-        r->requiredFileMissing = true;
+    if (r->exitCode == kFileMissing && !requiredFiles.empty()) {
+        std::istringstream lines(r->out);
+        for (std::string path; std::getline(lines, path);)
+            if (!path.empty())
+                r->missingFiles.push_back(path);
         return r;
     }
     if (r->exitCode != 0 && r->exitCode != kCheckFailed)

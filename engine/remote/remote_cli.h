@@ -27,7 +27,7 @@ struct RemoteOutput {
     int exitCode = 0;
     std::string out;
     std::string err;
-    bool requiredFileMissing = false; // run(): the file it needs is not in the remote cache (nothing was run)
+    std::vector<std::string> missingFiles; // run(): the required files not in the remote cache (nothing was run)
 };
 
 // A graph file and what travels with it, named in the remote cache by their content.
@@ -51,10 +51,10 @@ public:
     Result<bool> upload(const CachedGraph& graph);
     // `costscope-cli ARGS...` on the remote, its checks in the same ssh round trip (each costs a remote login):
     // the first time, that the remote CLI is there and of this version (else the full comparison: older is an
-    // error); with `requiredFile`, that it is in the cache (else requiredFileMissing). stderr lines go to
+    // error); with `requiredFiles`, that they are in the cache (else missingFiles). stderr lines go to
     // onProgress as they come. An exit status other than 0 and 4 (a run's check failed) is an error that quotes
     // the remote's last words.
-    Result<RemoteOutput> run(const std::vector<std::string>& args, const std::string& requiredFile = {});
+    Result<RemoteOutput> run(const std::vector<std::string>& args, const std::vector<std::string>& requiredFiles = {});
 
     const RemoteCliOptions& options() const { return m_options; }
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -49,7 +50,8 @@ Result<std::vector<std::string>> companionFiles(const std::string& graphFile)
 } // namespace
 
 Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
-                                      const std::vector<std::string>& runArgs)
+                                      const std::vector<std::string>& runArgs,
+                                      const std::vector<LocalFileOption>& fileOptions)
 {
     auto companions = companionFiles(graphFile);
     if (!companions)
@@ -57,23 +59,43 @@ Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& grap
     auto graph = remote.cachedGraph(graphFile, *companions);
     if (!graph)
         return graph.error();
+    std::vector<CachedGraph> cached = {*graph};
     std::vector<std::string> args = {"run", graph->remotePath};
     args.insert(args.end(), runArgs.begin(), runArgs.end());
+    for (const LocalFileOption& f : fileOptions) {
+        auto file = remote.cachedGraph(f.path);
+        if (!file)
+            return Diagnostic::error(f.option + ' ' + file.error().message);
+        args.insert(args.end(), {f.option, file->remotePath});
+        cached.push_back(std::move(*file));
+    }
     args.push_back("--json");
+    std::vector<std::string> required;
+    for (const CachedGraph& c : cached)
+        required.push_back(c.remotePath);
     if (remote.options().onProgress)
         remote.options().onProgress(remote.options().target.host + ": running " + graphFile);
-    auto out = remote.run(args, graph->remotePath);
-    if (out && out->requiredFileMissing) { // the first run of this graph on this host
-        if (auto copied = remote.upload(*graph); !copied)
-            return copied.error();
-        out = remote.run(args, graph->remotePath);
+    auto out = remote.run(args, required);
+    if (out && !out->missingFiles.empty()) { // the first run with these files on this host
+        for (const CachedGraph& c : cached)
+            if (std::find(out->missingFiles.begin(), out->missingFiles.end(), c.remotePath) != out->missingFiles.end())
+                if (auto copied = remote.upload(c); !copied)
+                    return copied.error();
+        out = remote.run(args, required);
+        if (out && !out->missingFiles.empty())
+            return Diagnostic::error(remote.options().target.destination() + ": " + out->missingFiles.front()
+                                     + " is still missing after the copy");
     }
     if (!out)
         return out;
     auto j = parseOutput(remote, *out);
     if (!j)
         return j.error();
-    (*j)["file"] = graphFile; // the run is of the local file; its cached copy is a detail of the transport
+    // The run is of the local files; their cached copies are a detail of the transport.
+    (*j)["file"] = graphFile;
+    for (const LocalFileOption& f : fileOptions)
+        if (f.option == "--reference" && j->contains("check"))
+            (*j)["check"]["reference"] = f.path;
     out->out = j->dump(2) + '\n';
     return out;
 }
@@ -100,6 +122,21 @@ Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote)
         list.push_back({remoteDeviceId(remote.options().target.host, info.backend, info.index), info});
     }
     return list;
+}
+
+Result<RemoteOutput> evaluateRemotely(RemoteCli& remote, const std::vector<std::string>& args)
+{
+    std::vector<std::string> line = {"evaluate"};
+    line.insert(line.end(), args.begin(), args.end());
+    auto out = remote.run(line);
+    if (!out || std::find(args.begin(), args.end(), "--json") == args.end())
+        return out;
+    auto j = parseOutput(remote, *out);
+    if (!j)
+        return j.error();
+    (*j)["host"] = remote.options().target.host;
+    out->out = j->dump(2) + '\n';
+    return out;
 }
 
 std::string remoteProfileName(const std::string& host, const std::string& backend)

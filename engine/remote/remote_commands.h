@@ -13,10 +13,19 @@ namespace costscope {
 // The use cases on a remote host that the CLI and the GUI share. Each checks the remote version on the way
 // (COSTSCOPE_VERSION or newer).
 
-// `costscope-cli run FILE ARGS --json` on the remote, the graph copied into its cache once. The JSON is as a local
-// run writes it (its "file" is the local path); exitCode is 4 when the run's check failed.
+// A run option whose value is a local file (`--input X.pb`, `--reference OUT.pb`): copied into the remote cache like
+// the graph, and passed to the remote run as the path of that copy.
+struct LocalFileOption {
+    std::string option; // "--input"
+    std::string path;   // the local file
+};
+
+// `costscope-cli run FILE ARGS FILE-OPTIONS --json` on the remote, the graph and the files of `fileOptions` copied
+// into its cache once (each by its content). The JSON is as a local run writes it (its "file" is the local path, a
+// check's "reference" the local file); exitCode is 4 when the run's check failed.
 Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
-                                      const std::vector<std::string>& runArgs);
+                                      const std::vector<std::string>& runArgs,
+                                      const std::vector<LocalFileOption>& fileOptions = {});
 
 // A remote device: named "host/cpu", "host/cuda:0" beside the local ones.
 struct RemoteDevice {
@@ -30,6 +39,11 @@ std::string remoteDeviceId(const std::string& host, const std::string& backend, 
 // costscope-cli keeps a copy under the same name, as every calibration does).
 Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& backend, DeviceIndex device, bool quick,
                                         const std::string& name);
+// `costscope-cli evaluate ARGS` on the remote (the zoo and the sampler are built there; the profile it is held to is
+// the remote's copy of the one named, as calibrateRemotely leaves it). With --json among `args` the report gains
+// "host"; the text report comes back as printed.
+Result<RemoteOutput> evaluateRemotely(RemoteCli& remote, const std::vector<std::string>& args);
+
 // The default name of a remote calibration: "<host>/calibrated-<backend>".
 std::string remoteProfileName(const std::string& host, const std::string& backend);
 

@@ -4,6 +4,9 @@
 // cache reused, and every failure (killed connection, timeout, unreachable, refused key, missing or older CLI)
 // ending in exit 3 within its timeout. Skips, saying why, where no sshd can be started.
 #include "test_paths.h"
+#if COSTSCOPE_HAVE_ONNX
+#include "onnx_writer.h"
+#endif
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -40,6 +43,8 @@ private slots:
     void secondRunReusesTheCache();
     void devicesAreNamedForTheHost();
     void calibrationIsKeptLocallyUnderTheHostName();
+    void inputAndReferenceFilesTravel();
+    void remoteRunsAndProfileServeFitSweepAndEvaluate();
     void killedConnectionExits3();
     void timeoutExits3();
     void unreachableAndRefusedExit3();
@@ -174,6 +179,101 @@ void TestCliRemote::calibrationIsKeptLocallyUnderTheHostName()
     QCOMPARE(j["name"].toString(), QString("127.0.0.1/calibrated-cpu"));
     QVERIFY2(j["saved_to"].toString().startsWith(m_tmp.filePath("home")), qPrintable(j["saved_to"].toString()));
     QVERIFY(QFile::exists(j["saved_to"].toString()));
+}
+
+// --input and --reference name local files: they are copied into the remote cache by their content like the graph,
+// once, and the run is checked against the reference there. The input is what makes the check pass: the synthetic
+// inputs of a run without one are all >= 0, so Relu would give them back unchanged.
+void TestCliRemote::inputAndReferenceFilesTravel()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+#if !COSTSCOPE_HAVE_ONNX
+    QSKIP("built without ONNX import: no ONNX model to feed");
+#else
+    const QString dir = m_tmp.filePath("relu");
+    QDir().mkpath(dir);
+    OnnxModel relu(13);
+    relu.input("x", {2, 3});
+    relu.output("y", {2, 3});
+    relu.node("Relu", {"x"}, {"y"});
+    relu.save(dir + "/relu.onnx");
+    writeTensorFile(dir + "/input.pb", {-1, 2, -3, 4, -5, 6}, {2, 3});
+    writeTensorFile(dir + "/expected.pb", {0, 2, 0, 4, 0, 6}, {2, 3});
+    writeTensorFile(dir + "/wrong.pb", {1, 2, 3, 4, 5, 6}, {2, 3});
+    const QStringList run = {"run", dir + "/relu.onnx", "--runs", "1", "--warmup", "0", "--no-host-probe", "--json"};
+    QByteArray out, err;
+    const QStringList checked = run + QStringList{"--input", dir + "/input.pb", "--reference", dir + "/expected.pb"};
+    QVERIFY2(runCli(checked + remoteArgs(), &out, &err, 60000) == 0, err.constData());
+    QVERIFY2(err.contains("copying input.pb") && err.contains("copying expected.pb"), err.constData());
+    const QJsonObject check = QJsonDocument::fromJson(out).object()["check"].toObject();
+    QVERIFY2(check["pass"].toBool(), out.constData());
+    QCOMPARE(check["reference"].toString(), dir + "/expected.pb"); // the local file, not its remote copy
+    QVERIFY2(runCli(checked + remoteArgs(), &out, &err, 60000) == 0, err.constData());
+    QVERIFY2(!err.contains("copying"), err.constData()); // all three are in the cache now
+    // The wrong reference fails the check there (exit 4, as locally); without the input the synthetic one fails it.
+    QCOMPARE(runCli(run + QStringList{"--input", dir + "/input.pb", "--reference", dir + "/wrong.pb"} + remoteArgs(),
+                    &out, &err, 60000),
+             4);
+    QCOMPARE(runCli(run + QStringList{"--reference", dir + "/expected.pb"} + remoteArgs(), &out, &err, 60000), 4);
+    // --reference cpu stays a reference computed there.
+    QVERIFY2(
+        runCli(run + QStringList{"--input", dir + "/input.pb", "--reference", "cpu"} + remoteArgs(), &out, &err, 60000)
+            == 0,
+        err.constData());
+    QCOMPARE(QJsonDocument::fromJson(out).object()["check"].toObject()["reference"].toString(), QString("cpu"));
+    // A file that is not there is named before anything is run.
+    QCOMPARE(runCli(run + QStringList{"--input", dir + "/absent.pb"} + remoteArgs(), &out, &err, 60000), 3);
+    QVERIFY2(err.contains("--input") && err.contains("absent.pb"), err.constData());
+    QCOMPARE(runCli(run + QStringList{"--save-output", dir + "/out.pb"} + remoteArgs(), &out, &err, 60000), 2);
+    QVERIFY2(err.contains("not with --remote"), err.constData());
+#endif
+}
+
+// A remote device is used like a local one: its runs feed fit, its calibrated profile (kept here under the host's
+// name by calibrationIsKeptLocallyUnderTheHostName) feeds sweeps and fits, and evaluate runs on it.
+void TestCliRemote::remoteRunsAndProfileServeFitSweepAndEvaluate()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString profile = "127.0.0.1/calibrated-cpu";
+    QByteArray out, err;
+    QVERIFY2(runCli(QStringList{"run", graph(), "--runs", "3", "--warmup", "1", "--per-node", "--no-host-probe",
+                                "--profile", profile, "--json"}
+                        + remoteArgs(),
+                    &out, &err, 60000)
+                 == 0,
+             err.constData());
+    QCOMPARE(
+        QJsonDocument::fromJson(out).object()["predicted"].toObject()["costscope"].toObject()["profile"].toString(),
+        profile);
+    const QString runFile = m_tmp.filePath("remote-run.json");
+    QFile f(runFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(out);
+    f.close();
+    QVERIFY2(runCli({"fit", "--profile", profile, runFile, "--json"}, &out, &err) == 0, err.constData());
+    const QJsonObject fit = QJsonDocument::fromJson(out).object();
+    QCOMPARE(fit["profile"].toString(), profile);
+    QVERIFY(fit["nodes"].toObject()["before"].toObject()["count"].toInt() > 0);
+
+    QVERIFY2(runCli({"sweep", graph(), "--values", "1,2", "--model", "costscope", "--profile", profile, "--json"}, &out,
+                    &err)
+                 == 0,
+             err.constData());
+    QCOMPARE(QJsonDocument::fromJson(out).object()["devices"].toArray()[0].toObject()["profile"].toString(), profile);
+
+    QVERIFY2(runCli(QStringList{"evaluate", "--profile", profile, "--no-sampler", "--batches", "1", "--max-gflop",
+                                "0.5", "--budget", "0.05", "--json"}
+                        + remoteArgs(),
+                    &out, &err, 300000)
+                 == 0,
+             err.constData());
+    const QJsonObject evaluation = QJsonDocument::fromJson(out).object();
+    QCOMPARE(evaluation["host"].toString(), QString("127.0.0.1"));
+    QCOMPARE(evaluation["profile"].toString(), profile);
+    QCOMPARE(runCli(QStringList{"evaluate", runFile} + remoteArgs(), &out, &err), 2);
+    QVERIFY2(err.contains("not with --remote"), err.constData());
 }
 
 void TestCliRemote::killedConnectionExits3()

@@ -6,6 +6,8 @@ a shell command run here, as Ray's job supervisor would. --fail-first N fails th
 them, to exercise the retries. Prints its port on stdout, then serves until killed."""
 import argparse
 import json
+import os
+import signal
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,7 +18,10 @@ submissions = 0
 
 
 def run_job(job_id, entrypoint):
-    proc = subprocess.Popen(entrypoint, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # A session of its own, so that stop ends the shell's children too (as Ray stops a job's process group); killing
+    # the shell alone left costscope-cli running on.
+    proc = subprocess.Popen(entrypoint, shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
     with lock:
         jobs[job_id]["proc"] = proc
         jobs[job_id]["status"] = "RUNNING"
@@ -69,7 +74,10 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             job["status"] = "STOPPED"
             if job.get("proc"):
-                job["proc"].kill()
+                try:
+                    os.killpg(job["proc"].pid, signal.SIGKILL)
+                except ProcessLookupError:  # the job had ended
+                    pass
         return self.reply(200, {"stopped": True})
 
     def do_GET(self):

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // File → Remote Devices…: lists the devices of an OpenSSH server on 127.0.0.1 (tests/remote/loopback_sshd.sh) with
-// this build's costscope-cli as the remote one, says why when the host is unreachable, and Cancel ends a listing.
+// this build's costscope-cli as the remote one, calibrates one of them into a local profile named for the host that
+// the toolbar's device list then offers, and says why when the host is unreachable.
+#include "jobs/cost_job.h"
 #include "panels/remote_devices_dialog.h"
 #include "test_paths.h"
 
@@ -10,6 +12,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,6 +29,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void listsTheHostsDevices();
+    void calibratesASelectedDeviceIntoALocalProfile();
     void saysWhyAnUnreachableHostFails();
 
 private:
@@ -37,6 +41,7 @@ private:
 void TestRemoteDevicesDialog::initTestCase()
 {
     qputenv("HOME", m_tmp.filePath("home").toUtf8());
+    qputenv("XDG_DATA_HOME", m_tmp.filePath("home/data").toUtf8());
     QDir().mkpath(m_tmp.filePath("home"));
     QProcess start;
     start.start("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "start", m_tmp.filePath("sshd")});
@@ -63,7 +68,7 @@ void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port) 
     d.remoteCliEdit()->setText(cliPath());
     // ControlPersist=no: the master connection ends with the dialog, and the server can stop.
     d.sshOptionsEdit()->setText("StrictHostKeyChecking=no UserKnownHostsFile=" + m_tmp.filePath("sshd/known_hosts")
-                                + " ControlPersist=no");
+                                + " ControlPersist=no SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"));
 }
 
 void TestRemoteDevicesDialog::listsTheHostsDevices()
@@ -79,6 +84,31 @@ void TestRemoteDevicesDialog::listsTheHostsDevices()
     QVERIFY(d.deviceList()->count() >= 1);
     QVERIFY2(d.deviceList()->item(0)->text().startsWith("127.0.0.1/cpu  "),
              qPrintable(d.deviceList()->item(0)->text()));
+}
+
+void TestRemoteDevicesDialog::calibratesASelectedDeviceIntoALocalProfile()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    RemoteDevicesDialog d;
+    fill(d, m_port);
+    QSignalSpy done(&d, &RemoteDevicesDialog::finished);
+    QVERIFY(!d.calibrateButton()->isEnabled()); // nothing listed, nothing selected
+    d.listDevices();
+    QVERIFY(done.wait(60000));
+    QCOMPARE(d.deviceList()->item(0)->data(RemoteDevicesDialog::kBackendRole).toString(), QString("cpu"));
+    d.deviceList()->setCurrentRow(0);
+    QVERIFY(d.calibrateButton()->isEnabled());
+    QSignalSpy saved(&d, &RemoteDevicesDialog::profileSaved);
+    d.calibrateButton()->click();
+    QVERIFY(d.statusLabel()->text().startsWith("Calibrating 127.0.0.1/cpu") || done.size() > 1);
+    QVERIFY(done.wait(300000));
+    QVERIFY2(done.last().first().toBool(), qPrintable(d.statusLabel()->text()));
+    QCOMPARE(saved.size(), 1);
+    QCOMPARE(saved.first().first().toString(), QString("127.0.0.1/calibrated-cpu"));
+    QVERIFY2(d.statusLabel()->text().contains(m_tmp.filePath("home/data")), qPrintable(d.statusLabel()->text()));
+    reloadProfileLibrary();
+    QVERIFY(costDeviceNames().contains("127.0.0.1/calibrated-cpu"));
 }
 
 void TestRemoteDevicesDialog::saysWhyAnUnreachableHostFails()

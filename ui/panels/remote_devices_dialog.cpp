@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/remote_devices_dialog.h"
 
+#include "calibration/save_calibration.h"
 #include "remote/remote_commands.h"
 
 #include <QDialogButtonBox>
@@ -17,9 +18,11 @@
 
 namespace costscope {
 
-// What the worker hands back: the devices, or why there are none.
+// What the worker hands back: the devices, or the profile a calibration saved, or why neither.
 struct RemoteDevicesOutcome {
     std::vector<RemoteDevice> devices;
+    bool calibration = false;
+    std::string profile, savedTo; // calibration: the profile's name and where it was saved here
     std::string error;
 };
 
@@ -54,8 +57,14 @@ RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_list = buttons->addButton(tr("List Devices"), QDialogButtonBox::ActionRole);
+    m_calibrateButton = buttons->addButton(tr("Calibrate Selected"), QDialogButtonBox::ActionRole);
+    m_calibrateButton->setToolTip(tr("A quick calibration on the host, kept here as host/calibrated-<backend>"));
+    m_calibrateButton->setEnabled(false);
     m_cancel = buttons->addButton(tr("Cancel"), QDialogButtonBox::ActionRole);
     m_cancel->setEnabled(false);
+    connect(m_calibrateButton, &QPushButton::clicked, this, &RemoteDevicesDialog::calibrateSelected);
+    connect(m_devices, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_calibrateButton->setEnabled(row >= 0 && !m_cancel->isEnabled()); });
     connect(m_list, &QPushButton::clicked, this, &RemoteDevicesDialog::listDevices);
     connect(m_cancel, &QPushButton::clicked, this, &RemoteDevicesDialog::cancel);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -74,12 +83,12 @@ RemoteDevicesDialog::~RemoteDevicesDialog()
     m_watcher.waitForFinished(); // the ssh child is killed within a tenth of a second of the cancel
 }
 
-void RemoteDevicesDialog::listDevices()
+std::optional<RemoteCliOptions> RemoteDevicesDialog::connectionOptions()
 {
     auto target = parseSshTarget(m_host->text().trimmed().toStdString());
     if (!target) {
         m_status->setText(QString::fromStdString(target.error().message));
-        return;
+        return std::nullopt;
     }
     RemoteCliOptions options;
     options.target = *target;
@@ -97,12 +106,26 @@ void RemoteDevicesDialog::listDevices()
                 status->setText(text);
         });
     };
+    return options;
+}
+
+void RemoteDevicesDialog::setBusy(bool busy)
+{
+    m_list->setEnabled(!busy);
+    m_cancel->setEnabled(busy);
+    m_calibrateButton->setEnabled(!busy && m_devices->currentRow() >= 0);
+}
+
+void RemoteDevicesDialog::listDevices()
+{
+    auto options = connectionOptions();
+    if (!options)
+        return;
     m_devices->clear();
     m_status->setText(tr("Connecting to %1…").arg(m_host->text().trimmed()));
-    m_list->setEnabled(false);
-    m_cancel->setEnabled(true);
+    setBusy(true);
     auto flag = m_cancelFlag; // kept alive by the worker until it returns
-    m_watcher.setFuture(QtConcurrent::run([options, flag]() -> std::shared_ptr<const RemoteDevicesOutcome> {
+    m_watcher.setFuture(QtConcurrent::run([options = *options, flag]() -> std::shared_ptr<const RemoteDevicesOutcome> {
         RemoteCli remote(options);
         auto devices = remoteDevices(remote);
         auto outcome = std::make_shared<RemoteDevicesOutcome>();
@@ -114,6 +137,36 @@ void RemoteDevicesDialog::listDevices()
     }));
 }
 
+void RemoteDevicesDialog::calibrateSelected()
+{
+    const QListWidgetItem* item = m_devices->currentItem();
+    auto options = item ? connectionOptions() : std::nullopt;
+    if (!options)
+        return;
+    const std::string backend = item->data(kBackendRole).toString().toStdString();
+    const auto device = static_cast<DeviceIndex>(item->data(kDeviceIndexRole).toInt());
+    const std::string name = remoteProfileName(options->target.host, backend);
+    m_status->setText(
+        tr("Calibrating %1 on %2 (quick)…").arg(item->text().section(' ', 0, 0), m_host->text().trimmed()));
+    setBusy(true);
+    auto flag = m_cancelFlag;
+    m_watcher.setFuture(QtConcurrent::run(
+        [options = *options, flag, backend, device, name]() -> std::shared_ptr<const RemoteDevicesOutcome> {
+            RemoteCli remote(options);
+            auto outcome = std::make_shared<RemoteDevicesOutcome>();
+            outcome->calibration = true;
+            auto profile = calibrateRemotely(remote, backend, device, true, name);
+            auto saved = profile ? saveCalibratedProfile(*profile) : Result<SavedProfile>(profile.error());
+            if (saved) {
+                outcome->profile = saved->profile.name;
+                outcome->savedTo = saved->path;
+            } else {
+                outcome->error = saved.error().message;
+            }
+            return outcome;
+        }));
+}
+
 void RemoteDevicesDialog::cancel()
 {
     if (m_cancelFlag)
@@ -122,12 +175,25 @@ void RemoteDevicesDialog::cancel()
 
 void RemoteDevicesDialog::showOutcome()
 {
-    m_list->setEnabled(true);
-    m_cancel->setEnabled(false);
+    setBusy(false);
     const auto outcome = m_watcher.result();
-    for (const RemoteDevice& d : outcome->devices)
+    if (outcome->calibration) {
+        const QString name = QString::fromStdString(outcome->profile);
+        m_status->setText(outcome->error.empty()
+                              ? tr("Saved profile %1 to %2: the toolbar's device list offers it now.")
+                                    .arg(name, QString::fromStdString(outcome->savedTo))
+                              : QString::fromStdString(outcome->error));
+        if (outcome->error.empty())
+            emit profileSaved(name);
+        emit finished(outcome->error.empty());
+        return;
+    }
+    for (const RemoteDevice& d : outcome->devices) {
         m_devices->addItem(QString::fromStdString(d.id + "  " + d.info.name + "  "
                                                   + std::to_string(d.info.memoryBytes / (1024 * 1024)) + " MiB"));
+        m_devices->item(m_devices->count() - 1)->setData(kBackendRole, QString::fromStdString(d.info.backend));
+        m_devices->item(m_devices->count() - 1)->setData(kDeviceIndexRole, d.info.index);
+    }
     m_status->setText(outcome->error.empty() ? tr("%n device(s)", nullptr, static_cast<int>(outcome->devices.size()))
                                              : QString::fromStdString(outcome->error));
     emit finished(outcome->error.empty());

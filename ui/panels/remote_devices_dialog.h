@@ -4,8 +4,11 @@
 #include <QDialog>
 #include <QFutureWatcher>
 
+#include "remote/remote_cli.h"
+
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -17,8 +20,10 @@ namespace costscope {
 struct RemoteDevicesOutcome;
 
 // File → Remote Devices…: a host reached over ssh (user@host[:port], an identity file, the remote CLI's path) and
-// the devices its costscope-cli lists, named host/cpu, host/cuda:0. The listing runs off the GUI thread through
-// engine/remote (the use case `costscope-cli devices --remote` calls); Cancel kills the ssh child.
+// the devices its costscope-cli lists, named host/cpu, host/cuda:0. "Calibrate Selected" calibrates one there (quick)
+// and keeps the profile here as host/calibrated-<backend>, which the toolbar's device list, sweeps and runs then
+// offer like a local one. Both run off the GUI thread through engine/remote (the use cases `costscope-cli devices
+// --remote` and `calibrate --remote` call); Cancel kills the ssh child.
 class RemoteDevicesDialog : public QDialog {
     Q_OBJECT
 public:
@@ -31,16 +36,25 @@ public:
     QLineEdit* sshOptionsEdit() const { return m_sshOptions; }
     QListWidget* deviceList() const { return m_devices; }
     QLabel* statusLabel() const { return m_status; }
+    QPushButton* calibrateButton() const { return m_calibrateButton; }
+    // deviceList() items carry the backend and the device index in these roles.
+    static constexpr int kBackendRole = Qt::UserRole;
+    static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
 
 public slots:
     void listDevices();
+    void calibrateSelected();
     void cancel();
 
 signals:
     void finished(bool ok);
+    // A remote calibration was saved here as the user profile `name`.
+    void profileSaved(const QString& name);
 
 private:
     void showOutcome();
+    std::optional<RemoteCliOptions> connectionOptions();
+    void setBusy(bool busy);
 
     QLineEdit* m_host = nullptr;
     QLineEdit* m_identity = nullptr;
@@ -50,6 +64,7 @@ private:
     QLabel* m_status = nullptr;
     QPushButton* m_list = nullptr;
     QPushButton* m_cancel = nullptr;
+    QPushButton* m_calibrateButton = nullptr;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     QFutureWatcher<std::shared_ptr<const RemoteDevicesOutcome>> m_watcher;
 };

@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/fusion_verified_view.h"
+#include "panels/multi_device_view.h"
 #include "panels/profile_tools.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
@@ -27,6 +28,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace costscope {
 
 namespace {
@@ -43,15 +46,18 @@ RunPanel::RunPanel(MainWindow* window)
     : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar), m_status(new QLabel),
-      m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter), m_delta(new RunDeltaTable)
+      m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter), m_delta(new RunDeltaTable),
+      m_allDevices(new MultiDeviceView), m_tabs(new QTabWidget)
 {
-    for (const auto& b : availableBackends())
+    for (const auto& b : availableBackends()) {
         for (const DeviceInfo& d : b->devices()) {
             m_device->addItem(QStringLiteral("%1:%2 %3").arg(QString::fromStdString(d.backend)).arg(d.index)
                                   .arg(QString::fromStdString(d.name)));
             m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.backend), kBackendRole);
             m_device->setItemData(m_device->count() - 1, d.index, kDeviceIndexRole);
         }
+        addAllDevicesItem(m_device, *b);
+    }
     m_device->setToolTip(tr("Backend and device the graph runs on"));
     m_runs->setRange(1, 1000);
     m_runs->setValue(10);
@@ -61,7 +67,7 @@ RunPanel::RunPanel(MainWindow* window)
     m_exportTrace->setToolTip(tr("The run, node by node, beside both models' predictions as a Chrome/Perfetto trace "
                                  "(opens in ui.perfetto.dev or chrome://tracing)"));
     m_status->setWordWrap(true);
-    auto* tabs = new QTabWidget;
+    auto* tabs = m_tabs;
     tabs->addTab(m_errors, tr("Errors"));
     tabs->addTab(m_scatter, tr("Predicted vs measured"));
     tabs->addTab(m_delta, tr("Compare with previous run"));
@@ -74,6 +80,7 @@ RunPanel::RunPanel(MainWindow* window)
     });
     tabs->addTab(m_fusion, tr("Fusion verified"));
     tabs->addTab(m_tools, tr("Calibration"));
+    tabs->addTab(m_allDevices, tr("All devices"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_device, 1);
     controls->addWidget(new QLabel(tr("Runs")));
@@ -102,7 +109,7 @@ RunPanel::RunPanel(MainWindow* window)
     });
     const auto selectDevice = [this] {
         m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString(),
-                            m_device->currentData(kDeviceIndexRole).toInt());
+                            std::max(m_device->currentData(kDeviceIndexRole).toInt(), 0));
     };
     connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
     selectDevice();
@@ -149,6 +156,7 @@ void RunPanel::clear()
     m_errors->showComparison(nullptr);
     m_scatter->showComparison(nullptr);
     FusedKernelOutlines::of(m_window->scene())->setKernels({});
+    m_allDevices->showReport(nullptr);
     m_status->clear();
 }
 
@@ -170,6 +178,8 @@ void RunPanel::start()
         m_status->setText(graph ? tr("No backend device to run on.") : tr("Open a graph first."));
         return;
     }
+    if (m_device->currentData(kDeviceIndexRole).toInt() == kAllDevices)
+        return startAllDevices();
     RunRequest request{graph, m_window->bindingsEditor()->bindings(),
                        m_device->currentData(kBackendRole).toString().toStdString(),
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};

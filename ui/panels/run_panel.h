@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "multi_device_run_report.h"
 #include "run_comparison.h"
 
 #include <QWidget>
@@ -13,10 +14,12 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace costscope {
 
 class MainWindow;
+class MultiDeviceView;
 class ProfileTools;
 class FusionVerifiedView;
 class RunDeltaTable;
@@ -33,6 +36,8 @@ public:
     // deviceSelector() items carry the backend name and the device index in these roles.
     static constexpr int kBackendRole = Qt::UserRole;
     static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
+    // The device index of "All <backend> devices": every device of the backend, shown in multiDeviceView().
+    static constexpr int kAllDevices = -1;
 
     explicit RunPanel(MainWindow* window);
     ~RunPanel() override;
@@ -48,6 +53,7 @@ public:
     RunDeltaTable* deltaTable() const { return m_delta; }
     ProfileTools* profileTools() const { return m_tools; }
     FusionVerifiedView* fusionView() const { return m_fusion; }
+    MultiDeviceView* multiDeviceView() const { return m_allDevices; }
     // The run shown; nullptr before the first run and once another graph is open.
     std::shared_ptr<const RunComparison> lastRun() const { return m_last; }
     // The run before it, of the same graph (nullptr before the second run).
@@ -62,6 +68,10 @@ signals:
 private:
     void start();
     void showResult(quint64 generation, const Result<RunComparison>& result);
+    // run_panel_all_devices.cpp: "All <backend> devices" for a GPU backend with any device, and its run.
+    static void addAllDevicesItem(QComboBox* selector, const Backend& backend);
+    void startAllDevices();
+    void showAllDevices(quint64 generation, const Result<MultiDeviceRunReport>& result);
     void setBusy(bool busy);
     void clear();
 
@@ -78,6 +88,8 @@ private:
     RunScatter* m_scatter;
     RunDeltaTable* m_delta;
     FusionVerifiedView* m_fusion;
+    MultiDeviceView* m_allDevices;
+    QTabWidget* m_tabs;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     quint64 m_generation = 0;
     std::shared_ptr<const RunComparison> m_last;

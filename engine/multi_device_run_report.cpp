@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "multi_device_run_report.h"
+
+#include "calibration/device_profile_name.h"
+
+#include <algorithm>
+
+namespace costscope {
+
+std::optional<double> DeviceRunReport::contention() const
+{
+    if (!run.isolated || !run.concurrent || run.isolated->medianNs <= 0)
+        return std::nullopt;
+    return double(run.concurrent->medianNs) / double(run.isolated->medianNs) - 1;
+}
+
+std::optional<double> DeviceRunReport::costscopeError() const
+{
+    if (!predicted || !run.isolated || run.isolated->medianNs <= 0)
+        return std::nullopt;
+    const auto measured = double(run.isolated->medianNs);
+    return (measuredPartNs(predicted->costscope) - measured) / measured; // what a timed run measures
+}
+
+bool MultiDeviceRunReport::allFailed() const
+{
+    return std::all_of(devices.begin(), devices.end(), [](const DeviceRunReport& d) { return d.run.failed(); });
+}
+
+MultiDeviceRunReport runAndPredictOnDevices(Backend& backend, const std::string& backendName, const Graph& g,
+                                            const Bindings& bindings, const std::vector<HostTensor>& inputs,
+                                            const std::string& profile, const MultiDeviceRunOptions& options)
+{
+    MultiDeviceRunReport report;
+    report.backend = backendName;
+    std::vector<DeviceRun> runs = runOnDevices(backend, g, bindings, backend.devices(), inputs, options);
+    report.spreads = spreadByModel(runs);
+    for (DeviceRun& r : runs) {
+        DeviceRunReport d{std::move(r), std::nullopt, {}};
+        const std::string name = profile.empty() ? calibratedProfileOf(d.run.device) : profile;
+        if (auto p = predictRun(g, bindings, backendName, name))
+            d.predicted = std::move(*p);
+        else
+            d.predictionProblem = p.error().message;
+        report.devices.push_back(std::move(d));
+    }
+    return report;
+}
+
+} // namespace costscope

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/run_predictions.h"
+#include "multi_device_run.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace costscope {
+
+// One device of a run on every device of a backend, beside the prediction under that device's calibration.
+struct DeviceRunReport {
+    DeviceRun run;
+    std::optional<RunPredictions> predicted;
+    std::string predictionProblem; // why there is no prediction (a profile that cannot be read)
+
+    // concurrent / isolated median - 1, where the device ran both ways.
+    std::optional<double> contention() const;
+    // The Costscope prediction's relative error against the isolated median.
+    std::optional<double> costscopeError() const;
+};
+
+// What `costscope-cli run --device all` prints and the Run panel's "All <backend> devices" shows.
+struct MultiDeviceRunReport {
+    std::string backend;
+    std::vector<DeviceRunReport> devices; // in the backend's device order, failed ones included
+    std::vector<ModelSpread> spreads;
+
+    bool allFailed() const;
+};
+
+// Runs the graph on every device of the backend (runOnDevices) and predicts each under `profile`, else the device's
+// own calibrated profile (calibratedProfileOf), else predictRun's choice. The use case the CLI and the GUI share.
+MultiDeviceRunReport runAndPredictOnDevices(Backend& backend, const std::string& backendName, const Graph& g,
+                                            const Bindings& bindings, const std::vector<HostTensor>& inputs,
+                                            const std::string& profile, const MultiDeviceRunOptions& options);
+
+} // namespace costscope

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// File → Sweep Runs on Ray…: the grid of the open graph × batches × devices through a Jobs API on 127.0.0.1
+// (tests/remote/fake_ray_jobs.py, which runs each job here as Ray's supervisor would), progress per finished cell,
+// a retried failure counted once, the results table and the CLI's JSON/CSV; a bad grid refused before anything is
+// submitted; Cancel and an unreachable head ending the sweep with a message.
+#include "panels/sweep_runs_dialog.h"
+#include "test_paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace costscope;
+using namespace costscope::test;
+
+namespace {
+QString startFake(QProcess& server, const QStringList& args)
+{
+    server.start("python3", QStringList{sourcePath("tests/remote/fake_ray_jobs.py")} + args);
+    if (!server.waitForStarted() || !server.waitForReadyRead(10000))
+        return {};
+    return "http://127.0.0.1:" + QString::fromUtf8(server.readLine()).trimmed();
+}
+
+void fill(SweepRunsDialog& d, const QString& url, const QString& batches, const QString& runArgs)
+{
+    d.rayEdit()->setText(url);
+    d.batchesEdit()->setText(batches);
+    d.devicesEdit()->setText("cpu");
+    d.cliEdit()->setText(cliPath());
+    d.runArgsEdit()->setText(runArgs);
+}
+
+QString cell(const QTableWidget* t, int row, SweepRunsDialog::Column c)
+{
+    return t->item(row, c) ? t->item(row, c)->text() : QString();
+}
+} // namespace
+
+class TestSweepRunsDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void gridRunsOnRayAndComesBack()
+    {
+        QProcess server;
+        const QString url = startFake(server, {"--fail-first", "1"});
+        if (url.isEmpty())
+            QSKIP("python3 could not start the fake Jobs API (tests/remote/fake_ray_jobs.py)");
+        const QString graph = sourcePath("resources/examples/cnn.hir.json");
+        SweepRunsDialog d(graph); // the open graph's path is the default grid
+        QCOMPARE(d.graphsEdit()->text(), graph);
+        fill(d, url, "1, 2", "--runs 1 --warmup 0 --no-host-probe");
+        QSignalSpy cells(&d, &SweepRunsDialog::cellFinished);
+        QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
+        d.startButton()->click();
+        QVERIFY(!d.startButton()->isEnabled() && d.cancelButton()->isEnabled());
+        QVERIFY(finished.wait(120000));
+        server.kill();
+        server.waitForFinished();
+        QVERIFY2(finished.first().first().toBool(), qPrintable(d.statusLabel()->text()));
+        QCOMPARE(cells.size(), 2);
+        QCOMPARE(cells.last().at(0).toInt(), 2);
+        QCOMPARE(cells.last().at(1).toInt(), 2);
+        const QTableWidget* t = d.resultsTable();
+        QCOMPARE(t->rowCount(), 2);
+        int attempts = 0;
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(cell(t, row, SweepRunsDialog::Batch), QString::number(row + 1));
+            QCOMPARE(cell(t, row, SweepRunsDialog::Device), QString("cpu"));
+            QCOMPARE(cell(t, row, SweepRunsDialog::Status), QString("ok"));
+            QVERIFY2(cell(t, row, SweepRunsDialog::Measured).endsWith("s"),
+                     qPrintable(cell(t, row, SweepRunsDialog::Measured)));
+            QVERIFY(cell(t, row, SweepRunsDialog::Costscope).endsWith("s"));
+            QVERIFY(cell(t, row, SweepRunsDialog::Error).endsWith("%"));
+            attempts += cell(t, row, SweepRunsDialog::Attempts).toInt();
+        }
+        QCOMPARE(attempts, 3); // the injected failure was submitted again, and counted once
+        QCOMPARE(d.results().size(), std::size_t(2));
+        QTemporaryDir tmp;
+        QVERIFY(d.saveResults(tmp.filePath("sweep.json")).isEmpty());
+        QVERIFY(d.saveResults(tmp.filePath("sweep.csv")).isEmpty());
+        QFile json(tmp.filePath("sweep.json")), csv(tmp.filePath("sweep.csv"));
+        QVERIFY(json.open(QIODevice::ReadOnly) && csv.open(QIODevice::ReadOnly));
+        const QJsonObject j = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(j["succeeded"].toInt(), 2);
+        QCOMPARE(j["ray"].toString(), url);
+        QCOMPARE(csv.readAll().count('\n'), 3);
+    }
+
+    void badGridIsRefusedBeforeSubmitting()
+    {
+        SweepRunsDialog d(sourcePath("resources/examples/cnn.hir.json"));
+        QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
+        fill(d, "http://127.0.0.1:1", "1,x", "");
+        d.startButton()->click();
+        QVERIFY2(d.statusLabel()->text().contains("'x' is not a whole number"), qPrintable(d.statusLabel()->text()));
+        fill(d, "http://127.0.0.1:1", "1", "");
+        d.devicesEdit()->setText("cpu, gpu:first");
+        d.startButton()->click();
+        QVERIFY2(d.statusLabel()->text().contains("device 'gpu:first'"), qPrintable(d.statusLabel()->text()));
+        d.graphsEdit()->clear();
+        d.devicesEdit()->setText("cpu");
+        d.startButton()->click();
+        QVERIFY2(d.statusLabel()->text().contains("must not be empty"), qPrintable(d.statusLabel()->text()));
+        QVERIFY(d.startButton()->isEnabled());
+        QCOMPARE(finished.size(), 0);
+    }
+
+    void cancelStopsTheSweep()
+    {
+        QProcess server;
+        const QString url = startFake(server, {});
+        if (url.isEmpty())
+            QSKIP("python3 could not start the fake Jobs API (tests/remote/fake_ray_jobs.py)");
+        SweepRunsDialog d(sourcePath("resources/examples/cnn.hir.json"));
+        fill(d, url, "1", "--runs 99999999 --warmup 0 --no-host-probe");
+        QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
+        d.startButton()->click();
+        QTest::qWait(1500);
+        d.cancelButton()->click();
+        QVERIFY2(finished.wait(20000), "Cancel did not end the sweep");
+        server.kill();
+        server.waitForFinished();
+        QVERIFY(!finished.first().first().toBool());
+        QVERIFY2(d.statusLabel()->text().contains("cancelled"), qPrintable(d.statusLabel()->text()));
+        QVERIFY(d.startButton()->isEnabled());
+        // The stopped job's costscope-cli is gone with it, not left running on the worker.
+        bool orphan = true;
+        for (int tries = 0; tries < 30 && orphan; ++tries, QTest::qWait(100)) {
+            orphan = false;
+            for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+                QFile cmdline("/proc/" + pid + "/cmdline");
+                if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("99999999"))
+                    orphan = true;
+            }
+        }
+        QVERIFY2(!orphan, "the cancelled run outlived its job");
+    }
+
+    void unreachableHeadFailsEveryCellByName()
+    {
+        SweepRunsDialog d(sourcePath("resources/examples/cnn.hir.json"));
+        fill(d, "http://127.0.0.1:1", "1,2", "--runs 1");
+        d.retriesSpin()->setValue(0);
+        QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
+        d.startButton()->click();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!finished.first().first().toBool());
+        const QTableWidget* t = d.resultsTable();
+        QCOMPARE(t->rowCount(), 2);
+        QCOMPARE(cell(t, 0, SweepRunsDialog::Status), QString("FAILED"));
+        QVERIFY2(!cell(t, 0, SweepRunsDialog::Detail).isEmpty(), "the failure has no reason");
+        QVERIFY2(d.statusLabel()->text().contains("2 of 2 runs failed"), qPrintable(d.statusLabel()->text()));
+    }
+};
+
+QTEST_MAIN(TestSweepRunsDialog)
+#include "test_sweep_runs_dialog.moc"

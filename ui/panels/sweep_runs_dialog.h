@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "fleet/fleet_sweep.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace costscope {
+
+struct SweepRunsOutcome;
+
+// File → Sweep Runs on Ray…: the grid `costscope-cli sweep-runs --ray` runs (graphs × batches × devices, the graphs
+// as paths on the workers, the open graph's by default) submitted as Ray jobs through the Jobs REST API
+// (engine/fleet), off the GUI thread, with progress per finished cell and Cancel (which stops the jobs in flight).
+// The results land in a table, one row per cell (measured median, the Costscope and RLX predictions and the error,
+// or why the cell failed after its retries), and save as the CLI's JSON or CSV.
+class SweepRunsDialog : public QDialog {
+    Q_OBJECT
+public:
+    enum Column { Graph, Batch, Device, Status, Attempts, Measured, Costscope, Error, Rlx, Detail };
+
+    explicit SweepRunsDialog(const QString& graphPath, QWidget* parent = nullptr);
+    ~SweepRunsDialog() override;
+
+    QLineEdit* rayEdit() const { return m_ray; }
+    QLineEdit* graphsEdit() const { return m_graphs; }
+    QLineEdit* batchesEdit() const { return m_batches; }
+    QLineEdit* devicesEdit() const { return m_devices; }
+    QLineEdit* cliEdit() const { return m_cli; }
+    QLineEdit* runArgsEdit() const { return m_runArgs; }
+    QSpinBox* retriesSpin() const { return m_retries; }
+    QPushButton* startButton() const { return m_start; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QProgressBar* progress() const { return m_progress; }
+    QLabel* statusLabel() const { return m_status; }
+    QTableWidget* resultsTable() const { return m_table; }
+    // The last sweep's cells in grid order (empty before one finished).
+    const std::vector<SweepCellResult>& results() const { return m_results; }
+    // The results as `sweep-runs` writes them; the error, or an empty string.
+    QString saveResults(const QString& path) const;
+
+public slots:
+    void start();
+    void cancel();
+
+signals:
+    void cellFinished(int done, int total);
+    void sweepFinished(bool ok);
+
+private:
+    void showOutcome();
+    void fillTable();
+
+    QLineEdit* m_ray;
+    QLineEdit* m_graphs;
+    QLineEdit* m_batches;
+    QLineEdit* m_devices;
+    QLineEdit* m_cli;
+    QLineEdit* m_runArgs;
+    QSpinBox* m_retries;
+    QPushButton* m_start;
+    QPushButton* m_cancel;
+    QPushButton* m_save;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QTableWidget* m_table;
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+    QFutureWatcher<std::shared_ptr<const SweepRunsOutcome>> m_watcher;
+    std::vector<SweepCellResult> m_results;
+    QString m_rayUrl;
+};
+
+} // namespace costscope
