@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
 #include "canvas/canvas_view.h"
+#include "canvas/fusion_badges.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
     installSweepDock(this);
     buildEditing();
     installFirstContact(this);
+    installFusionBadges(this);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
