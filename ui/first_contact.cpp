@@ -6,6 +6,7 @@
 #include "canvas/first_view.h"
 #include "help_guide.h"
 #include "main_window.h"
+#include "model_explainer.h"
 #include "recent_files.h"
 #include <QAction>
 
@@ -31,6 +32,7 @@ EmptyCanvasPrompt* installFirstContact(MainWindow* window)
     installCanvasMenu(window);
     installFirstView(window);
     addHelpActions(window);
+    explainCostModels(window);
     return prompt;
 }
 

@@ -7,7 +7,8 @@ class EmptyCanvasPrompt;
 class MainWindow;
 
 // What a new user meets: the empty-window prompt (shown while no graph is open), the empty canvas's right-click
-// menu, the first view of an opened graph (fitted, on its costliest part) and Help's guide and shortcut list.
+// menu, the first view of an opened graph (fitted, on its costliest part), Help's guide and shortcut list, and
+// what the two cost models are.
 // Returns the prompt.
 EmptyCanvasPrompt* installFirstContact(MainWindow* window);
 

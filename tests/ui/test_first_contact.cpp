@@ -15,9 +15,11 @@
 #include "main_window.h"
 #include "test_paths.h"
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
@@ -27,6 +29,7 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace costscope;
@@ -300,6 +303,26 @@ private slots:
         QVERIFY2(shown.contains(item->sceneBoundingRect().center()),
                  qPrintable(QStringLiteral("costliest node %1 out of view")
                                 .arg(QString::fromStdString(w.graph()->nodes[costliest.front()].displayName()))));
+    }
+
+    void theTwoModelsAreExplained()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QComboBox* models = w.modelSelector();
+        const QString rlx = models->itemData(models->findText(QStringLiteral("rlx")), Qt::ToolTipRole).toString();
+        const QString own = models->itemData(models->findText(QStringLiteral("costscope")), Qt::ToolTipRole).toString();
+        QVERIFY(rlx.contains(QStringLiteral("RLX parity")) && rlx.contains(QStringLiteral("Conv")));
+        QVERIFY(own.contains(QStringLiteral("calibrated")));
+        auto* button = w.findChild<QToolButton*>(QStringLiteral("explainModelsButton"));
+        QVERIFY(button && button->isVisible());
+        QTest::mouseClick(button, Qt::LeftButton);
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("modelsExplanation"));
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        for (const char* topic : {"RLX parity", "0 ns", "Which to trust", "calibrated profile", "measured run"})
+            QVERIFY2(box->text().contains(QLatin1String(topic)), topic);
     }
 
     void helpListsTheGuideAndEveryShortcut()
