@@ -6,6 +6,7 @@
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "charts/icicle_chart.h"
 #include "charts/roofline_chart.h"
 #include "charts/sweep_dock.h"
 #include "dock_layout.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildEditing();
     installFirstContact(this);
     installFusionBadges(this);
+    installIcicleDock(this);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
