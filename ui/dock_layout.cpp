@@ -10,7 +10,7 @@
 namespace costscope {
 namespace {
 
-// The docks of the upper stack, first raised; every other dock goes to the lower stack, Nodes first.
+// The column's tabs in this order, Summary first (raised); any other dock after them.
 const QStringList kInspectDocks = {QStringLiteral("summaryDock"), QStringLiteral("propertiesDock"),
                                    QStringLiteral("bindingsDock"), QStringLiteral("sweepDock")};
 const QStringList kListDocksFirst = {QStringLiteral("nodesDock"), QStringLiteral("topNodesDock"),
@@ -21,12 +21,11 @@ int columnWidth(int windowWidth)
     return std::clamp(static_cast<int>(windowWidth * kColumnShare), kMinColumn, kMaxColumn);
 }
 
-// Dock sizes only hold once the window has its real size: they are set on the first show, and once more after the
-// window's first resize past it (a window manager that maximises right after mapping).
+// Dock sizes only hold once the window has its real size: the column's width is set on the first show, and once
+// more after the window's first resizes past it (a window manager that maximises right after mapping).
 class ColumnSizer : public QObject {
 public:
-    ColumnSizer(QMainWindow* window, QDockWidget* upper, QDockWidget* lower)
-        : QObject(window), m_window(window), m_upper(upper), m_lower(lower)
+    ColumnSizer(QMainWindow* window, QDockWidget* column) : QObject(window), m_window(window), m_column(column)
     {
         window->installEventFilter(this);
     }
@@ -35,8 +34,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override
     {
         if (watched == m_window && (event->type() == QEvent::Show || event->type() == QEvent::Resize)
-            && m_window->isVisible()) {
-            apply();
+            && m_window->isVisible() && m_column) {
+            m_window->resizeDocks({m_column.data()}, {columnWidth(m_window->width())}, Qt::Horizontal);
             if (event->type() == QEvent::Resize && ++m_resizes >= 2)
                 deleteLater();
         }
@@ -44,24 +43,8 @@ protected:
     }
 
 private:
-    void apply()
-    {
-        QList<QDockWidget*> docks;
-        for (QDockWidget* d : {m_upper.data(), m_lower.data()})
-            if (d)
-                docks << d;
-        if (docks.isEmpty())
-            return;
-        m_window->resizeDocks({docks.front()}, {columnWidth(m_window->width())}, Qt::Horizontal);
-        if (docks.size() == 2) {
-            const int h = m_window->height();
-            m_window->resizeDocks(docks, {h * 55 / 100, h * 45 / 100}, Qt::Vertical);
-        }
-    }
-
     QMainWindow* m_window;
-    QPointer<QDockWidget> m_upper;
-    QPointer<QDockWidget> m_lower;
+    QPointer<QDockWidget> m_column;
     int m_resizes = 0;
 };
 
@@ -80,16 +63,14 @@ void fitToColumn(QDockWidget* dock, int column)
     dock->setWidget(scroll);
 }
 
-// Puts `docks` in the right area as one tab stack under `below` (or at the top when null); returns the first.
-QDockWidget* stack(QMainWindow* window, const QList<QDockWidget*>& docks, QDockWidget* below)
+// Puts `docks` in the right area as one tab stack, the first raised; returns it.
+QDockWidget* stack(QMainWindow* window, const QList<QDockWidget*>& docks)
 {
     if (docks.isEmpty())
         return nullptr;
     QDockWidget* first = docks.front();
     first->setFloating(false);
     window->addDockWidget(Qt::RightDockWidgetArea, first);
-    if (below)
-        window->splitDockWidget(below, first, Qt::Vertical);
     for (QDockWidget* d : docks.mid(1)) {
         d->setFloating(false);
         window->tabifyDockWidget(first, d);
@@ -104,22 +85,16 @@ void applyDefaultDockLayout(QMainWindow* window)
 {
     window->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    QList<QDockWidget*> inspect;
-    QList<QDockWidget*> list;
-    for (const QString& name : kInspectDocks)
+    QList<QDockWidget*> docks;
+    for (const QString& name : kInspectDocks + kListDocksFirst)
         if (auto* d = window->findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly))
-            inspect << d;
-    for (const QString& name : kListDocksFirst)
-        if (auto* d = window->findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly))
-            list << d;
+            docks << d;
     for (QDockWidget* d : window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
-        if (!inspect.contains(d) && !list.contains(d))
-            list << d;
-    for (QDockWidget* d : inspect + list)
+        if (!docks.contains(d))
+            docks << d;
+    for (QDockWidget* d : docks)
         fitToColumn(d, kMinColumn);
-    QDockWidget* upper = stack(window, inspect, nullptr);
-    QDockWidget* lower = stack(window, list, upper);
-    new ColumnSizer(window, upper, lower);
+    new ColumnSizer(window, stack(window, docks));
 }
 
 } // namespace costscope

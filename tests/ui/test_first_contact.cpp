@@ -145,18 +145,18 @@ private slots:
         qInfo("canvas %dx%d in a %dx%d window: %.1f %% of it", w.canvas()->width(), w.canvas()->height(), size.width(),
               size.height(), share * 100);
         QVERIFY2(share >= 2.0 / 3.0, qPrintable(QStringLiteral("canvas share %1").arg(share)));
-        // Nothing was hidden to get there: the Summary and Nodes docks are on screen, docked, beside the canvas.
-        for (const char* name : {"summaryDock", "nodesDock"}) {
-            auto* dock = w.findChild<QDockWidget*>(QLatin1String(name));
-            QVERIFY(dock);
-            QVERIFY2(dock->isVisible() && !dock->isFloating(), name);
-            QCOMPARE(w.dockWidgetArea(dock), Qt::RightDockWidgetArea);
-            QVERIFY(dock->width() >= kMinColumn - 10);
-        }
-        // Every dock is reachable (docked, on screen or a tab away).
-        for (QDockWidget* dock : w.findChildren<QDockWidget*>())
+        // Nothing was hidden to get there: Summary is on screen beside the canvas, and every other dock a tab away.
+        auto* summary = w.findChild<QDockWidget*>(QStringLiteral("summaryDock"));
+        QVERIFY(summary);
+        QVERIFY(!summary->isFloating() && summary->width() >= kMinColumn - 10);
+        QVERIFY(QRect(QPoint(), w.size()).contains(summary->geometry()));
+        QVERIFY(summary->geometry().left() > w.canvas()->geometry().right());
+        const auto tabs = w.tabifiedDockWidgets(summary);
+        for (QDockWidget* dock : w.findChildren<QDockWidget*>()) {
             QVERIFY2(!dock->isFloating() && w.dockWidgetArea(dock) == Qt::RightDockWidgetArea,
                      qPrintable(dock->objectName()));
+            QVERIFY2(dock == summary || tabs.contains(dock), qPrintable(dock->objectName()));
+        }
     }
 
     void emptyWindowPromptOpensRecentFiles()
