@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
 #include "canvas/canvas_view.h"
+#include "canvas/fusion_badges.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "charts/icicle_chart.h"
 #include "charts/roofline_chart.h"
 #include "charts/sweep_dock.h"
+#include "dock_layout.h"
 #include "edit/autosaver.h"
 #include "edit/graph_document.h"
 #include "edit/graph_edits.h"
+#include "first_contact.h"
 #include "formats/graph_file.h"
 #include "jobs/batched_graph.h"
 #include "jobs/load_job.h"
@@ -57,6 +61,9 @@ MainWindow::MainWindow(QWidget* parent)
     buildAnalysisTools();
     installSweepDock(this);
     buildEditing();
+    installFirstContact(this);
+    installFusionBadges(this);
+    installIcicleDock(this);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
@@ -77,7 +84,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        applyDefaultDockLayout(this);
     restoreViewSettings(settings);
 }
 

@@ -9,6 +9,7 @@
 #include "panels/remote_devices_dialog.h"
 #include "panels/search_bar.h"
 #include "panels/sweep_runs_dialog.h"
+#include "recent_files.h"
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -28,15 +29,11 @@
 #include <QToolBar>
 
 namespace costscope {
-namespace {
-constexpr int kMaxRecent = 10;
-const QString kRecentKey = QStringLiteral("recentFiles");
-} // namespace
-
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile);
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile)
+        ->setObjectName(QStringLiteral("actionOpen"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     addExportMenu(this, file);
@@ -65,7 +62,8 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { m_canvas->zoomBy(1.25); });
     view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { m_canvas->zoomBy(0.8); });
-    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_canvas, &CanvasView::fitAll);
+    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_canvas, &CanvasView::fitAll)
+        ->setObjectName(QStringLiteral("actionFit"));
     QAction* minimap = view->addAction(tr("&Minimap"));
     minimap->setObjectName(QStringLiteral("actionMinimap"));
     minimap->setCheckable(true);
@@ -81,8 +79,10 @@ void MainWindow::buildMenus()
         m_legend->refresh();
     });
     view->addSeparator();
-    view->addAction(tr("&Collapse All Groups"), m_scene, &GraphScene::collapseAll);
-    view->addAction(tr("&Expand All Groups"), m_scene, &GraphScene::expandAll);
+    view->addAction(tr("&Collapse All Groups"), m_scene, &GraphScene::collapseAll)
+        ->setObjectName(QStringLiteral("actionCollapseAll"));
+    view->addAction(tr("&Expand All Groups"), m_scene, &GraphScene::expandAll)
+        ->setObjectName(QStringLiteral("actionExpandAll"));
     view->addAction(tr("&Find…"), QKeySequence::Find, m_search, &SearchBar::focusSearch)
         ->setObjectName(QStringLiteral("actionFind"));
     view->addAction(tr("Find &Next"), QKeySequence::FindNext, m_search, &SearchBar::next);
@@ -160,53 +160,19 @@ void MainWindow::chooseFile()
         openFile(path);
 }
 
-namespace {
-// One spelling per file: "dir/../x.onnx", a symlink and the plain path are the same entry.
-QString canonicalPath(const QString& path)
-{
-    const QString canonical = QFileInfo(path).canonicalFilePath();
-    return canonical.isEmpty() ? QDir::cleanPath(QFileInfo(path).absoluteFilePath()) : canonical;
-}
-
-// The stored list without repeats (lists written before paths were made canonical may hold some).
-QStringList recentFiles(const QSettings& settings)
-{
-    QStringList out;
-    for (const QString& path : settings.value(kRecentKey).toStringList())
-        if (const QString p = canonicalPath(path); !out.contains(p))
-            out << p;
-    return out;
-}
-} // namespace
-
 void MainWindow::addRecent(const QString& path)
 {
-    QSettings settings;
-    QStringList recent = recentFiles(settings);
-    const QString canonical = canonicalPath(path);
-    recent.removeAll(canonical);
-    recent.prepend(canonical);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(kRecentKey, recent);
+    addRecentFile(path);
     rebuildRecentMenu();
 }
 
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = recentFiles(QSettings());
-    // Files of the same name (model.onnx of two exports) are told apart by their folder.
-    QMap<QString, int> sameName;
+    const QStringList recent = recentFiles();
     for (const QString& path : recent)
-        ++sameName[QFileInfo(path).fileName()];
-    for (const QString& path : recent) {
-        const QFileInfo info(path);
-        const QString label = sameName.value(info.fileName()) > 1
-                                ? QStringLiteral("%1 (%2)").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()))
-                                : info.fileName();
-        m_recentMenu->addAction(label, this, [this, path] { openFile(path); })->setToolTip(path);
-    }
+        m_recentMenu->addAction(recentFileLabel(path, recent), this, [this, path] { openFile(path); })
+            ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 

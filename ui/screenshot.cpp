@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "screenshot.h"
 #include "canvas/canvas_view.h"
+#include "canvas/first_view.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
 #include <QCoreApplication>
@@ -49,14 +50,8 @@ int renderScreenshot(const QString& file, const QString& out, QSize size, QStrin
         return 3;
     }
     window.resize(size);
-    window.canvas()->fitAll();
-    // Past this the boxes lose their text; a readable top of the graph says more than an unreadable whole.
-    constexpr double kReadableZoom = 0.55;
-    if (window.canvas()->zoom() < kReadableZoom) {
-        window.canvas()->zoomBy(kReadableZoom / window.canvas()->zoom());
-        const QRectF all = window.canvas()->sceneRect();
-        window.canvas()->centerOn(all.center().x(), all.top());
-    }
+    // What a user sees first: fitted, or legible around the costliest node.
+    showFirstView(window.canvas(), *window.scene(), window.overlay().cost());
     QWidget* shown = &window;
     if (!dock.isEmpty()) {
         auto* d = window.findChild<QDockWidget*>(dock);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep|top|roofline] FILE | costscope --version
+// costscope [FILE] | costscope --screenshot OUT.png [--view canvas|sweep|top|roofline] [--size WxH] FILE |
+// costscope --version
 #include "app_identity.h"
 #include "charts/sweep_screenshot.h"
 #include "jobs/cost_job.h"
@@ -45,8 +46,13 @@ int main(int argc, char** argv)
     const QCommandLineOption view(QStringLiteral("view"),
                                   QStringLiteral("What the screenshot shows: canvas, sweep, top or roofline."),
                                   QStringLiteral("canvas|sweep|top|roofline"), QStringLiteral("canvas"));
+    const QCommandLineOption windowSize(QStringLiteral("size"),
+                                        QStringLiteral("Window size of the screenshot (default 1600x1000, a dock "
+                                                       "alone 1100x620)."),
+                                        QStringLiteral("WxH"));
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(windowSize);
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph to open (RLX HIR JSON, ONNX, .costscope)."));
     parser.process(app);
 
@@ -67,7 +73,18 @@ int main(int argc, char** argv)
         }
         QString error;
         // A dock alone is drawn at a size that keeps its text legible on a README page.
-        const QSize size = docks.value(shown).isEmpty() ? QSize(1600, 1000) : QSize(1100, 620);
+        QSize size = docks.value(shown).isEmpty() ? QSize(1600, 1000) : QSize(1100, 620);
+        if (parser.isSet(windowSize)) {
+            const QStringList wh = parser.value(windowSize).split(QLatin1Char('x'));
+            const int w = wh.value(0).toInt();
+            const int h = wh.value(1).toInt();
+            if (wh.size() != 2 || w < 320 || h < 240 || w > 8192 || h > 8192) {
+                std::fprintf(stderr, "costscope: --size %s: expected WxH, from 320x240 to 8192x8192 (e.g. 1280x800)\n",
+                             qPrintable(parser.value(windowSize)));
+                return 2;
+            }
+            size = QSize(w, h);
+        }
         const int rc = shown == QLatin1String("sweep")
                            ? costscope::renderSweepScreenshot(files.front(), parser.value(screenshot), size, &error)
                            : costscope::renderScreenshot(files.front(), parser.value(screenshot), size, &error,

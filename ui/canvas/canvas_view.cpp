@@ -4,12 +4,13 @@
 #include "edit/op_palette.h"
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
-#include <QKeyEvent>
 #include <QGraphicsItem>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMimeData>
 #include <QPainter>
-#include <QVariantAnimation>
 #include <QScrollBar>
+#include <QVariantAnimation>
 #include <QWheelEvent>
 #include <algorithm>
 
@@ -114,6 +115,20 @@ void CanvasView::drawForeground(QPainter* painter, const QRectF& rect)
     painter->setBrush(Qt::NoBrush);
     painter->drawRoundedRect(m_pulseRect, 12, 12);
     painter->restore();
+}
+
+void CanvasView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (itemAt(event->pos())) {
+        QGraphicsView::contextMenuEvent(event);
+        return;
+    }
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("canvasMenu"));
+    emit backgroundContextMenu(&menu, mapToScene(event->pos()));
+    if (!menu.isEmpty())
+        menu.exec(event->globalPos());
+    event->accept();
 }
 
 void CanvasView::setMinimapVisible(bool visible)

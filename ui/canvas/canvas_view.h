@@ -2,6 +2,7 @@
 #pragma once
 #include <QGraphicsView>
 
+class QMenu;
 class QVariantAnimation;
 
 namespace costscope {
@@ -33,6 +34,8 @@ signals:
     void opDropped(const QByteArray& opName, QPointF scenePos);
     // A local file was dropped on the canvas: the window opens it.
     void fileDropped(const QString& path);
+    // A right click on empty canvas (no box under it): listeners fill `menu`, which then opens there.
+    void backgroundContextMenu(QMenu* menu, QPointF scenePos);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -43,6 +46,7 @@ protected:
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void placeMinimap();

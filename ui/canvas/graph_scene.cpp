@@ -64,22 +64,37 @@ void GraphScene::applyProblems()
     for (std::size_t u = 0; u < m_items.size(); ++u) {
         const auto& unit = m_laidOut.units[u];
         QString problem;
+        QString fusion;
         if (unit.isGroup) {
             std::size_t count = 0;
-            for (std::size_t node : m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes)
+            std::size_t missed = 0;
+            for (std::size_t node : m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes) {
                 count += node < m_graph->nodes.size() && m_problems.count(m_graph->nodes[node].id);
+                missed += node < m_graph->nodes.size() && m_fusionHints.count(m_graph->nodes[node].id);
+            }
             if (count > 0)
                 problem = tr("%n invalid node(s) inside", nullptr, static_cast<int>(count));
+            if (missed > 0)
+                fusion = tr("%n missed fusion(s) inside", nullptr, static_cast<int>(missed));
         } else if (unit.node < m_graph->nodes.size()) {
             if (auto it = m_problems.find(m_graph->nodes[unit.node].id); it != m_problems.end())
                 problem = QString::fromStdString(it->second);
+            if (auto it = m_fusionHints.find(m_graph->nodes[unit.node].id); it != m_fusionHints.end())
+                fusion = QString::fromStdString(it->second);
         }
         m_items[u]->setProblem(problem);
+        m_items[u]->setFusionHint(fusion);
         if (!unit.isGroup && unit.node < m_graph->nodes.size()) {
             const auto mark = m_marks.find(m_graph->nodes[unit.node].id);
             m_items[u]->setMark(mark != m_marks.end() ? mark->second : QColor());
         }
     }
+}
+
+void GraphScene::setFusionHints(std::map<NodeId, std::string> hints)
+{
+    m_fusionHints = std::move(hints);
+    applyProblems();
 }
 
 void GraphScene::setMarks(std::map<NodeId, QColor> marks)

@@ -34,6 +34,10 @@ public:
     const std::map<NodeId, std::string>& problems() const { return m_problems; }
     // Outlines by node id (graph diffs); kept across relayouts.
     void setMarks(std::map<NodeId, QColor> marks);
+    // Missed fusions by node id (a badge with the fusion report's reason and hint; a collapsed group counts its
+    // members'); kept across relayouts.
+    void setFusionHints(std::map<NodeId, std::string> hints);
+    const std::map<NodeId, std::string>& fusionHints() const { return m_fusionHints; }
     const Graph* graph() const { return m_graph.get(); }
     const GroupTree& groups() const { return m_tree; }
     const ViewGraph& viewGraph() const { return m_view; }
@@ -107,6 +111,7 @@ private:
     ViewGraph m_laidOut;            // the view m_items were built for
     std::map<NodeId, std::string> m_problems;
     std::map<NodeId, QColor> m_marks;
+    std::map<NodeId, std::string> m_fusionHints;
     int m_focusGroup = -1;                    // the group just collapsed or expanded, until laid out
     int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
     QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag

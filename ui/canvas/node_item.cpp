@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/node_item.h"
+#include <QCoreApplication>
 #include <QFont>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -66,11 +67,37 @@ void NodeItem::setProblem(QString problem)
 {
     if (problem == m_problem)
         return;
-    if (m_problem.isEmpty())
-        m_baseToolTip = toolTip();
+    keepBaseToolTip();
     m_problem = std::move(problem);
-    setToolTip(m_problem.isEmpty() ? m_baseToolTip : m_baseToolTip + QStringLiteral("\n⚠ ") + m_problem);
+    refreshToolTip();
     update();
+}
+
+void NodeItem::setFusionHint(QString hint)
+{
+    if (hint == m_fusionHint)
+        return;
+    keepBaseToolTip();
+    m_fusionHint = std::move(hint);
+    refreshToolTip();
+    update();
+}
+
+// The tooltip the scene gave the item, before problems and hints were added to it.
+void NodeItem::keepBaseToolTip()
+{
+    if (m_problem.isEmpty() && m_fusionHint.isEmpty())
+        m_baseToolTip = toolTip();
+}
+
+void NodeItem::refreshToolTip()
+{
+    QString tip = m_baseToolTip;
+    if (!m_problem.isEmpty())
+        tip += QStringLiteral("\n⚠ ") + m_problem;
+    if (!m_fusionHint.isEmpty())
+        tip += QStringLiteral("\nMissed fusion: ") + m_fusionHint;
+    setToolTip(tip);
 }
 
 void NodeItem::setMark(QColor mark)
@@ -188,6 +215,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
                           painter->fontMetrics().elidedText(*s, Qt::ElideRight, static_cast<int>(line.width())));
     }
     paintPorts(painter);
+    paintFusionBadge(painter);
     if (m_content.style == Style::Unknown || !m_badge.isEmpty() || !m_problem.isEmpty()) {
         const QString mark = !m_problem.isEmpty()                    ? QStringLiteral("!")
                              : m_content.style == Style::Unknown ? QStringLiteral("?")
@@ -203,6 +231,24 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setPen(Qt::white);
         painter->drawText(pill, Qt::AlignCenter, mark);
     }
+}
+
+void NodeItem::paintFusionBadge(QPainter* painter) const
+{
+    if (m_fusionHint.isEmpty())
+        return;
+    QFont font = painter->font();
+    font.setBold(true);
+    font.setPointSizeF(6.5);
+    painter->setFont(font);
+    const QString mark = QCoreApplication::translate("NodeItem", "fuse");
+    const double w = painter->fontMetrics().horizontalAdvance(mark) + 10;
+    const QRectF pill(m_rect.left() + kStripe + 6, m_rect.top() - 7, w, 14);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0xe0, 0x8e, 0x0b));
+    painter->drawRoundedRect(pill, 7, 7);
+    painter->setPen(Qt::white);
+    painter->drawText(pill, Qt::AlignCenter, mark);
 }
 
 void NodeItem::paintPorts(QPainter* painter) const

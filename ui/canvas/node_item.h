@@ -34,6 +34,9 @@ public:
     // Why the node is invalid (drawn red with a "!" badge, said in the tooltip); empty when it is fine.
     void setProblem(QString problem);
     const QString& problem() const { return m_problem; }
+    // Why RLX leaves this node unfused (an amber "fuse" badge, said in the tooltip); empty when nothing is missed.
+    void setFusionHint(QString hint);
+    const QString& fusionHint() const { return m_fusionHint; }
     // An outline in this colour (graph diffs: added, removed, changed); invalid = none.
     void setMark(QColor mark);
     QColor mark() const { return m_mark; }
@@ -55,6 +58,9 @@ public:
 
 private:
     void paintPorts(QPainter* painter) const;
+    void paintFusionBadge(QPainter* painter) const;
+    void keepBaseToolTip();
+    void refreshToolTip();
 
     int m_unit;
     Content m_content;
@@ -62,6 +68,7 @@ private:
     QColor m_heat;
     QString m_badge;
     QString m_problem;
+    QString m_fusionHint;
     QColor m_mark;
     QString m_baseToolTip;
     int m_inputPorts = 0;

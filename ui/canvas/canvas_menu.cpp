@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/canvas_menu.h"
+#include "canvas/canvas_view.h"
+#include "edit/graph_templates.h"
+#include "main_window.h"
+#include "recent_files.h"
+#include <QAction>
+#include <QMenu>
+
+namespace costscope {
+namespace {
+void addWindowActions(MainWindow* window, QMenu* menu, const QStringList& names)
+{
+    for (const QString& name : names) {
+        if (name.isEmpty()) {
+            menu->addSeparator();
+        } else if (auto* action = window->findChild<QAction*>(name)) {
+            menu->addAction(action);
+        }
+    }
+}
+} // namespace
+
+void fillCanvasMenu(MainWindow* window, QMenu* menu)
+{
+    if (window->graph()) {
+        addWindowActions(window, menu,
+                         {QStringLiteral("actionFit"), QStringLiteral("actionJumpCostliest"), QString(),
+                          QStringLiteral("actionCollapseAll"), QStringLiteral("actionExpandAll"), QString(),
+                          QStringLiteral("actionMinimap"), QStringLiteral("actionLeftToRight"),
+                          QStringLiteral("actionShowParams"), QString(), QStringLiteral("actionPaste"),
+                          QStringLiteral("actionExport")});
+        return;
+    }
+    addWindowActions(window, menu, {QStringLiteral("actionOpen")});
+    QMenu* recent = menu->addMenu(QObject::tr("Open Recent"));
+    const QStringList files = recentFiles();
+    for (const QString& path : files)
+        recent->addAction(recentFileLabel(path, files), window, [window, path] { window->openFile(path); });
+    recent->setEnabled(!files.isEmpty());
+    QMenu* templates = menu->addMenu(QObject::tr("New from Template"));
+    for (const edit::TemplateInfo& t : edit::graphTemplates())
+        templates->addAction(QString::fromStdString(t.title), window, [window, id = t.id] { window->newGraph(id); });
+}
+
+void installCanvasMenu(MainWindow* window)
+{
+    QObject::connect(window->canvas(), &CanvasView::backgroundContextMenu, window,
+                     [window](QMenu* menu, QPointF) { fillCanvasMenu(window, menu); });
+}
+
+} // namespace costscope
