@@ -4,12 +4,12 @@
 #include "canvas/overlay_model.h"
 #include "charts/run_scatter.h"
 #include "formats/graph_file.h"
-#include "jobs/run_job.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/profile_tools.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
+#include "usecases/run_and_compare.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -156,7 +156,7 @@ void RunPanel::start()
         m_status->setText(graph ? tr("No backend device to run on.") : tr("Open a graph first."));
         return;
     }
-    RunRequest request{graph, m_window->bindingsEditor()->bindings(),
+    RunRequest request{graph, m_window->analysisSettings()->value().bindings,
                        m_device->currentData(kBackendRole).toString().toStdString(),
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
