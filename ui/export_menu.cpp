@@ -1,34 +1,25 @@
 // SPDX-License-Identifier: MIT
 #include "export_menu.h"
 
-#include "formats/graph_file.h"
 #include "main_window.h"
 #include "render/render.h"
-#include "report/report_svg.h"
-#include "report/report_writers.h"
+#include "usecases/report_export.h"
 
 #include <QApplication>
-#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGuiApplication>
+#include <QFutureWatcher>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSpinBox>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
 namespace costscope {
 
 namespace {
-
-QString formatOf(const QString& path)
-{
-    if (path.endsWith(QLatin1String(".nodedata.json"), Qt::CaseInsensitive))
-        return QStringLiteral("node-data");
-    return QFileInfo(path).suffix().toLower();
-}
 
 // The toolbar's device first (its costs colour the diagram when it is the pick), then RLX's other devices.
 std::vector<DeviceProfile> profilesFor(const std::string& current)
@@ -75,47 +66,19 @@ private:
 
 QString exportReport(const Graph& g, const QString& source, const CostRequest& request, const QString& path)
 {
-    const QString format = formatOf(path);
     const auto model = makeCostModel(request.model);
     const auto profiles = profilesFor(request.device);
     if (!model || profiles.empty())
         return QObject::tr("no cost model '%1' or device '%2'")
             .arg(QString::fromStdString(request.model), QString::fromStdString(request.device));
-    std::vector<GraphCost> costs;
-    for (const DeviceProfile& p : profiles)
-        costs.push_back(model->estimate(g, p, request.bindings));
-    Report r = buildReport(g, costs, {g.name.empty() ? source.toStdString() : g.name, source.toStdString(),
-                                      model->name(), request.bindings, 10, request.rlxVersion});
-    const auto syms = g.symbols();
-    if (std::find(syms.begin(), syms.end(), "batch") != syms.end()) {
-        SweepRequest sweep;
-        sweep.values = *parseSweepValues("1:256:x2");
-        sweep.base = request.bindings;
-        sweep.base.erase("batch");
-        sweep.profiles = profiles;
-        sweep.rlxVersion = request.rlxVersion;
-        attachSweep(r, runSweep(g, *model, sweep), "batch");
-    }
-    std::string err;
-    const std::string out = path.toStdString();
-    if (format == QLatin1String("png"))
-        return render::svgToPng(diagramSvg(r, r.pick), out, &err) ? QString() : QString::fromStdString(err);
-    if (format == QLatin1String("pdf"))
-        return render::htmlToPdf(reportHtml(r), out, &err) ? QString() : QString::fromStdString(err);
-    std::string bytes;
-    if (format == QLatin1String("html"))
-        bytes = reportHtml(r);
-    else if (format == QLatin1String("csv"))
-        bytes = reportCsv(r);
-    else if (format == QLatin1String("json"))
-        bytes = reportJson(r);
-    else if (format == QLatin1String("node-data"))
-        bytes = reportNodeData(r, r.pick);
-    else if (format == QLatin1String("svg"))
-        bytes = diagramSvg(r, r.pick);
-    else
-        return QObject::tr("unknown export format '%1' (html, pdf, csv, json, nodedata.json, svg or png)").arg(format);
-    auto written = writeFileAtomic(out, bytes);
+    auto report = buildAnalysisReport(
+        g, {source.toStdString(), model.get(), profiles, request.bindings, request.rlxVersion, 10, "batch", ""});
+    if (!report)
+        return QString::fromStdString(report.error().message);
+    // The GUI links the renderer; costscope-cli loads it as a plugin.
+    static const render::RenderPlugin linked{&render::svgToPng, &render::htmlToPdf};
+    auto written = writeReport(*report, reportFormatOfPath(path.toStdString()), path.toStdString(),
+                               [] { return Result<const render::RenderPlugin*>(&linked); });
     return written ? QString() : QString::fromStdString(written.error().message);
 }
 
@@ -142,16 +105,25 @@ void addExportMenu(MainWindow* window, QMenu* fileMenu)
         const QString ext = selected.section(QLatin1String("(*"), 1).chopped(1);
         if (!path.endsWith(ext, Qt::CaseInsensitive))
             path += ext;
-        CostRequest request;
-        request.model = window->modelSelector()->currentText().toStdString();
-        request.device = window->deviceSelector()->currentText().toStdString();
-        request.bindings["batch"] = window->batchSpin()->value();
-        request.rlxVersion = window->rlxVersion();
-        QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-        const QString error = exportReport(*graph, window->currentFile(), request, path);
-        QGuiApplication::restoreOverrideCursor();
-        if (!error.isEmpty())
-            QMessageBox::warning(window, QObject::tr("Export failed"), path + QLatin1String(": ") + error);
+        auto* watcher = new QFutureWatcher<QString>(window);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, window, [window, watcher, path] {
+            watcher->deleteLater();
+            if (const QString error = watcher->result(); !error.isEmpty())
+                QMessageBox::warning(window, QObject::tr("Export failed"), path + QLatin1String(": ") + error);
+            else
+                window->statusBar()->showMessage(QObject::tr("Exported %1").arg(path), 5000);
+        });
+        window->statusBar()->showMessage(QObject::tr("Exporting %1 …").arg(path));
+        watcher->setFuture(exportInBackground(window, path));
+    });
+}
+
+QFuture<QString> exportInBackground(const MainWindow* window, const QString& path)
+{
+    const AnalysisSettings& s = window->analysisSettings()->value();
+    return QtConcurrent::run([graph = window->graph(), source = window->currentFile(),
+                              request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion}, path] {
+        return graph ? exportReport(*graph, source, request, path) : QObject::tr("no graph is open");
     });
 }
 

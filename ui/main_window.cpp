@@ -14,6 +14,7 @@
 #include "edit/graph_document.h"
 #include "edit/graph_edits.h"
 #include "first_contact.h"
+#include "formats/costscope_document.h"
 #include "formats/graph_file.h"
 #include "jobs/batched_graph.h"
 #include "jobs/load_job.h"
@@ -67,6 +68,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &LoadJob::sessionLoaded, this,
+            [this](const QString&, std::shared_ptr<const CostscopeDocument> session) { applySession(*session); });
     connect(m_loader, &LoadJob::failed, this, &MainWindow::onLoadFailed);
     connect(m_scene, &GraphScene::nodeSelected, this, &MainWindow::onCanvasSelection);
     connect(m_canvas, &CanvasView::fileDropped, this, [this](const QString& path) { openFile(path); });

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "analysis_settings_owner.h"
 #include "canvas/overlay_model.h"
 #include "edit/graph_templates.h"
 #include "jobs/cost_job.h"
@@ -89,6 +90,8 @@ public:
     SummaryPanel* summaryPanel() const { return m_summary; }
     SearchBar* searchBar() const { return m_search; }
     const OverlayModel& overlay() const { return m_overlay; }
+    // The one owner of the analysis settings (model, device, bindings, precision, RLX version): read it, bind to it.
+    AnalysisSettingsOwner* analysisSettings() const { return m_settings; }
     QComboBox* deviceSelector() const { return m_device; }
     QComboBox* modelSelector() const { return m_model; }
     QComboBox* overlaySelector() const { return m_overlayMode; }
@@ -135,6 +138,8 @@ private:
     void buildToolBar();
     void buildDocks();
     void onLoaded(const QString& path, std::shared_ptr<const Graph> graph);
+    // A .costscope file's settings, view and groups, after its graph is shown.
+    void applySession(const CostscopeDocument& session);
     void onLoadFailed(const QString& path, const QString& message);
     void onCanvasSelection(int nodeIndex);
     void onTableSelection(int nodeIndex);
@@ -174,6 +179,7 @@ private:
     void rebuildRecentMenu();
     void chooseFile();
 
+    AnalysisSettingsOwner* m_settings = new AnalysisSettingsOwner(this);
     std::shared_ptr<const Graph> m_graph;
     QString m_file;
     GraphScene* m_scene;

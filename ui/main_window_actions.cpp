@@ -111,7 +111,7 @@ void MainWindow::buildToolBar()
     m_device->addItems(costDeviceNames());
     m_device->setToolTip(tr("Device"));
     m_batch = new QSpinBox(bar);
-    m_batch->setRange(1, 65536);
+    m_batch->setRange(1, kMaxBinding); // the Bindings dock's range: both show one value (AnalysisSettingsOwner)
     m_batch->setValue(1);
     m_batch->setPrefix(tr("batch "));
     m_batch->setToolTip(tr("Value of the symbol 'batch'"));
@@ -138,8 +138,6 @@ void MainWindow::buildToolBar()
     bar->addSeparator();
     bar->addWidget(m_search);
 
-    connect(m_model, &QComboBox::currentIndexChanged, this, &MainWindow::requestCosts);
-    connect(m_device, &QComboBox::currentIndexChanged, this, &MainWindow::requestCosts);
     connect(m_overlayMode, &QComboBox::currentIndexChanged, this, [this] {
         m_overlay.setMode(static_cast<OverlayMode>(m_overlayMode->currentData().toInt()));
         m_scene->refreshOverlay();

@@ -58,6 +58,7 @@ QComboBox* MainWindow::makeRlxVersionSelector(QWidget* parent)
                        "same under both."));
     const auto saved = parseRlxVersion(QSettings().value(kRlxVersionKey).toString().toStdString(), kRlxVersionKey);
     box->setCurrentIndex(box->findData(static_cast<int>(saved ? *saved : kDefaultRlxVersion)));
+    m_settings->bindRlxVersionSelector(box); // first: what follows reads the settings
     connect(box, &QComboBox::currentIndexChanged, this, [this] {
         QSettings().setValue(kRlxVersionKey, QString::fromUtf8(rlxVersionName(rlxVersion()).data()));
         m_costBar->setRlxVersion(rlxVersion());
@@ -70,7 +71,7 @@ QComboBox* MainWindow::makeRlxVersionSelector(QWidget* parent)
 
 RlxVersion MainWindow::rlxVersion() const
 {
-    return m_rlxVersion ? static_cast<RlxVersion>(m_rlxVersion->currentData().toInt()) : kDefaultRlxVersion;
+    return m_settings->value().rlxVersion;
 }
 
 QWidget* MainWindow::makePropertiesPane()
@@ -103,13 +104,23 @@ void MainWindow::buildAnalysisTools()
     bar->addWidget(m_costBar);
     addToolBar(Qt::BottomToolBarArea, bar);
 
-    // The toolbar's batch spin box and the editor's "batch" stay equal; the editor is what the costs read.
-    connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) { m_bindings->setValue("batch", v); });
-    connect(m_bindings, &BindingsEditor::bindingsChanged, this, [this] {
-        const QSignalBlocker block(m_batch);
-        m_batch->setValue(static_cast<int>(m_bindings->bindings().at("batch")));
-        requestCosts();
+    // The toolbar and the Bindings dock are views of the one settings owner, which the costs read.
+    m_settings->bindModelSelector(m_model);
+    m_settings->bindDeviceSelector(m_device);
+    m_settings->bindBindingSpin(m_batch, "batch");
+    connect(m_bindings, &BindingsEditor::bindingsChanged, m_settings, [this] {
+        Bindings all = m_settings->value().bindings;
+        for (const auto& [symbol, value] : m_bindings->bindings())
+            all[symbol] = value;
+        m_settings->setBindings(all);
     });
+    connect(m_settings, &AnalysisSettingsOwner::changed, m_bindings, [this] {
+        // Quiet: a half-updated editor must not write its mix of old and new values back.
+        const QSignalBlocker quiet(m_bindings);
+        for (const auto& [symbol, value] : Bindings(m_settings->value().bindings))
+            m_bindings->setValue(symbol, value);
+    });
+    connect(m_settings, &AnalysisSettingsOwner::changed, this, &MainWindow::requestCosts);
     connect(this, &MainWindow::graphChanged, this, &MainWindow::resetAnalysisForGraph);
     m_overlayMode->insertItem(m_overlayMode->findData(static_cast<int>(OverlayMode::None)), tr("Measured time"),
                               static_cast<int>(OverlayMode::Measured));
@@ -142,6 +153,9 @@ void MainWindow::resetAnalysisForGraph()
     {
         const QSignalBlocker block(m_bindings);
         m_bindings->setGraph(m_graph.get());
+        // The new graph's symbols (shared ones keep their values); the costs are asked for by the caller.
+        const QSignalBlocker quiet(m_settings);
+        m_settings->setBindings(m_bindings->bindings());
     }
     m_deviceCosts.reset();
     ++m_deviceCostsGeneration;
@@ -154,9 +168,10 @@ void MainWindow::requestCosts()
 {
     if (!m_graph || !m_costProvider)
         return;
-    const std::string model = m_model->currentText().toStdString();
-    const std::string device = m_device->currentText().toStdString();
-    const Bindings bindings = m_bindings->bindings();
+    const AnalysisSettings& settings = m_settings->value();
+    const std::string model = settings.model;
+    const std::string device = settings.device;
+    const Bindings bindings = settings.bindings;
     const BatchedGraph batched = graphAtBatch(m_graph, bindings.at("batch"));
     showBatchNote(QString::fromStdString(batched.note), batched.pinned);
     const quint64 generation = ++m_costGeneration;

@@ -13,6 +13,7 @@
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/property_panel.h"
+#include "session_view.h"
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
@@ -176,10 +177,16 @@ void MainWindow::newGraph(edit::GraphTemplate t)
 CostscopeDocument MainWindow::sessionDocument() const
 {
     CostscopeDocument doc;
-    doc.bindings = m_bindings->bindings();
-    doc.devices = {m_device->currentText().toStdString()};
-    doc.costModel = m_model->currentText().toStdString();
+    storeSettings(m_settings->value(), doc);
+    storeSessionView(*this, doc);
     return doc;
+}
+
+void MainWindow::applySession(const CostscopeDocument& session)
+{
+    m_settings->set(settingsFromDocument(session, m_settings->value()));
+    if (restoreSessionView(*this, session))
+        m_fitOnLayout = false;
 }
 
 bool MainWindow::save()
@@ -195,10 +202,13 @@ bool MainWindow::saveAs(const QString& requested)
     if (path.isEmpty()) {
         const QString suggested = QFileInfo(m_file).absolutePath() + QLatin1Char('/') + m_doc->displayName().section(QLatin1Char('.'), 0, 0) +
                                   QStringLiteral(".costscope");
+        QString filter;
         path = QFileDialog::getSaveFileName(this, tr("Save graph"), suggested,
-                                            tr("Costscope document (*.costscope);;RLX HIR JSON (*.json)"));
+                                            tr("Costscope document (*.costscope);;RLX HIR JSON (*.json)"), &filter);
         if (path.isEmpty())
             return false;
+        if (QFileInfo(path).suffix().isEmpty()) // the save switch refuses a name without a format
+            path += filter.contains(QLatin1String("*.json")) ? QStringLiteral(".json") : QStringLiteral(".costscope");
     }
     auto saved = m_doc->saveAs(path, sessionDocument());
     if (!saved) {

@@ -120,8 +120,8 @@ void MainWindow::compareWith(const QString& path)
                           QString::fromStdString(loaded.error().format(path.toStdString())));
             return;
         }
-        CostRequest request{m_model->currentText().toStdString(), m_device->currentText().toStdString(),
-                            m_bindings->bindings()};
+        const AnalysisSettings& settings = m_settings->value();
+        CostRequest request{settings.model, settings.device, settings.bindings, settings.rlxVersion};
         auto* window = new DiffWindow({current, m_doc->displayName()},
                                       {std::make_shared<const Graph>(std::move(loaded->graph)), QFileInfo(path).fileName()},
                                       m_costProvider, request, costDeviceNames(), this);

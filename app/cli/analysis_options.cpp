@@ -2,6 +2,7 @@
 #include "cli/analysis_options.h"
 
 #include "analysis/rlx_profiles.h"
+#include "usecases/bindings_parse.h"
 
 namespace costscope::cli {
 
@@ -28,17 +29,12 @@ std::optional<Device> deviceOption(const std::string& text, std::string* error)
 
 std::optional<Bindings> bindingsOption(const Args& a, std::string* error)
 {
-    Bindings b;
-    for (const std::string& text : a.options("bind")) {
-        const auto eq = text.find('=');
-        auto v = eq == std::string::npos ? std::nullopt : parseInt(std::string_view(text).substr(eq + 1));
-        if (!v || eq == 0 || *v < 0) {
-            *error = "--bind expects NAME=VALUE with a value >= 0, found '" + text + "'";
-            return std::nullopt;
-        }
-        b[text.substr(0, eq)] = *v;
+    auto bindings = parseBindings(a.options("bind"));
+    if (!bindings) {
+        *error = bindings.error().message;
+        return std::nullopt;
     }
-    return b;
+    return std::move(*bindings);
 }
 
 std::optional<std::vector<DeviceProfile>> profileSetOption(const Args& a, std::string* setName, std::string* error)

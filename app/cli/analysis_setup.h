@@ -33,7 +33,9 @@ inline constexpr const char* kRlxVersionUsage =
     "--rlx-version 0.2.16|0.2.14: whose device-pick rule (0.2.16 leaves Uncalibrated models out of the ranking "
     "unless all are)";
 
-// A preset, user or RLX-cache profile by name, a profile of an RLX set ("rlx-linux/cuda"), or a JSON file.
-std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::string* error);
+// usecases/profile_resolution.h's rule (a device of `set`, a library profile, "<set>/<device>", a JSON file), with
+// the library read from the default paths; the profile's load warnings go to stderr.
+std::optional<DeviceProfile> resolveProfile(const std::string& nameOrPath, std::string* error,
+                                            const std::string& set = "rlx-linux");
 
 } // namespace costscope::cli

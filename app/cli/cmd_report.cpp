@@ -3,11 +3,9 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/renderer.h"
-#include "cli/report_output.h"
 
 #include "interop/trace_import.h"
-#include "report/report_svg.h"
-#include "report/report_writers.h"
+#include "usecases/report_export.h"
 
 #include <algorithm>
 #include <iostream>
@@ -20,33 +18,6 @@ constexpr const char* kUsageText =
     "usage: costscope-cli report FILE --format html|pdf|csv|json|node-data|svg|png -o OUT [--device D]... "
     "[--profile P]... [--model rlx|costscope] [--bind SYM=N]... [--measured TRACE.json] [--sweep VALUES] "
     "[--measured-device D] [--symbol batch] [--top N] [--rlx-version 0.2.16|0.2.14]";
-
-// The sweep chart: the requested values, or batch 1..256 when the graph has a free "batch" symbol.
-bool addSweep(Report& r, const Graph& g, const AnalysisSetup& s, const Args& a, std::string* err)
-{
-    const std::string symbol = a.option("symbol").value_or("batch");
-    std::string text = a.option("sweep").value_or("");
-    if (text.empty()) {
-        const auto syms = g.symbols();
-        if (std::find(syms.begin(), syms.end(), symbol) == syms.end())
-            return true;
-        text = "1:256:x2";
-    }
-    auto values = parseSweepValues(text);
-    if (!values) {
-        *err = "bad --sweep '" + text + "': " + values.error().message;
-        return false;
-    }
-    SweepRequest req;
-    req.symbol = symbol;
-    req.values = *values;
-    req.base = s.bindings;
-    req.base.erase(symbol);
-    req.profiles = s.profiles;
-    req.rlxVersion = s.rlxVersion;
-    attachSweep(r, runSweep(g, *s.model, req), symbol);
-    return true;
-}
 
 } // namespace
 
@@ -63,8 +34,8 @@ int cmdReport(const std::vector<std::string>& argvIn)
         return kUsage;
     }
     const std::string format = *args->option("format");
-    const std::set<std::string> formats = {"html", "pdf", "csv", "json", "node-data", "svg", "png"};
-    if (!formats.count(format)) {
+    const auto& formats = reportFormats();
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) {
         std::cerr << "unknown --format '" << format << "' (html, pdf, csv, json, node-data, svg or png)\n";
         return kUsage;
     }
@@ -92,15 +63,14 @@ int cmdReport(const std::vector<std::string>& argvIn)
         return kBadInput;
     const Graph& g = loaded->graph;
 
-    std::vector<GraphCost> costs;
-    for (const DeviceProfile& p : setup->profiles)
-        costs.push_back(setup->model->estimate(g, p, setup->bindings));
-    Report r = buildReport(g, costs, {g.name.empty() ? path : g.name, path, setup->model->name(), setup->bindings, topN,
-                                      setup->rlxVersion});
-    if (!addSweep(r, g, *setup, *args, &err)) {
-        std::cerr << err << '\n';
+    auto report =
+        buildAnalysisReport(g, {path, setup->model.get(), setup->profiles, setup->bindings, setup->rlxVersion, topN,
+                                args->option("symbol").value_or("batch"), args->option("sweep").value_or("")});
+    if (!report) {
+        std::cerr << report.error().message << '\n';
         return kUsage;
     }
+    Report& r = *report;
     if (auto measured = args->option("measured")) {
         auto trace = loadTrace(*measured);
         if (!trace) {
@@ -122,7 +92,12 @@ int cmdReport(const std::vector<std::string>& argvIn)
         }
         attachMeasured(r, m.measuredNs, *measured, device);
     }
-    return writeReportOutput(r, format, *args->option("output"));
+    const std::string out = *args->option("output");
+    if (auto written = writeReport(r, format, out, loadRenderer); !written) {
+        std::cerr << out << ": " << written.error().message << '\n';
+        return kBadInput;
+    }
+    return kOk;
 }
 
 } // namespace costscope::cli

@@ -5,7 +5,6 @@
 #include "analysis/run_predictions.h"
 #include "backend.h"
 #include "calibration/device_profile_name.h"
-#include "calibration/host_probe.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
@@ -23,6 +22,8 @@
 #include "run_comparison.h"
 #include "synthetic.h"
 #include "tensor_proto.h"
+#include "usecases/bindings_parse.h"
+#include "usecases/host_adjusted_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,21 +48,6 @@ constexpr const char* kUsageLine =
     "Costscope what-if (exit 3 on a backend that does not fuse)";
 
 const std::set<std::string> kFlags = {"json", "per-node", "no-host-probe"};
-
-std::optional<Bindings> parseBindings(const std::vector<std::string>& list, std::string* error)
-{
-    Bindings b;
-    for (const std::string& item : list) {
-        const std::size_t eq = item.find('=');
-        auto v = eq == std::string::npos ? std::nullopt : parseInt(item.substr(eq + 1));
-        if (!v || eq == 0 || *v < 0) {
-            *error = "--bind expects SYMBOL=N with N >= 0, got '" + item + "'";
-            return std::nullopt;
-        }
-        b[item.substr(0, eq)] = *v;
-    }
-    return b;
-}
 
 struct Settings {
     std::string file, backend = "cpu", reference, saveOutput, profile, trace;
@@ -108,10 +94,12 @@ std::optional<Settings> parseSettings(const std::vector<std::string>& argv, std:
     }
     s.compile.fusion = fusion != "off";
     s.fusionCompare = fusion == "compare";
-    auto bindings = parseBindings(args->options("bind"), error);
-    if (!bindings)
+    auto bindings = parseBindings(args->options("bind"));
+    if (!bindings) {
+        *error = bindings.error().message;
         return std::nullopt;
-    s.bindings = *bindings;
+    }
+    s.bindings = std::move(*bindings);
     auto intOption = [&](const char* name, std::int64_t dflt, std::int64_t lo) -> std::optional<std::int64_t> {
         auto text = args->option(name);
         auto v = text ? parseInt(*text) : std::optional<std::int64_t>(dflt);
@@ -411,22 +399,16 @@ int cmdRun(const std::vector<std::string>& argv)
         return runFusionCompare(*backend, {s.file, &g, s.bindings, devices[std::size_t(s.device)], std::move(inputs),
                                            s.measure, &*predictions, s.json});
     auto plan = prepare(*backend, g, s, s.device, &inputs);
-    // The profile's reference kernels again, before and after the timed runs (about 50 ms each on the CPU).
-    const bool probe = plan && s.hostProbe && predictions->costscopeProfile.hostProbe.valid();
-    auto before = probe ? probeHost(*backend, s.device) : Result<HostProbe>(HostProbe{});
-    auto result = plan ? measure(**plan, s.measure) : Result<RunResult>(plan.error());
+    std::string probeProblem;
+    auto result = plan ? measureHostAdjusted(*backend, s.device, **plan, s.measure, g, s.bindings, *predictions,
+                                             s.hostProbe, &probeProblem)
+                       : Result<RunResult>(plan.error());
     if (!result) {
         std::cerr << result.error().format(s.file) << '\n';
         return kBadInput;
     }
-    if (probe) {
-        auto after = probeHost(*backend, s.device);
-        if (before && after)
-            adjustForHost(*predictions, g, s.bindings, meanProbe(*before, *after));
-        else
-            std::cerr << "costscope-cli run: host probe failed: "
-                      << (before ? after.error().message : before.error().message) << '\n';
-    }
+    if (!probeProblem.empty())
+        std::cerr << "costscope-cli run: " << probeProblem << '\n';
     const DeviceInfo& device = devices[static_cast<std::size_t>(s.device)];
     Json j = resultJson(g, s, device, *result, *predictions);
     if (!s.trace.empty()) {

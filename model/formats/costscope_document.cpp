@@ -12,8 +12,8 @@ Diagnostic docError(std::string msg)
     return Diagnostic::error(std::move(msg));
 }
 
-const char* const kKnownKeys[] = {"format", "version", "graph", "positions", "bindings", "devices",
-                                  "profiles", "cost_model", "view", "runs"};
+const char* const kKnownKeys[] = {"format",   "version",    "graph",     "positions",   "bindings", "devices",
+                                  "profiles", "cost_model", "precision", "rlx_version", "view",     "runs"};
 
 bool isKnownKey(const std::string& k)
 {
@@ -58,10 +58,13 @@ Result<bool> readAppState(const OJson& root, CostscopeDocument& doc)
             return docError(std::string("\"") + key + "\" must be a list of names");
         (std::string(key) == "devices" ? doc.devices : doc.profiles) = list.get<std::vector<std::string>>();
     }
-    if (root.contains("cost_model")) {
-        if (!root["cost_model"].is_string())
-            return docError("\"cost_model\" must be a string");
-        doc.costModel = root["cost_model"].get<std::string>();
+    for (auto [key, field] : {std::pair{"cost_model", &doc.costModel}, std::pair{"precision", &doc.precision},
+                              std::pair{"rlx_version", &doc.rlxVersion}}) {
+        if (!root.contains(key))
+            continue;
+        if (!root[key].is_string())
+            return docError(std::string("\"") + key + "\" must be a string");
+        *field = root[key].get<std::string>();
     }
     if (root.contains("view"))
         doc.view = RawJson{root["view"].dump()};
@@ -122,6 +125,10 @@ std::string writeCostscopeDocument(const CostscopeDocument& doc)
     root["devices"] = doc.devices;
     root["profiles"] = doc.profiles;
     root["cost_model"] = doc.costModel;
+    if (!doc.precision.empty())
+        root["precision"] = doc.precision;
+    if (!doc.rlxVersion.empty())
+        root["rlx_version"] = doc.rlxVersion;
     root["view"] = OJson::parse(doc.view.text);
     root["runs"] = OJson::parse(doc.runs.text);
     for (const auto& [k, v] : doc.extras)

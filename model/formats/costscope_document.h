@@ -19,6 +19,8 @@ struct CostscopeDocument {
     std::vector<std::string> devices;                      // chosen devices, by name
     std::vector<std::string> profiles;                     // chosen profile set / profile names
     std::string costModel;                                 // "rlx" or "costscope"
+    std::string precision;                                 // compute precision ("fp16"); empty: the graph's dtypes
+    std::string rlxVersion;                                // whose device-pick rule ("0.2.16"); empty: the default
     RawJson view{"{}"};                                    // view state (zoom, collapsed groups, overlay)
     RawJson runs{"[]"};                                    // run results, as the engine reports them
     Extras extras;                                         // keys a newer version wrote, kept on save

@@ -98,6 +98,8 @@ Result<LoadedGraph> loadGraphFile(const std::string& path)
         if (!doc)
             return doc.error();
         loaded.graph = std::move(doc->graph);
+        doc->graph = Graph();
+        loaded.session = std::make_shared<const CostscopeDocument>(std::move(*doc));
         return loaded;
     }
     case GraphFormat::Onnx: {
@@ -160,19 +162,25 @@ Result<bool> writeFileAtomic(const std::string& path, const std::string& bytes)
     return true;
 }
 
-Result<bool> saveGraphFile(const Graph& g, const std::string& path)
+Result<bool> saveDocumentFile(const CostscopeDocument& doc, const std::string& path)
 {
     switch (formatFromPath(path)) {
-    case GraphFormat::Costscope: {
-        CostscopeDocument doc;
-        doc.graph = g;
+    case GraphFormat::Costscope:
         return writeFileAtomic(path, writeCostscopeDocument(doc));
-    }
-    case GraphFormat::RlxJson: return writeFileAtomic(path, writeRlxJson(g));
-    case GraphFormat::Onnx: return fileError("writing ONNX is not supported; save as .json or .costscope");
+    case GraphFormat::RlxJson:
+        return writeFileAtomic(path, writeRlxJson(doc.graph));
+    case GraphFormat::Onnx:
+        return fileError("Costscope does not write ONNX; save as .costscope or RLX .json");
     case GraphFormat::Unknown: break;
     }
     return fileError("unknown output format: use a .json (RLX HIR JSON) or .costscope file name");
+}
+
+Result<bool> saveGraphFile(const Graph& g, const std::string& path)
+{
+    CostscopeDocument doc;
+    doc.graph = g;
+    return saveDocumentFile(doc, path);
 }
 
 } // namespace costscope

@@ -9,6 +9,7 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QMenu>
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace costscope {
@@ -172,6 +173,26 @@ void GraphScene::collapseAll()
 void GraphScene::expandAll()
 {
     std::fill(m_collapsed.begin(), m_collapsed.end(), false);
+    rebuildView();
+}
+
+std::vector<std::string> GraphScene::collapsedGroups() const
+{
+    std::vector<std::string> paths;
+    for (std::size_t g = 1; g < m_collapsed.size() && g < m_tree.groups.size(); ++g)
+        if (m_collapsed[g])
+            paths.push_back(m_tree.groups[g].path);
+    return paths;
+}
+
+void GraphScene::setCollapsedGroups(const std::vector<std::string>& paths)
+{
+    const std::set<std::string> wanted(paths.begin(), paths.end());
+    for (std::size_t g = 1; g < m_collapsed.size() && g < m_tree.groups.size(); ++g)
+        m_collapsed[g] = wanted.count(m_tree.groups[g].path) > 0;
+    // Laid out afresh, not from the last layout: a restored document's boxes land where they were saved, whatever
+    // was shown before.
+    m_hint.reset();
     rebuildView();
 }
 

@@ -49,6 +49,9 @@ public:
     void toggleGroup(int group);
     void collapseAll();
     void expandAll();
+    // The collapsed groups by path (what a saved document keeps), and all of them set at once (one fresh layout).
+    std::vector<std::string> collapsedGroups() const;
+    void setCollapsedGroups(const std::vector<std::string>& paths);
     void setShowParams(bool show);
     bool showParams() const { return m_showParams; }
     void setDirection(layout::Direction d);

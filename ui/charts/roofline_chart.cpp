@@ -137,13 +137,13 @@ RooflineChart* installRooflineDock(MainWindow* window)
     auto generation = std::make_shared<quint64>(0);
     const auto update = [window, chart, generation] {
         const quint64 asked = ++*generation;
-        const QString device = window->deviceSelector()->currentText();
+        const QString device = QString::fromStdString(window->analysisSettings()->value().device);
         const auto profile = profileForDeviceName(device.toStdString());
         if (!window->graph() || !profile) {
             chart->showRoofline({}, {});
             return;
         }
-        const Bindings bindings = window->bindingsEditor()->bindings();
+        const Bindings bindings = window->analysisSettings()->value().bindings;
         const auto graph = graphAtBatch(window->graph(), bindings.at("batch")).graph;
         auto* watcher = new QFutureWatcher<Roofline>(chart);
         QObject::connect(watcher, &QFutureWatcherBase::finished, chart, [=] {

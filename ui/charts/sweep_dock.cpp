@@ -23,24 +23,21 @@ std::vector<NodeId> selectedNodes(const MainWindow* w)
     return ids;
 }
 
-// The sweep starts from all of the window's bindings (the Bindings editor, whose "batch" is the toolbar's).
+// The sweep starts from the window's analysis settings, all of its bindings included.
 void syncToolbar(MainWindow* w, SweepPanel* panel)
 {
-    panel->setModel(w->modelSelector()->currentText());
-    panel->setFocusDevice(w->deviceSelector()->currentText());
-    panel->setBase(w->bindingsEditor()->bindings());
-    panel->setRlxVersion(w->rlxVersion());
+    const AnalysisSettings& s = w->analysisSettings()->value();
+    panel->setModel(QString::fromStdString(s.model));
+    panel->setFocusDevice(QString::fromStdString(s.device));
+    panel->setBase(s.bindings);
+    panel->setRlxVersion(s.rlxVersion);
 }
 
-// A clicked sweep value becomes the window's binding of the swept symbol.
+// A clicked sweep value becomes the window's binding of the swept symbol (a symbol of the graph, or batch).
 void setSweptBinding(MainWindow* w, const std::string& symbol, qint64 value)
 {
-    if (symbol == "batch") {
-        w->batchSpin()->setValue(
-            static_cast<int>(std::clamp<qint64>(value, w->batchSpin()->minimum(), w->batchSpin()->maximum())));
-    } else if (QSpinBox* spin = w->bindingsEditor()->spinFor(symbol)) {
-        spin->setValue(static_cast<int>(std::clamp<qint64>(value, spin->minimum(), spin->maximum())));
-    }
+    if (symbol == "batch" || w->bindingsEditor()->spinFor(symbol))
+        w->analysisSettings()->setBinding(symbol, std::clamp<qint64>(value, 1, kMaxBinding));
 }
 } // namespace
 
@@ -63,12 +60,9 @@ SweepPanel* installSweepDock(MainWindow* w)
         panel->setGraph(w->graph());
         syncToolbar(w, panel);
     });
-    QObject::connect(w->modelSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
-    QObject::connect(w->deviceSelector(), &QComboBox::currentIndexChanged, panel, [w, panel] { syncToolbar(w, panel); });
-    QObject::connect(w->rlxVersionSelector(), &QComboBox::currentIndexChanged, panel,
-                     [w, panel] { syncToolbar(w, panel); });
     // setBase ignores a change to the swept symbol alone: it is overridden at every sweep point.
-    QObject::connect(w->bindingsEditor(), &BindingsEditor::bindingsChanged, panel, [w, panel] { syncToolbar(w, panel); });
+    QObject::connect(w->analysisSettings(), &AnalysisSettingsOwner::changed, panel,
+                     [w, panel] { syncToolbar(w, panel); });
     QObject::connect(w->scene(), &GraphScene::nodeSelected, panel, [w, panel](int index) {
         const bool valid = index >= 0 && w->graph() && static_cast<std::size_t>(index) < w->graph()->nodes.size();
         panel->setHighlightedNode(valid ? static_cast<long long>(w->graph()->nodes[static_cast<std::size_t>(index)].id)

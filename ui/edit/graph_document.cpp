@@ -2,7 +2,6 @@
 #include "edit/graph_document.h"
 #include "formats/costscope_document.h"
 #include "formats/graph_file.h"
-#include "formats/rlx_json.h"
 #include <QFileInfo>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -71,18 +70,9 @@ Result<bool> GraphDocument::saveAs(const QString& path, const CostscopeDocument&
 {
     if (!m_graph)
         return Diagnostic::error("nothing to save");
-    const GraphFormat format = formatFromPath(path.toStdString());
-    if (format == GraphFormat::Onnx)
-        return Diagnostic::error(path.toStdString() + ": Costscope does not write ONNX; save as .costscope or RLX .json");
-    std::string bytes;
-    if (format == GraphFormat::Costscope) {
-        CostscopeDocument doc = session;
-        doc.graph = *m_graph;
-        bytes = writeCostscopeDocument(doc);
-    } else {
-        bytes = writeRlxJson(*m_graph);
-    }
-    auto written = writeFileAtomic(path.toStdString(), bytes);
+    CostscopeDocument doc = session;
+    doc.graph = *m_graph;
+    auto written = saveDocumentFile(doc, path.toStdString());
     if (!written)
         return written;
     m_path = path;

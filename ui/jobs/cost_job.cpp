@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "jobs/cost_job.h"
 
-#include "analysis/device.h"
 #include "analysis/profile_library.h"
-#include "analysis/rlx_profiles.h"
+#include "usecases/profile_resolution.h"
 
 #include <mutex>
 
@@ -33,17 +32,8 @@ void reloadProfileLibrary()
 
 std::optional<DeviceProfile> profileForDeviceName(const std::string& name)
 {
-    // A device name ("Cuda") means RLX's parity profile set, the default until the user picks hardware;
-    // any other name is a profile from the library ("nvidia-h200", a user profile, an RLX cache).
-    if (auto device = parseDevice(name)) {
-        static const std::vector<DeviceProfile> parity = rlxProfileSet("rlx-linux");
-        if (const DeviceProfile* p = findProfile(parity, *device))
-            return *p;
-    }
-    const auto lib = library();
-    if (const DeviceProfile* p = lib->find(name))
-        return *p;
-    return std::nullopt;
+    auto profile = resolveProfile(name, *library());
+    return profile ? std::optional<DeviceProfile>(std::move(*profile)) : std::nullopt;
 }
 
 CostProvider makeCostProvider()

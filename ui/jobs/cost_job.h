@@ -24,7 +24,7 @@ using CostProvider = std::function<std::shared_ptr<const GraphCost>(const Graph&
 
 // The one place where the GUI asks the analysis library for costs (makeCostModel + a device profile).
 CostProvider makeCostProvider();
-// The profile a toolbar device name stands for: a device name under rlx-linux, else a library profile.
+// The profile a toolbar device name stands for, by the one rule of usecases/profile_resolution.h.
 std::optional<DeviceProfile> profileForDeviceName(const std::string& name);
 
 QStringList costModelNames();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "fusion_verified.h"
-#include "jobs/run_job.h"
+#include "usecases/run_and_compare.h"
 
 #include <atomic>
 #include <functional>

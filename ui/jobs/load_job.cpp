@@ -8,6 +8,7 @@ namespace {
 struct Outcome {
     std::shared_ptr<const Graph> graph;
     QString error;
+    std::shared_ptr<const CostscopeDocument> session;
 };
 
 Outcome load(const QString& path)
@@ -15,8 +16,8 @@ Outcome load(const QString& path)
     const std::string file = path.toStdString();
     auto result = loadGraphFile(file);
     if (!result)
-        return {nullptr, QString::fromStdString(result.error().format(file))};
-    return {std::make_shared<const Graph>(std::move(result->graph)), {}};
+        return {nullptr, QString::fromStdString(result.error().format(file)), nullptr};
+    return {std::make_shared<const Graph>(std::move(result->graph)), {}, std::move(result->session)};
 }
 
 } // namespace
@@ -40,9 +41,11 @@ void LoadJob::start(const QString& path)
         if (generation != m_generation)
             return;
         Outcome out = watcher->result();
-        if (out.graph)
+        if (out.graph) {
             emit loaded(path, std::move(out.graph));
-        else
+            if (out.session)
+                emit sessionLoaded(path, std::move(out.session));
+        } else
             emit failed(path, out.error);
     });
     watcher->setFuture(QtConcurrent::run(load, path));

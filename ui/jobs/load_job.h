@@ -18,6 +18,8 @@ public:
 
 signals:
     void loaded(const QString& path, std::shared_ptr<const costscope::Graph> graph);
+    // Right after loaded, for a .costscope file: what it saved beside the graph (settings, view, positions).
+    void sessionLoaded(const QString& path, std::shared_ptr<const costscope::CostscopeDocument> session);
     void failed(const QString& path, const QString& message);
 
 private:

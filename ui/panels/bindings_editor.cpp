@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "panels/bindings_editor.h"
+#include "analysis_settings_owner.h"
 #include "ir/graph_summary.h"
 #include <QFormLayout>
 #include <QSpinBox>
@@ -15,7 +16,7 @@ QSpinBox* BindingsEditor::addSymbol(const std::string& symbol, std::int64_t valu
 {
     auto* spin = new QSpinBox(this);
     spin->setObjectName(QStringLiteral("binding_%1").arg(QString::fromStdString(symbol)));
-    spin->setRange(1, 1 << 20);
+    spin->setRange(1, kMaxBinding);
     spin->setValue(static_cast<int>(value));
     spin->setToolTip(tr("Value of the symbol '%1'").arg(QString::fromStdString(symbol)));
     connect(spin, &QSpinBox::valueChanged, this, &BindingsEditor::bindingsChanged);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "fusion_verified.h"
-#include "jobs/run_job.h"
+#include "usecases/run_and_compare.h"
 #include "panels/value_items.h"
 
 #include <QWidget>

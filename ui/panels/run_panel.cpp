@@ -5,7 +5,6 @@
 #include "canvas/overlay_model.h"
 #include "charts/run_scatter.h"
 #include "formats/graph_file.h"
-#include "jobs/run_job.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/fusion_verified_view.h"
@@ -13,6 +12,7 @@
 #include "panels/profile_tools.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
+#include "usecases/run_and_compare.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -74,7 +74,7 @@ RunPanel::RunPanel(MainWindow* window)
     m_fusion = new FusionVerifiedView(window, [this]() -> Result<RunRequest> {
         if (!m_window->graph() || m_device->count() == 0)
             return Diagnostic::error(m_window->graph() ? "No backend device to run on." : "Open a graph first.");
-        return RunRequest{m_window->graph(), m_window->bindingsEditor()->bindings(),
+        return RunRequest{m_window->graph(), m_window->analysisSettings()->value().bindings,
                           m_device->currentData(kBackendRole).toString().toStdString(),
                           m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     });
@@ -180,7 +180,7 @@ void RunPanel::start()
     }
     if (m_device->currentData(kDeviceIndexRole).toInt() == kAllDevices)
         return startAllDevices();
-    RunRequest request{graph, m_window->bindingsEditor()->bindings(),
+    RunRequest request{graph, m_window->analysisSettings()->value().bindings,
                        m_device->currentData(kBackendRole).toString().toStdString(),
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);

@@ -33,7 +33,7 @@ void RunPanel::addAllDevicesItem(QComboBox* selector, const Backend& backend)
 
 void RunPanel::startAllDevices()
 {
-    AllDevicesRequest request{m_window->graph(), m_window->bindingsEditor()->bindings(),
+    AllDevicesRequest request{m_window->graph(), m_window->analysisSettings()->value().bindings,
                               m_device->currentData(kBackendRole).toString().toStdString(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;

@@ -16,9 +16,10 @@ struct RunRequest {
 };
 
 // On the calling (worker) thread: compiles for the device, uploads parameters, feeds the ONNX suite's inputs
-// (arange(n)/n), makes one warm-up run, `runs` timed runs and one instrumented run, and compares the result with
-// both models. `cancel` is checked between nodes, so a cancelled run ends within one node's time; `progress`
-// gets (done, total) after each timed run.
+// (arange(n)/n), makes one warm-up run, `runs` timed runs and one instrumented run between two host probes
+// (measureHostAdjusted, the rule costscope-cli run follows too), and compares the result with both models.
+// `cancel` is checked between nodes, so a cancelled run ends within one node's time; `progress` gets (done, total)
+// after each timed run.
 Result<RunComparison> runAndCompare(const RunRequest& request, const std::atomic<bool>* cancel,
                                     const std::function<void(int done, int total)>& progress);
 

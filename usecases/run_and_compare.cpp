@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "jobs/run_job.h"
-#include "calibration/host_probe.h"
+#include "usecases/run_and_compare.h"
+
 #include "formats/missing_tensor_data.h"
-#include "measure.h"
 #include "synthetic.h"
+#include "usecases/host_adjusted_run.h"
 
 namespace costscope {
 
@@ -48,22 +48,15 @@ Result<RunComparison> runAndCompare(const RunRequest& request, const std::atomic
     options.perNode = true;
     options.cancel = cancel;
     options.progress = progress;
-    // Predicted first: the CPU's reference kernels run before and after the timed runs (about 50 ms each) only when
-    // the Costscope profile holds the calibration's probe to compare them with; a failed probe only leaves the
-    // host-adjusted prediction out.
     auto predicted = predictRun(*request.graph, request.bindings, request.backend, {});
     if (!predicted)
         return predicted.error();
-    const bool probe = request.backend == "cpu" && predicted->costscopeProfile.hostProbe.valid();
-    auto before = probe ? probeHost(*backend, request.device, cancel) : Result<HostProbe>(HostProbe{});
-    auto measured = measure(**plan, options);
+    auto measured = measureHostAdjusted(*backend, request.device, **plan, options, *request.graph, request.bindings,
+                                        *predicted, true, nullptr);
     if (!measured)
         return measured.error();
-    auto after = probe ? probeHost(*backend, request.device, cancel) : Result<HostProbe>(HostProbe{});
     if (auto r = cancelled(cancel); !r)
         return r.error();
-    if (probe && before && after)
-        adjustForHost(*predicted, *request.graph, request.bindings, meanProbe(*before, *after));
     return compareRun(request.graph, request.bindings, devices[static_cast<std::size_t>(request.device)], *measured,
                       *predicted);
 }
