@@ -73,4 +73,44 @@ std::uint8_t floatToE4M3Bits(float f)
     return static_cast<std::uint8_t>(sign | roundMagnitude(a, 3, 7));
 }
 
+std::uint8_t floatToE5M2Bits(float f)
+{
+    const std::uint8_t sign = (bitsOf(f) >> 24) & 0x80u;
+    if (std::isnan(f))
+        return sign | 0x7fu;
+    const float a = std::fabs(f);
+    if (a >= 61440.0f) // rounds past the largest finite value (57344)
+        return sign | 0x7cu;
+    if (a == 0.0f)
+        return sign;
+    return static_cast<std::uint8_t>(sign | roundMagnitude(a, 2, 15));
+}
+
+namespace {
+// The value of a sign-exponent-mantissa byte with `mantissaBits` fraction bits and the given exponent bias.
+float decode8(std::uint8_t bits, int mantissaBits, int bias)
+{
+    const int exponentField = (bits & 0x7f) >> mantissaBits;
+    const int mantissa = bits & ((1 << mantissaBits) - 1);
+    const float magnitude = exponentField == 0 ? std::ldexp(static_cast<float>(mantissa), 1 - bias - mantissaBits)
+                                               : std::ldexp(static_cast<float>(mantissa + (1 << mantissaBits)),
+                                                            exponentField - bias - mantissaBits);
+    return bits & 0x80 ? -magnitude : magnitude;
+}
+} // namespace
+
+float e4m3BitsToFloat(std::uint8_t bits)
+{
+    if ((bits & 0x7f) == 0x7f)
+        return std::nanf("");
+    return decode8(bits, 3, 7);
+}
+
+float e5m2BitsToFloat(std::uint8_t bits)
+{
+    if ((bits & 0x7c) == 0x7c) // exponent all ones
+        return (bits & 0x03) ? std::nanf("") : (bits & 0x80 ? -INFINITY : INFINITY);
+    return decode8(bits, 2, 15);
+}
+
 } // namespace costscope

@@ -12,6 +12,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <cstring>
 
 using namespace costscope;
@@ -205,6 +206,20 @@ private slots:
         QCOMPARE(floatToE4M3Bits(1000.0f), std::uint8_t(0x7e));      // saturates
         QCOMPARE(floatToE4M3Bits(0.001953125f), std::uint8_t(0x01)); // 2^-9, the smallest subnormal
         QCOMPARE(floatToE4M3Bits(0.015625f), std::uint8_t(0x08));    // 2^-6, the smallest normal
+        QCOMPARE(floatToE5M2Bits(1.0f), std::uint8_t(0x3c));
+        QCOMPARE(floatToE5M2Bits(57344.0f), std::uint8_t(0x7b));
+        QCOMPARE(floatToE5M2Bits(-1e6f), std::uint8_t(0xfc)); // -infinity
+        QCOMPARE(e4m3BitsToFloat(0x7e), 448.0f);
+        QVERIFY(std::isnan(e4m3BitsToFloat(0xff)));
+        QCOMPARE(e5m2BitsToFloat(0x7c), INFINITY);
+        // Every finite pattern decodes to a value that encodes back to it.
+        for (int b = 0; b < 256; ++b) {
+            const auto bits = static_cast<std::uint8_t>(b);
+            if (!std::isnan(e4m3BitsToFloat(bits)))
+                QCOMPARE(floatToE4M3Bits(e4m3BitsToFloat(bits)), bits);
+            if (std::isfinite(e5m2BitsToFloat(bits)))
+                QCOMPARE(floatToE5M2Bits(e5m2BitsToFloat(bits)), bits);
+        }
     }
 
     void profileJsonRoundTrip()
