@@ -5,6 +5,7 @@
 #include "edit/precision_transform.h"
 #include "ir/float_narrow.h"
 #include "op_runner.h"
+#include "tensor_proto.h"
 
 #include <QtTest>
 
@@ -110,6 +111,21 @@ private slots:
         }
         QVERIFY2(worst <= tolerance, qPrintable(QStringLiteral("worst relative error %1").arg(worst)));
         QVERIFY2(std::abs(sum - 4.0) < 4 * tolerance, qPrintable(QString::number(sum))); // 4 softmax rows of sum 1
+    }
+
+    void fp8ReferenceTensorsRead()
+    {
+        // TensorProto{dims: [3], data_type: 17 (FLOAT8E4M3FN) or 19 (FLOAT8E5M2), raw_data: 3 bytes}.
+        const std::string e4m3("\x08\x03\x10\x11\x4a\x03\x38\xbc\x7e", 9);
+        auto t = parseTensorProto(e4m3);
+        QVERIFY2(t, t ? "" : t.error().message.c_str());
+        QCOMPARE(t->dtype(), DType::F8E4M3);
+        QVERIFY(sameFloats(*t, {3}, {1.0f, -1.5f, 448.0f}));
+        const std::string e5m2("\x08\x02\x10\x13\x4a\x02\x3c\x7b", 8);
+        auto u = parseTensorProto(e5m2);
+        QVERIFY2(u, u ? "" : u.error().message.c_str());
+        QCOMPARE(u->dtype(), DType::F8E5M2);
+        QVERIFY(sameFloats(*u, {2}, {1.0f, 57344.0f}));
     }
 };
 
