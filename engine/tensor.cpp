@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tensor.h"
 #include "half.h"
+#include "ir/float_narrow.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -117,6 +118,10 @@ double HostTensor::valueAsDouble(std::uint64_t i) const
     case DType::F64: return load<double>(p, i);
     case DType::F16: return halfToFloat(load<std::uint16_t>(p, i));
     case DType::BF16: return bf16ToFloat(load<std::uint16_t>(p, i));
+    case DType::F8E4M3:
+        return e4m3BitsToFloat(load<std::uint8_t>(p, i));
+    case DType::F8E5M2:
+        return e5m2BitsToFloat(load<std::uint8_t>(p, i));
     default: return 0.0;
     }
 }

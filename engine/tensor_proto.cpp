@@ -174,6 +174,10 @@ void fillFromTyped(HostTensor& t, const Parsed& p)
     case DType::U32: store<std::uint32_t>(t, p.ints); break;
     case DType::F16:
     case DType::BF16: store<std::uint16_t>(t, p.ints); break; // int32_data holds the raw 16-bit patterns
+    case DType::F8E4M3:
+    case DType::F8E5M2:
+        store<std::uint8_t>(t, p.ints);
+        break; // and the raw 8-bit ones
     default: break;
     }
 }
@@ -215,13 +219,17 @@ std::optional<DType> dtypeFromOnnx(int onnxType)
     case 14: return DType::C64;
     case 15: return DType::C128;
     case 16: return DType::BF16;
+    case 17:
+        return DType::F8E4M3; // FLOAT8E4M3FN
+    case 19:
+        return DType::F8E5M2; // FLOAT8E5M2
     default: return std::nullopt;
     }
 }
 
 int onnxFromDType(DType t)
 {
-    for (int i = 1; i <= 16; ++i)
+    for (int i = 1; i <= 19; ++i)
         if (dtypeFromOnnx(i) == t)
             return i;
     return 0;

@@ -26,6 +26,9 @@
 #             and run --fusion compare --json (fusion verified; $OUT/fusion-compare-NAME.json)
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
+#   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per
+#             precision and compares the calibrated (and the matching datasheet preset's) GEMM predictions with
+#             cuBLAS at held-out shapes; then costscope-cli analyze --precision on the bundled transformer
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
 #   torch-compile  build-compile (CUDA and ONNX import; no GUI or Vulkan): bench_cuda_fusion $FUSION_ARGS when
 #             FUSION_BENCH=1, then scripts/bench_torch_compile.py: GPT-2 (width 768, batch 1 and 8), gpt2_12l and
@@ -341,6 +344,27 @@ stage_stability() {
     timeout 300 "$cli" calibrate --backend cuda --save stability-a ${CALIBRATE_ARGS:-} >/dev/null || return 1
     timeout 300 "$cli" calibrate --backend cuda --save stability-b ${CALIBRATE_ARGS:-} >/dev/null || return 1
     build-fusion/tests/bench/bench_calibration_stability "$dir/stability-a.json" "$dir/stability-b.json"
+}
+
+stage_precision() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S . -B build-precision "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+        -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
+    cmake --build build-precision -j16 --target bench_cuda_precision costscope-cli costscope_backend_cuda 2>&1 \
+        | grep -E "error|FAILED" | head -30
+    [ -x build-precision/tests/bench/bench_cuda_precision ] || return 1
+    local gpu preset=resources/profiles/nvidia-h100.json
+    gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+    echo "GPU: $gpu"
+    case "$gpu" in *H200*) preset=resources/profiles/nvidia-h200.json ;; esac
+    timeout 400 build-precision/tests/bench/bench_cuda_precision "$preset" --json "$out/precision.json"
+    echo "bench_cuda_precision exit $?"
+    for p in fp32 tf32 bf16 fp8; do
+        build-precision/app/costscope-cli analyze resources/examples/tiny_transformer.hir.json --model costscope \
+            --profile "$(basename "$preset" .json)" --bind batch=512 --precision "$p" | head -2
+    done
 }
 
 stage_torch() {

@@ -3,6 +3,7 @@
 #include "analysis_settings_owner.h"
 #include "canvas/overlay_model.h"
 #include "edit/graph_templates.h"
+#include "ir/precision.h"
 #include "jobs/cost_job.h"
 #include "jobs/device_costs.h"
 #include <QMainWindow>
@@ -99,6 +100,9 @@ public:
     QComboBox* rlxVersionSelector() const { return m_rlxVersion; }
     RlxVersion rlxVersion() const;
     QSpinBox* batchSpin() const { return m_batch; }
+    // The precision what-if (main_window_precision.cpp): the costs are those of the graph re-typed to it.
+    QComboBox* precisionSelector() const { return m_precision; }
+    Precision precision() const;
     BindingsEditor* bindingsEditor() const { return m_bindings; }
     CostSummaryBar* costSummaryBar() const { return m_costBar; }
     DeviceCostTable* deviceCostTable() const { return m_deviceTable; }
@@ -166,6 +170,9 @@ private:
     QWidget* makePropertiesPane();
     void buildAnalysisTools();
     QComboBox* makeRlxVersionSelector(QWidget* parent);
+    QComboBox* makePrecisionSelector(QWidget* parent);
+    // `graph` re-typed to the toolbar's precision (itself at fp32, or where the what-if cannot apply, said so).
+    std::shared_ptr<const Graph> atPrecision(std::shared_ptr<const Graph> graph);
     void resetAnalysisForGraph();
     void requestCosts();
     void requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model, const Bindings& bindings);
@@ -197,6 +204,7 @@ private:
     QComboBox* m_device = nullptr;
     QComboBox* m_overlayMode = nullptr;
     QComboBox* m_rlxVersion = nullptr;
+    QComboBox* m_precision = nullptr;
     QSpinBox* m_batch = nullptr;
     BindingsEditor* m_bindings = nullptr;
     CostSummaryBar* m_costBar = nullptr;

@@ -138,9 +138,11 @@ void MainWindow::buildAnalysisTools()
         tools->addAction(m_jumpCostliest);
         // Beside the model and device it picks among: the batch spin box follows the device selector.
         m_rlxVersion = makeRlxVersionSelector(tools);
+        m_precision = makePrecisionSelector(tools);
         for (QAction* a : tools->actions())
             if (tools->widgetForAction(a) == m_batch) {
                 tools->insertWidget(a, m_rlxVersion);
+                tools->insertWidget(a, m_precision);
                 break;
             }
     }
@@ -172,8 +174,9 @@ void MainWindow::requestCosts()
     const std::string model = settings.model;
     const std::string device = settings.device;
     const Bindings bindings = settings.bindings;
-    const BatchedGraph batched = graphAtBatch(m_graph, bindings.at("batch"));
+    BatchedGraph batched = graphAtBatch(m_graph, bindings.at("batch"));
     showBatchNote(QString::fromStdString(batched.note), batched.pinned);
+    batched.graph = atPrecision(batched.graph);
     const quint64 generation = ++m_costGeneration;
     if (m_deviceCosts && m_deviceCosts->matches(model, bindings)) {
         // Every device is costed already: a device switch only recolours.

@@ -4,6 +4,7 @@
 #include "cli/analysis_setup.h"
 #include "cli/commands.h"
 #include "cli/load.h"
+#include "edit/precision_transform.h"
 #include "ir/rebatch.h"
 
 #include <nlohmann/json.hpp>
@@ -179,12 +180,13 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     std::set<std::string> options = kAnalysisOptions;
     options.insert("batch");
     options.insert("top");
+    options.insert("precision");
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
         std::cerr
             << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
                " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
-               " [--top N] [--json|--csv]\n"
+               " [--top N] [--precision fp32|tf32|bf16|fp16|fp8] [--json|--csv]\n"
             << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
@@ -199,6 +201,13 @@ int cmdAnalyze(const std::vector<std::string>& argv)
         std::cerr << err << '\n';
         return kUsage;
     }
+    const std::string precisionText = args->option("precision").value_or("fp32");
+    const auto precision = parsePrecision(precisionText);
+    if (!precision) {
+        std::cerr << "--precision: unknown precision '" << precisionText
+                  << "': expected fp32, tf32, bf16, fp16 or fp8\n";
+        return kUsage;
+    }
     auto loaded = loadForCommand(path, args->flag("json") || args->flag("csv"));
     if (!loaded)
         return kBadInput;
@@ -209,6 +218,14 @@ int cmdAnalyze(const std::vector<std::string>& argv)
             return kBadInput;
         }
         loaded->graph = std::move(*rebatched);
+    }
+    if (*precision != Precision::Fp32) {
+        auto retyped = edit::withPrecision(loaded->graph, *precision);
+        if (!retyped) {
+            std::cerr << retyped.error().format(path) << '\n';
+            return kBadInput;
+        }
+        loaded->graph = std::move(*retyped);
     }
     const Graph& g = loaded->graph;
 
@@ -225,6 +242,10 @@ int cmdAnalyze(const std::vector<std::string>& argv)
         return kOk;
     }
     if (!args->flag("json")) {
+        if (*precision != Precision::Fp32)
+            std::cout << "precision " << precisionName(*precision) << " (what-if: the graph's F32 tensors "
+                      << (*precision == Precision::Tf32 ? "multiplied in TF32" : "stored and computed as such")
+                      << ")\n";
         printText(g, costs, pick, setup->rlxVersion);
         if (*top > 0)
             printTop(g, costs, static_cast<std::size_t>(*top));
@@ -232,6 +253,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     }
     Json j;
     j["model"] = setup->model->name();
+    if (*precision != Precision::Fp32)
+        j["precision"] = std::string(precisionName(*precision));
     j["bindings"] = Json::object();
     for (const auto& [sym, v] : setup->bindings)
         j["bindings"][sym] = v;

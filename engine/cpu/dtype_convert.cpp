@@ -2,6 +2,7 @@
 #include "cpu/dtype_convert.h"
 
 #include "half.h"
+#include "ir/float_narrow.h"
 
 #include <cmath>
 #include <cstring>
@@ -50,6 +51,12 @@ void storeFloat(std::byte* dst, std::uint64_t i, DType to, double v)
     case DType::F64: put(dst, i, v); break;
     case DType::F16: put(dst, i, floatToHalf(static_cast<float>(v))); break;
     case DType::BF16: put(dst, i, floatToBf16(static_cast<float>(v))); break;
+    case DType::F8E4M3:
+        put(dst, i, floatToE4M3Bits(static_cast<float>(v)));
+        break;
+    case DType::F8E5M2:
+        put(dst, i, floatToE5M2Bits(static_cast<float>(v)));
+        break;
     default: break;
     }
 }

@@ -46,9 +46,10 @@ Family familyOf(OpKind k)
     }
 }
 
+// The narrow floats (16- and 8-bit) the kernels compute in F32.
 bool isHalf(DType t)
 {
-    return t == DType::F16 || t == DType::BF16;
+    return t == DType::F16 || t == DType::BF16 || t == DType::F8E4M3 || t == DType::F8E5M2;
 }
 
 bool numericNative(DType t)

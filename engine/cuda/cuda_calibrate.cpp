@@ -2,6 +2,7 @@
 #include "cuda/cuda_calibrate.h"
 #include "cuda/cuda_kernels.h"
 #include "cuda/cuda_plan.h"
+#include "cuda/cuda_timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +13,7 @@ namespace costscope {
 
 namespace {
 using cuda::cudaErrorText;
+using cuda::timeOnStream;
 
 // Device buffer released on scope exit.
 struct Buffer {
@@ -22,30 +24,6 @@ struct Buffer {
             cudaFree(p);
     }
 };
-
-// Median seconds of `repeats` timings of f on the stream, after one warm-up, measured with events.
-template <class F>
-double timeOnStream(cudaStream_t s, int repeats, F f)
-{
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    f();
-    std::vector<double> samples;
-    for (int i = 0; i < repeats; ++i) {
-        cudaEventRecord(a, s);
-        f();
-        cudaEventRecord(b, s);
-        cudaEventSynchronize(b);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, a, b);
-        samples.push_back(ms * 1e-3);
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-    return samples[samples.size() / 2];
-}
 
 Result<bool> fillRandom(void* dst, std::size_t floats)
 {
@@ -163,6 +141,8 @@ Result<CudaCalibration> calibrateCuda(int device, const CudaCalibrationOptions& 
     cal.pageableReadbackBytesPerSecond = double(o.readbackBytes) / pageableT;
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         return Diagnostic::error("calibration failed: " + cudaErrorText(e));
+    if (o.precisions)
+        calibrateCudaPrecisions(device, o, cal);
     if (o.convolutions) {
         auto conv = calibrateCudaConv(device, std::max(o.repeats / 2, 3));
         if (!conv)

@@ -36,6 +36,14 @@ public:
             << " GB/s\ncopy bw:       " << d.profile.memoryBw << " GB/s\ndispatch:      " << d.profile.dispatchNs
             << " ns (in a CUDA graph)\nlaunch+sync:   " << d.profile.roundtripNs << " ns\nreadback bw:   "
             << d.profile.hostReadbackBw << " GB/s\n";
+        for (const auto& [precision, points] : c->gemmByPrecision) {
+            out << "gemm " << precisionName(precision) << ":";
+            for (const CudaCalibration::GemmPoint& g : points)
+                out << ' ' << g.m << 'x' << g.k << 'x' << g.n << '=' << g.flopsPerSecond / 1e12 << "TF";
+            out << '\n';
+        }
+        for (const std::string& note : c->precisionNotes)
+            out << "left out:      " << note << '\n';
         d.figures = out.str();
         return d;
     }

@@ -21,6 +21,9 @@ DeviceProfile profileFromCudaCalibration(const CudaCalibration& c, const std::st
     for (const CudaCalibration::GemmPoint& g : c.sgemm)
         table.push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});
     setSgemmTable(p, std::move(table));
+    for (const auto& [precision, points] : c.gemmByPrecision)
+        for (const CudaCalibration::GemmPoint& g : points)
+            p.dtypeRates.gemmTables[precision].push_back({g.m, g.k, g.n, g.flopsPerSecond / 1e9});
     p.im2colBw = fitIm2colRate(c.conv, GemmRate(p));
     // bytes/s → bytes/ns; seconds → ns.
     p.memoryBw = c.copyBytesPerSecond / 1e9;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/costscope_cost_model.h"
 
+#include "analysis/dtype_rates.h"
 #include "analysis/gemm_rate.h"
 #include "analysis/kernel_predictor.h"
 #include "analysis/kernel_rate.h"
@@ -87,6 +88,7 @@ struct Rates {
     const GemmRate& gemm;
     const KernelRate& kernel;
     const std::array<double, kClassCount>& byClass;
+    const PrecisionRates& precision;
 };
 
 // Compute time of one kernel's work: a GEMM-shaped op at its shape's rate (or the profile's wave model of the
@@ -101,9 +103,11 @@ double computeNs(const Op& op, const OpWork& w, const Rates& r)
     if (op.kind == OpKind::Conv && p.convPerSample && w.perSample.calls > 0)
         return perSampleConvNs(w, r.gemm, p);
     const std::optional<double> kernel = gemm ? std::nullopt : r.kernel.at(op, w.flops);
-    const double rate = gemm     ? std::max(r.gemm.at(w.gemmM, w.gemmK, w.gemmN), 1e-9)
-                      : kernel   ? std::max(*kernel, 1e-9)
-                                 : r.byClass[static_cast<std::size_t>(op.info().opClass)];
+    const double rate =
+        gemm ? std::max(r.precision.gemm(w.precision, r.gemm.at(w.gemmM, w.gemmK, w.gemmN), w.gemmM, w.gemmK, w.gemmN),
+                        1e-9)
+        : kernel ? std::max(*kernel, 1e-9)
+                 : r.byClass[static_cast<std::size_t>(op.info().opClass)] * r.precision.vectorScale(w.precision);
     double ns = w.flops / rate; // GFLOP/s = FLOP/ns
     if (op.kind == OpKind::Conv && p.im2colBw > 0 && gemm)
         ns += 4.0 * static_cast<double>(w.gemmM) * static_cast<double>(w.gemmK) / p.im2colBw;
@@ -201,7 +205,8 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
         classRate[c] = std::max(peak * classEfficiency(static_cast<OpClass>(c)), 1e-9);
     const MemoryRate memoryRate(p);
     const KernelRate kernelRate(p);
-    const Rates rates{p, gemmRate, kernelRate, classRate};
+    const PrecisionRates precisionRates(p);
+    const Rates rates{p, gemmRate, kernelRate, classRate, precisionRates};
     double bestBw = std::max(p.memoryBw, 1e-9);
     for (const BandwidthPoint& b : p.memoryBwTable)
         bestBw = std::max(bestBw, b.gbps);
@@ -239,7 +244,8 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
             nc.memoryNs = bytes / memoryRate.at(bytes);
             nc.dispatchNs = p.dispatchNs;
             const double analytic = std::max(nc.computeNs, nc.memoryNs) + nc.dispatchNs;
-            const KernelPredictor* learned = predictorFor(p, node, w);
+            // The predictors learned full-precision kernels; tensor-core ones are the analytic terms' to price.
+            const KernelPredictor* learned = isReducedFloat(w.precision) ? nullptr : predictorFor(p, node, w);
             if (learned) {
                 // The learned ratio replaces the class correction; the roofline bounds it from below.
                 const double floor = std::max(w.flops / peak, bytes / bestBw);

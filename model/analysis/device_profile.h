@@ -3,6 +3,7 @@
 
 #include "analysis/calibration_tag.h"
 #include "analysis/device.h"
+#include "analysis/dtype_rates.h"
 #include "analysis/graph_composition.h"
 #include "analysis/tile_waves.h"
 
@@ -74,6 +75,7 @@ struct DeviceProfile {
     // Costscope model only.
     double peakGflops = 0;               // fp32 peak; 0: use sgemmGflops
     std::vector<SgemmPoint> sgemmTable;  // shape-dependent rates; empty: flat sgemmGflops
+    DTypeRates dtypeRates;               // per-precision peaks and measured GEMM rates (analysis/dtype_rates.h)
     // A backend that runs Conv as im2col + GEMM (CUDA) first writes the column matrix of its implicit GEMM
     // (m·k floats, m = N·output spatial, k = Cin/groups·Πkernel); this is the rate, in column bytes per ns, that
     // adds to the GEMM's time. 0: Conv costs its GEMM alone.

@@ -64,6 +64,10 @@ bool addIoBytes(const Ctx& c, OpWork& w)
 
 } // namespace opcost
 
+namespace {
+OpWork workOf(const Node& node, const std::vector<TensorRef>& inputs, const TensorRef& output, const Bindings& b);
+} // namespace
+
 OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b)
 {
     std::vector<TensorRef> refs;
@@ -73,6 +77,18 @@ OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b)
 }
 
 OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const TensorRef& output, const Bindings& b)
+{
+    OpWork w = workOf(node, inputs, output, b);
+    InputShapes shapes;
+    shapes.reserve(inputs.size());
+    for (const TensorRef& t : inputs)
+        shapes.push_back(t.shape);
+    w.precision = computePrecision(node, shapes);
+    return w;
+}
+
+namespace {
+OpWork workOf(const Node& node, const std::vector<TensorRef>& inputs, const TensorRef& output, const Bindings& b)
 {
     const opcost::Ctx c{node, inputs, output, b};
     switch (node.op.kind) {
@@ -150,5 +166,6 @@ OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const Tens
                                                 : "unknown op: costed as memory-bound";
     return w;
 }
+} // namespace
 
 } // namespace costscope

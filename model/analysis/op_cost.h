@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ir/graph.h"
+#include "ir/precision.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,7 @@ struct OpWork {
     // sets the achievable rate; 0 for other ops.
     std::int64_t gemmM = 0, gemmK = 0, gemmN = 0;
     std::int64_t gemmGroups = 1; // Conv: independent GEMMs of that shape (groups)
+    Precision precision = Precision::Fp32; // what the kernel computes in (ir/precision.h): picks its peak
     // Conv run one sample and group at a time (DeviceProfile::convPerSample): `calls` GEMMs of this shape, and the
     // im2col elements written in all (0 where the input serves as the column matrix).
     struct PerSample {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/profile_io.h"
+#include "analysis/dtype_rates_io.h"
 #include "analysis/kernel_predictor.h"
 
 #include "formats/graph_file.h"
@@ -259,6 +260,8 @@ const std::set<std::string>& knownKeys()
                                             "num_threads",
                                             "peak_gflops",
                                             "sgemm_table",
+                                            "dtype_peaks",
+                                            "dtype_gemm_tables",
                                             "im2col_bw_gbps",
                                             "matmul_waves",
                                             "conv_waves",
@@ -302,6 +305,7 @@ std::string profileToJsonText(const DeviceProfile& p)
     for (const SgemmPoint& s : p.sgemmTable)
         table.push_back({{"m", s.m}, {"k", s.k}, {"n", s.n}, {"gflops", s.gflops}});
     j["sgemm_table"] = table;
+    writeDTypeRates(p.dtypeRates, j);
     if (p.im2colBw > 0)
         j["im2col_bw_gbps"] = p.im2colBw;
     for (const auto& [key, w] : {std::pair{"matmul_waves", &p.matmulWaves}, std::pair{"conv_waves", &p.convWaves}})
@@ -400,6 +404,8 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     p.numThreads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, 4096));
     r.number("peak_gflops", p.peakGflops);
     readTable(r, p);
+    if (auto problem = readDTypeRates(j, p.dtypeRates))
+        r.fail(problem->first, problem->second);
     r.number("im2col_bw_gbps", p.im2colBw);
     readWaves(r, "matmul_waves", p.matmulWaves);
     readWaves(r, "conv_waves", p.convWaves);

@@ -22,6 +22,7 @@ namespace costscope {
 //   "unified_memory": false, "num_threads": 1,
 //   "peak_gflops": 67000,                  fp32 peak, GFLOP/s (0: sgemm_gflops)
 //   "sgemm_table": [{"m":..,"k":..,"n":..,"gflops":..}],   measured/estimated rates by shape
+//   "dtype_peaks": {..}, "dtype_gemm_tables": {..},        per-precision peaks and GEMM rates (dtype_rates_io.h)
 //   "im2col_bw_gbps": 220,                 im2col column bytes/ns added to Conv's GEMM (saved only when set)
 //   "memory_bw_table": [{"bytes":..,"gbps":..}],   CPU: copy bandwidth by bytes moved (saved only when set)
 //   "kernel_gflops": {"Pool": 0.4},        CPU: FLOP rate of the backend's kernel by op kind (saved only when set)

@@ -94,6 +94,11 @@ std::vector<std::uint8_t> bytesOf(const Field& values)
 
 std::optional<DType> dtypeFromOnnx(std::int32_t elemType)
 {
+    // ONNX 1.14's 8-bit floats, by their TensorProto numbers (newer than the libonnx headers this builds with).
+    if (elemType == 17)
+        return DType::F8E4M3; // FLOAT8E4M3FN
+    if (elemType == 19)
+        return DType::F8E5M2; // FLOAT8E5M2
     switch (elemType) {
     case TP::FLOAT: return DType::F32;
     case TP::UINT8: return DType::U8;

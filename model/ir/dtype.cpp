@@ -8,7 +8,10 @@ std::uint32_t byteSize(DType t)
     switch (t) {
     case DType::Bool:
     case DType::I8:
-    case DType::U8: return 1;
+    case DType::U8:
+    case DType::F8E4M3:
+    case DType::F8E5M2:
+        return 1;
     case DType::F16:
     case DType::BF16:
     case DType::I16: return 2;
@@ -39,6 +42,10 @@ std::string_view dtypeName(DType t)
     case DType::I64: return "I64";
     case DType::C64: return "C64";
     case DType::C128: return "C128";
+    case DType::F8E4M3:
+        return "F8E4M3";
+    case DType::F8E5M2:
+        return "F8E5M2";
     }
     return "?";
 }
@@ -54,7 +61,7 @@ std::optional<DType> parseDType(std::string_view name)
 bool isFloating(DType t)
 {
     return t == DType::F16 || t == DType::BF16 || t == DType::F32 || t == DType::F64 || t == DType::C64
-        || t == DType::C128;
+           || t == DType::C128 || t == DType::F8E4M3 || t == DType::F8E5M2;
 }
 
 } // namespace costscope

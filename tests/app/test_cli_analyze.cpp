@@ -3,6 +3,7 @@
 #include "analysis/costscope_cost_model.h"
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
+#include "edit/precision_transform.h"
 #include "formats/graph_file.h"
 #include "test_paths.h"
 
@@ -377,6 +378,36 @@ private slots:
         QCOMPARE(runCli({"analyze", m_dir.filePath("missing.json")}, &out, &err), 3);
         QCOMPARE(runCli({"sweep", m_file, "--values", "1:x"}, &out, &err), 2);
         QVERIFY(err.contains("a range is START:END"));
+    }
+
+    void precisionWhatIfRepricesTheGraph()
+    {
+        QByteArray out, err;
+        const QStringList common{"analyze",     m_file,   "--model",    "costscope", "--profile",
+                                 "nvidia-h100", "--bind", "batch=4096", "--json"};
+        QVERIFY2(runCli(common + QStringList{"--precision", "bf16"}, &out, &err) == 0, err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["precision"].toString(), QString("bf16"));
+        ProfilePaths paths;
+        paths.presetDir = costscope::test::sourcePath("resources/profiles").toStdString();
+        const ProfileLibrary lib = ProfileLibrary::load(paths);
+        auto bf16 = edit::withPrecision(m_graph, Precision::Bf16);
+        QVERIFY(bf16);
+        const GraphCost expected = CostscopeCostModel().estimate(*bf16, *lib.find("nvidia-h100"), {{"batch", 4096}});
+        const QJsonObject device = j["devices"].toArray()[0].toObject();
+        QCOMPARE(device["total_ns"].toDouble(), expected.totalNs);
+        QVERIFY2(runCli(common, &out, &err) == 0, err.constData());
+        const QJsonObject fp32 = QJsonDocument::fromJson(out).object();
+        QVERIFY(!fp32.contains("precision"));
+        // bf16 halves the bytes and multiplies on tensor cores: cheaper than fp32.
+        QVERIFY(fp32["devices"].toArray()[0].toObject()["total_ns"].toDouble() > expected.totalNs);
+
+        QVERIFY(runCli({"analyze", m_file, "--precision", "tf32", "--profile", "nvidia-h100"}, &out, &err) == 0);
+        QVERIFY2(out.contains("precision tf32"), out.constData());
+        QCOMPARE(runCli({"analyze", m_file, "--precision", "fp4"}, &out, &err), 2);
+        QVERIFY2(err.contains("unknown precision 'fp4'"), err.constData());
+        QCOMPARE(runCli({"analyze", m_file, "--precision", "int8"}, &out, &err), 3);
+        QVERIFY2(err.contains("quantisation"), err.constData());
     }
 
     void sweepJsonEqualsEstimates()

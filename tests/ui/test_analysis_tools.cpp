@@ -5,12 +5,14 @@
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
+#include "edit/precision_transform.h"
 #include "ir/rebatch.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "panels/cost_summary_bar.h"
 #include "panels/device_cost_table.h"
 #include "panels/node_table_panel.h"
+#include "panels/property_panel.h"
 #include "panels/search_bar.h"
 #include "test_paths.h"
 #include <QAction>
@@ -414,6 +416,53 @@ private slots:
             QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Dispatch), want.dispatchNs);
             QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Sync), want.syncNs);
         }
+    }
+
+    void precisionWhatIfRepricesAndTheNodeShowsItsDtype()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
+        w.modelSelector()->setCurrentText(QStringLiteral("costscope"));
+        w.deviceSelector()->setCurrentText(QStringLiteral("nvidia-h100"));
+        QCOMPARE(w.deviceSelector()->currentText(), QStringLiteral("nvidia-h100"));
+        w.batchSpin()->setValue(64);
+        w.setCostProvider(makeCostProvider());
+        const Bindings batch64{{"batch", 64}};
+        QVERIFY(waitForDeviceCosts(w, "costscope", batch64));
+        const Graph g = *w.graph();
+        const double fp32 = expected(g, QStringLiteral("costscope"), QStringLiteral("nvidia-h100"), batch64).totalNs;
+        QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() && w.overlay().cost()->totalNs == fp32; }, 30000));
+
+        QComboBox* precision = w.precisionSelector();
+        QVERIFY(precision);
+        QCOMPARE(precision->currentText(), QStringLiteral("fp32"));
+        for (const QString& name : {QStringLiteral("bf16"), QStringLiteral("fp8"), QStringLiteral("tf32")}) {
+            precision->setCurrentText(name);
+            QCOMPARE(w.precision(), *parsePrecision(name.toStdString()));
+            auto retyped = edit::withPrecision(g, w.precision());
+            QVERIFY(retyped);
+            const double want =
+                expected(*retyped, QStringLiteral("costscope"), QStringLiteral("nvidia-h100"), batch64).totalNs;
+            QVERIFY(name == QStringLiteral("tf32") ? want <= fp32 : want < fp32); // tf32 keeps the bytes
+            QVERIFY2(QTest::qWaitFor([&] { return w.overlay().cost() && w.overlay().cost()->totalNs == want; }, 30000),
+                     qPrintable(name));
+            // Every device is re-priced too, not only the current one.
+            QVERIFY(QTest::qWaitFor([&] { return w.deviceCosts() != nullptr; }, 30000));
+            QCOMPARE(w.deviceCosts()->find("nvidia-h100")->totalNs, want);
+        }
+        QVERIFY(*w.graph() == g); // the document keeps its fp32
+
+        // The node panel says what the node stores and computes in.
+        std::size_t matmul = 0;
+        while (matmul < g.nodes.size() && g.nodes[matmul].op.kind != OpKind::MatMul)
+            ++matmul;
+        QVERIFY(matmul < g.nodes.size());
+        w.scene()->itemForNode(matmul)->setSelected(true);
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Output"), QStringLiteral("dtype")), QStringLiteral("F32"));
+        QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Output"), QStringLiteral("computes in")),
+                 QStringLiteral("fp32"));
+        precision->setCurrentText(QStringLiteral("fp32"));
     }
 
     void deviceSwitchRecoloursAtOnceFromTheCache()

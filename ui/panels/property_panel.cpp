@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "panels/property_panel.h"
 #include "analysis/fused_kernel.h"
-#include "ir/fused_op.h"
-#include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
+#include "ir/fused_op.h"
+#include "ir/precision.h"
+#include "layout/group_tree.h"
 #include <QHeaderView>
 #include <QSignalBlocker>
 #include <algorithm>
@@ -149,6 +150,13 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
         editableRow(output, tr("shape"), QString::fromStdString(n.shape.toString()), Edit::Shape);
     else
         row(output, tr("shape"), QString::fromStdString(n.shape.toString()));
+    row(output, tr("dtype"), QString::fromUtf8(dtypeName(n.shape.dtype).data()));
+    if (n.op.info().opClass != OpClass::Leaf) {
+        std::vector<const Shape*> inputShapes;
+        for (NodeId in : n.inputs)
+            inputShapes.push_back(graph->find(in) ? &graph->find(in)->shape : nullptr);
+        row(output, tr("computes in"), QString::fromUtf8(precisionName(computePrecision(n, inputShapes)).data()));
+    }
     const auto bytes = n.shape.bytes();
     row(output, tr("bytes"), bytes ? formatBytes(static_cast<double>(*bytes)) : tr("depends on symbols"));
     editableRow(output, tr("graph output"), graph->isOutput(n.id) ? tr("yes") : tr("no"), Edit::Output);

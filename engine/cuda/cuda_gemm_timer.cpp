@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+#include "cuda/cuda_gemm_timer.h"
+
+#include "cuda/cuda_timing.h"
+#include "ir/float_narrow.h"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace costscope {
+
+namespace {
+
+constexpr std::size_t kWorkspaceBytes = std::size_t(32) << 20;
+
+Diagnostic cudaError(const std::string& what, cudaError_t e)
+{
+    return Diagnostic::error(what + ": " + cudaGetErrorString(e));
+}
+
+// Uniform values in [-1, 1] written as `precision`'s storage type (fp32 for fp32 and tf32).
+std::vector<std::uint8_t> randomOperand(Precision precision, std::size_t elements, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    const std::size_t width = precision == Precision::Fp8                                    ? 1
+                              : precision == Precision::Fp16 || precision == Precision::Bf16 ? 2
+                                                                                             : 4;
+    std::vector<std::uint8_t> out(elements * width);
+    for (std::size_t i = 0; i < elements; ++i) {
+        const float v = dist(rng);
+        if (width == 1) {
+            out[i] = floatToE4M3Bits(v);
+        } else if (width == 2) {
+            const std::uint16_t bits = precision == Precision::Fp16 ? floatToHalfBits(v) : floatToBf16Bits(v);
+            std::memcpy(out.data() + 2 * i, &bits, 2);
+        } else {
+            std::memcpy(out.data() + 4 * i, &v, 4);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+Result<std::unique_ptr<CudaGemmTimer>> CudaGemmTimer::create(int device, std::size_t maxElements)
+{
+    if (cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
+        return cudaError("no CUDA device " + std::to_string(device), e);
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, device);
+    std::unique_ptr<CudaGemmTimer> t(new CudaGemmTimer);
+    t->m_capability = prop.major * 10 + prop.minor;
+    t->m_maxElements = maxElements;
+    if (cudaError_t e = cudaStreamCreate(&t->m_stream); e != cudaSuccess)
+        return cudaError("cannot create a stream", e);
+    if (cublasCreate(&t->m_blas) != CUBLAS_STATUS_SUCCESS || cublasLtCreate(&t->m_lt) != CUBLAS_STATUS_SUCCESS)
+        return Diagnostic::error("cannot initialise cuBLAS");
+    cublasSetStream(t->m_blas, t->m_stream);
+    for (void** p : {&t->m_a, &t->m_b, &t->m_c})
+        if (cudaError_t e = cudaMalloc(p, maxElements * 4); e != cudaSuccess)
+            return cudaError("out of GPU memory allocating the GEMM calibration buffers", e);
+    if (cudaError_t e = cudaMalloc(&t->m_workspace, kWorkspaceBytes); e != cudaSuccess)
+        return cudaError("out of GPU memory allocating the cuBLASLt workspace", e);
+    return t;
+}
+
+CudaGemmTimer::~CudaGemmTimer()
+{
+    for (void* p : {m_a, m_b, m_c, m_workspace})
+        if (p)
+            cudaFree(p);
+    if (m_lt)
+        cublasLtDestroy(m_lt);
+    if (m_blas)
+        cublasDestroy(m_blas);
+    if (m_stream)
+        cudaStreamDestroy(m_stream);
+}
+
+bool CudaGemmTimer::supports(Precision precision) const
+{
+    switch (precision) {
+    case Precision::Fp32:
+    case Precision::Fp16:
+        return true;
+    case Precision::Tf32:
+    case Precision::Bf16:
+        return m_capability >= 80;
+    case Precision::Fp8:
+        return m_capability >= 89;
+    default:
+        return false;
+    }
+}
+
+Result<bool> CudaGemmTimer::launch(Precision precision, int m, int n, int k)
+{
+    const float one = 1.0f, zero = 0.0f;
+    if (precision == Precision::Fp8) {
+        // cuBLASLt's FP8 products want the "TN" layout: D (n×m, column-major) = op(B)ᵀ · A with both operands stored
+        // k-major. The operands are random, so the layout changes no rate, only which buffer holds what.
+        cublasLtMatmulDesc_t op = nullptr;
+        cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+        cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+        const cublasOperation_t t = CUBLAS_OP_T, nOp = CUBLAS_OP_N;
+        cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
+        cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &nOp, sizeof nOp);
+        cublasLtMatrixLayoutCreate(&a, CUDA_R_8F_E4M3, k, n, k);
+        cublasLtMatrixLayoutCreate(&b, CUDA_R_8F_E4M3, k, m, k);
+        cublasLtMatrixLayoutCreate(&c, CUDA_R_16BF, n, m, n);
+        const cublasStatus_t status = cublasLtMatmul(m_lt, op, &one, m_b, a, m_a, b, &zero, m_c, c, m_c, c, nullptr,
+                                                     m_workspace, kWorkspaceBytes, m_stream);
+        cublasLtMatrixLayoutDestroy(a);
+        cublasLtMatrixLayoutDestroy(b);
+        cublasLtMatrixLayoutDestroy(c);
+        cublasLtMatmulDescDestroy(op);
+        if (status != CUBLAS_STATUS_SUCCESS)
+            return Diagnostic::error(std::string("cuBLASLt FP8 matmul failed: ") + cublasGetStatusString(status));
+        return true;
+    }
+    cudaDataType_t type = CUDA_R_32F;
+    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+    switch (precision) {
+    case Precision::Tf32:
+        compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+        break;
+    case Precision::Fp16:
+        type = CUDA_R_16F;
+        break;
+    case Precision::Bf16:
+        type = CUDA_R_16BF;
+        break;
+    default:
+        break;
+    }
+    const cublasStatus_t status = cublasGemmEx(m_blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, m_b, type, n, m_a, type,
+                                               k, &zero, m_c, type, n, compute, CUBLAS_GEMM_DEFAULT);
+    if (status != CUBLAS_STATUS_SUCCESS)
+        return Diagnostic::error(std::string("cublasGemmEx (") + std::string(precisionName(precision))
+                                 + ") failed: " + cublasGetStatusString(status));
+    return true;
+}
+
+Result<double> CudaGemmTimer::seconds(Precision precision, std::int64_t m, std::int64_t n, std::int64_t k, int repeats)
+{
+    if (!supports(precision))
+        return Diagnostic::error("precision " + std::string(precisionName(precision))
+                                 + ": no cuBLAS product on compute capability " + std::to_string(m_capability / 10)
+                                 + "." + std::to_string(m_capability % 10));
+    const auto most = static_cast<std::size_t>(std::max({m * k, k * n, m * n}));
+    if (most > m_maxElements)
+        return Diagnostic::error("GEMM " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n)
+                                 + " is larger than the calibration buffers");
+    for (auto [dst, elements, seed] :
+         {std::tuple{m_a, std::size_t(m * k), 1u}, std::tuple{m_b, std::size_t(k * n), 2u}}) {
+        const auto host = randomOperand(precision, elements, seed);
+        if (cudaError_t e = cudaMemcpy(dst, host.data(), host.size(), cudaMemcpyHostToDevice); e != cudaSuccess)
+            return cudaError("calibration upload failed", e);
+    }
+    if (auto first = launch(precision, int(m), int(n), int(k)); !first)
+        return first.error();
+    const double s = cuda::timeOnStream(m_stream, repeats, [&] { (void)launch(precision, int(m), int(n), int(k)); });
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+        return cudaError("GEMM calibration failed", e);
+    return s;
+}
+
+} // namespace costscope
