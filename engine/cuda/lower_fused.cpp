@@ -6,6 +6,7 @@
 #include "cuda/fused_kernels.h"
 #include "cuda/fused_nvrtc.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -292,6 +293,16 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     a.headDim = q.dims.back();
     if (!attentionSupportsHeadDim(a.headDim))
         return lowerError("attention: head_dim " + std::to_string(a.headDim) + " is beyond the kernel's");
+    // Element strides (batch, head, row) as the kernel reads them (cuda_kernels.h): heads packed in the last dim of
+    // [batch, seq, heads, head_dim], or one head per flattened batch of [..., seq, head_dim]; no grouped KV heads.
+    const std::int64_t heads = std::max<std::int64_t>(a.heads, 1);
+    a.qStrides[0] = a.sq * heads * a.headDim;
+    a.qStrides[1] = a.headDim;
+    a.qStrides[2] = heads * a.headDim;
+    a.kvStrides[0] = a.sk * heads * a.headDim;
+    a.kvStrides[1] = a.headDim;
+    a.kvStrides[2] = heads * a.headDim;
+    a.kvGroup = 1;
     if (op.mask) {
         const DeviceValue& m = values[*op.mask];
         auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
