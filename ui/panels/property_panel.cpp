@@ -152,7 +152,7 @@ void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost*
         row(output, tr("shape"), QString::fromStdString(n.shape.toString()));
     row(output, tr("dtype"), QString::fromUtf8(dtypeName(n.shape.dtype).data()));
     if (n.op.info().opClass != OpClass::Leaf) {
-        std::vector<const Shape*> inputShapes;
+        std::vector<const costscope::Shape*> inputShapes;
         for (NodeId in : n.inputs)
             inputShapes.push_back(graph->find(in) ? &graph->find(in)->shape : nullptr);
         row(output, tr("computes in"), QString::fromUtf8(precisionName(computePrecision(n, inputShapes)).data()));
