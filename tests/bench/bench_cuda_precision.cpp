@@ -108,11 +108,14 @@ int main(int argc, char** argv)
             const double measured = *seconds * 1e9;
             const double predicted = predictedNs(s, p, calibrated);
             const double err = (predicted - measured) / measured * 100;
-            const std::optional<double> sheet = preset ? std::optional(predictedNs(s, p, *preset)) : std::nullopt;
-            const double sheetErr = sheet ? (*sheet - measured) / measured * 100 : NAN;
+            // A plain double (NaN: no preset), not std::optional: GCC 12 -O3 warns that the optional's payload may be
+            // uninitialised where nlohmann copies it.
+            const bool hasSheet = preset.has_value();
+            const double sheet = hasSheet ? predictedNs(s, p, *preset) : NAN;
+            const double sheetErr = hasSheet ? (sheet - measured) / measured * 100 : NAN;
             std::printf("%-6s %5lldx%5lldx%5lld %8.1fus %8.1fus %+7.1f %8.1fus %+7.1f\n",
                         std::string(precisionName(p)).c_str(), (long long)s.m, (long long)s.k, (long long)s.n,
-                        measured / 1e3, predicted / 1e3, err, sheet ? *sheet / 1e3 : NAN, sheetErr);
+                        measured / 1e3, predicted / 1e3, err, hasSheet ? sheet / 1e3 : NAN, sheetErr);
             sumAbs += std::abs(err);
             ++count;
             if (p == Precision::Bf16 && std::abs(err) > 15)
@@ -125,8 +128,8 @@ int main(int argc, char** argv)
                  {"measured_ns", measured},
                  {"calibrated_ns", predicted},
                  {"calibrated_error_pct", err},
-                 {"datasheet_ns", sheet ? nlohmann::ordered_json(*sheet) : nlohmann::ordered_json()},
-                 {"datasheet_error_pct", sheet ? nlohmann::ordered_json(sheetErr) : nlohmann::ordered_json()}});
+                 {"datasheet_ns", hasSheet ? nlohmann::ordered_json(sheet) : nlohmann::ordered_json()},
+                 {"datasheet_error_pct", hasSheet ? nlohmann::ordered_json(sheetErr) : nlohmann::ordered_json()}});
         }
         if (count > 0)
             std::printf("%s: mean |error| %.1f %% over %d shapes (calibrated)\n", std::string(precisionName(p)).c_str(),
