@@ -43,8 +43,8 @@ double errorPercent(double predictedNs, double measuredNs)
     return measuredNs > 0 ? 100.0 * (predictedNs - measuredNs) / measuredNs : 0.0;
 }
 
-Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings,
-                                 const DeviceInfo& device, const RunResult& result, const std::optional<HostProbe>& probe)
+Result<RunComparison> compareRun(std::shared_ptr<const Graph> graph, const Bindings& bindings, const DeviceInfo& device,
+                                 const RunResult& result, const std::optional<HostProbe>& probe)
 {
     auto predicted = predictRun(*graph, bindings, device.backend, {});
     if (!predicted)

@@ -180,6 +180,7 @@ void MainWindow::showGraph(std::shared_ptr<const Graph> graph, bool fresh)
     m_summary->showSummary(m_graph.get(), nullptr);
     if (fresh) {
         m_fitOnLayout = true;
+        m_savedView = false;
         m_scene->setGraph(m_graph);
     } else {
         m_scene->updateGraph(m_graph);

@@ -102,6 +102,8 @@ public:
     QSpinBox* batchSpin() const { return m_batch; }
     // The precision what-if (main_window_precision.cpp): the costs are those of the graph re-typed to it.
     QComboBox* precisionSelector() const { return m_precision; }
+    // Whether the open graph's document restored a saved view (zoom and position), which the first view keeps.
+    bool restoredSavedView() const { return m_savedView; }
     Precision precision() const;
     BindingsEditor* bindingsEditor() const { return m_bindings; }
     CostSummaryBar* costSummaryBar() const { return m_costBar; }
@@ -220,6 +222,7 @@ private:
     CostProvider m_costProvider;
     quint64 m_costGeneration = 0;
     bool m_fitOnLayout = false;
+    bool m_savedView = false; // the open document brought back its own view (no first-view framing)
     bool m_syncingSelection = false;
     GraphDocument* m_doc = nullptr;
     GraphEditor* m_editor = nullptr;

@@ -185,8 +185,10 @@ CostscopeDocument MainWindow::sessionDocument() const
 void MainWindow::applySession(const CostscopeDocument& session)
 {
     m_settings->set(settingsFromDocument(session, m_settings->value()));
-    if (restoreSessionView(*this, session))
+    if (restoreSessionView(*this, session)) {
         m_fitOnLayout = false;
+        m_savedView = true;
+    }
 }
 
 bool MainWindow::save()

@@ -165,11 +165,11 @@ int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
-    auto args = remote ? Args::parse(remote->rest, {"json", "no-zoo", "no-sampler", "as-is"},
-                                     {"backend", "device", "profile", "families", "batches", "max-gflop", "budget",
-                                      "runs", "save-runs"},
-                                     &err)
-                       : std::nullopt;
+    auto args =
+        remote ? Args::parse(
+            remote->rest, {"json", "no-zoo", "no-sampler", "as-is"},
+            {"backend", "device", "profile", "families", "batches", "max-gflop", "budget", "runs", "save-runs"}, &err)
+               : std::nullopt;
     if (args && remote->remote && !args->positional().empty()) {
         err = "DATA files are local: not with --remote (the zoo and the sampler run there)";
         args.reset();

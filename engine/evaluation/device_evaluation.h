@@ -17,13 +17,13 @@ namespace costscope {
 struct DeviceEvaluationOptions {
     std::string backend = "cpu";
     DeviceIndex device = 0;
-    std::set<std::string> families;           // empty: every zoo family
+    std::set<std::string> families; // empty: every zoo family
     std::vector<std::int64_t> batches = {1, 8};
     bool zoo = true, sampler = true;
-    std::vector<PlannedGraph> files;          // graph files (filePlan), each its folder's family
-    double maxGflop = 0;                      // 0: 4 on the CPU, 2000 on a GPU
-    double perGraphS = 0;                     // 0: 0.4 s on the CPU, 0.3 s on a GPU
-    bool progressLines = false;               // a line per graph on stderr (the CLI)
+    std::vector<PlannedGraph> files; // graph files (filePlan), each its folder's family
+    double maxGflop = 0;             // 0: 4 on the CPU, 2000 on a GPU
+    double perGraphS = 0;            // 0: 0.4 s on the CPU, 0.3 s on a GPU
+    bool progressLines = false;      // a line per graph on stderr (the CLI)
     std::function<void(std::size_t done, std::size_t total)> onProgress;
     const std::atomic<bool>* cancel = nullptr;
 };

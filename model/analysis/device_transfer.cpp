@@ -87,7 +87,7 @@ Result<DeviceProfile> transferProfile(const DeviceProfile& measured, const Devic
                   r.readback);
     t.transferredFrom = measured.name + " (" + fromSheet.name + " -> " + toSheet.name + ": " + ratiosText + ")";
     t.description = "Transferred: " + toSheet.name + " predicted from the calibration " + measured.name
-        + " by datasheet ratios (" + ratiosText + "). " + toSheet.description;
+                    + " by datasheet ratios (" + ratiosText + "). " + toSheet.description;
     t.source = "transfer of " + measured.name + "; " + fromSheet.source + "; " + toSheet.source;
     t.hostProbe = {}; // the target's host was never probed
     t.loadWarnings.clear();

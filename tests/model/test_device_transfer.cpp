@@ -107,7 +107,8 @@ private slots:
 
     void jsonRoundTripKeepsTheLabel()
     {
-        auto t = transferProfile(calibratedH100(), sheet("nvidia-h100", 67000, 3350), sheet("nvidia-h200", 67000, 4800));
+        auto t =
+            transferProfile(calibratedH100(), sheet("nvidia-h100", 67000, 3350), sheet("nvidia-h200", 67000, 4800));
         QVERIFY(t);
         auto back = profileFromJsonText(profileToJsonText(*t), "transferred.json");
         QVERIFY(back);

@@ -60,6 +60,10 @@ void installFirstView(MainWindow* window)
     QObject::connect(window, &MainWindow::layoutReady, window, [window, state, showIfReady] {
         if (!state->waiting)
             return;
+        if (window->restoredSavedView()) { // a saved document's own view wins over the first view
+            state->waiting = false;
+            return;
+        }
         state->laidOut = true;
         // Laid out: the window fitted it; a legible part is shown now, and again around the costliest once costed.
         showFirstView(window->canvas(), *window->scene(), window->overlay().cost());

@@ -49,8 +49,8 @@ EvaluationView::EvaluationView(QWidget* parent)
     : QWidget(parent), m_evaluate(new QPushButton(tr("Evaluate on unseen families"))),
       m_quick(new QCheckBox(tr("Quick"))), m_families(new QLineEdit), m_cancelButton(new QPushButton(tr("Cancel"))),
       m_progress(new QProgressBar), m_status(new QLabel),
-      m_table(table({tr("Model"), tr("Graphs"), tr("±10 %"), tr("±25 %"), tr("MAPE %"), tr("Nodes"),
-                     tr("Nodes ±25 %")})),
+      m_table(
+          table({tr("Model"), tr("Graphs"), tr("±10 %"), tr("±25 %"), tr("MAPE %"), tr("Nodes"), tr("Nodes ±25 %")})),
       m_worst(table({tr("Family"), tr("Graph"), tr("Batch"), tr("Predicted ms"), tr("Measured ms"), tr("Error")}))
 {
     m_evaluate->setToolTip(tr("Measure the model zoo on this device and predict each family with predictors trained "
@@ -104,8 +104,8 @@ void EvaluationView::evaluate()
     for (const QString& f : m_families->text().split(',', Qt::SkipEmptyParts)) {
         const std::string name = f.trimmed().toStdString();
         if (std::find(known.begin(), known.end(), name) == known.end()) {
-            m_status->setText(tr("Unknown zoo family %1 (%2).")
-                                  .arg(QString::fromStdString(name), m_families->toolTip()));
+            m_status->setText(
+                tr("Unknown zoo family %1 (%2).").arg(QString::fromStdString(name), m_families->toolTip()));
             emit evaluated(false);
             return;
         }
@@ -146,8 +146,8 @@ void EvaluationView::evaluate()
     const QString title = tr("%1 (profile %2)").arg(QString::fromStdString(m_backend), QString::fromStdString(name));
     (void)QtConcurrent::run([self, cancel = m_cancel, o, calibrated = *profile, title]() {
         auto backend = loadBackend(o.backend);
-        auto e = std::make_shared<Result<DeviceEvaluation>>(
-            backend ? evaluateOnDevice(**backend, calibrated, o) : Result<DeviceEvaluation>(backend.error()));
+        auto e = std::make_shared<Result<DeviceEvaluation>>(backend ? evaluateOnDevice(**backend, calibrated, o)
+                                                                    : Result<DeviceEvaluation>(backend.error()));
         QMetaObject::invokeMethod(qApp, [self, cancel, e, title] {
             if (!self || self->m_cancel != cancel)
                 return;

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "fusion_verified.h"
-#include "usecases/run_and_compare.h"
 #include "panels/value_items.h"
+#include "usecases/run_and_compare.h"
 
 #include <QWidget>
 
