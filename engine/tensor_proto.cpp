@@ -262,7 +262,7 @@ Result<HostTensor> parseTensorProto(const std::string& bytes)
                                      "optional value?)");
         elements *= std::uint64_t(d);
     }
-    if (narrow)
+    if (narrow && !dtype) // the 8-bit floats the IR has as dtypes keep their own bytes; the rest widen to a carrier
         return narrowTensor(*narrow, p, elements, shape);
     const std::uint64_t needed = elements * byteSize(*dtype);
     if (!p.raw.empty() || typedCount(p) == 0) {
