@@ -85,7 +85,11 @@ bool dragFileOnto(MainWindow& w, QWidget* over, const QString& file)
 class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear(); // a previous run's window state (docks, geometry) must not shrink this run's canvas
+    }
 
     void opensSharedGraphAndListsAllNodes()
     {

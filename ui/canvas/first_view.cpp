@@ -58,7 +58,7 @@ void installFirstView(MainWindow* window)
         state->laidOut = false;
     });
     QObject::connect(window, &MainWindow::layoutReady, window, [window, state, showIfReady] {
-        if (!state->waiting)
+        if (!state->waiting || state->laidOut) // only the opened graph's first layout; later ones are the user's edits
             return;
         if (window->restoredSavedView()) { // a saved document's own view wins over the first view
             state->waiting = false;
