@@ -296,6 +296,45 @@ inline std::vector<Case> convSpectralCases()
                 }
         out.push_back({"Conv + Pool", b.finish(pl), {tensor({1, 1, 4, 4}, x)}, want});
     }
+    { // global average pool over a 20x20 window (the warp-per-output path), batch 2, 3 channels
+        Builder b;
+        const auto x = values(2 * 3 * 400, 61);
+        auto ix = b.input({2, 3, 20, 20});
+        auto pl =
+            b.op(OpKind::Pool, attrs({{"kind", std::string("Avg")}, {"kernel_size", A{20, 20}}, {"stride", A{20, 20}}}),
+                 {ix}, {2, 3, 1, 1});
+        std::vector<float> want;
+        for (int p = 0; p < 6; ++p) {
+            double acc = 0;
+            for (int i = 0; i < 400; ++i)
+                acc += x[std::size_t(p * 400 + i)];
+            want.push_back(float(acc / 400));
+        }
+        out.push_back({"Pool.Avg global 20x20", b.finish(pl), {tensor({2, 3, 20, 20}, x)}, want});
+    }
+    { // max pool 9x9, stride 3, padding 2 (the warp path with windows that overhang the input)
+        Builder b;
+        const auto x = values(2 * 144, 62);
+        auto ix = b.input({1, 2, 12, 12});
+        auto pl = b.op(
+            OpKind::Pool,
+            attrs({{"kind", std::string("Max")}, {"kernel_size", A{9, 9}}, {"stride", A{3, 3}}, {"padding", A{2, 2}}}),
+            {ix}, {1, 2, 3, 3});
+        std::vector<float> want;
+        for (int c = 0; c < 2; ++c)
+            for (int oi = 0; oi < 3; ++oi)
+                for (int oj = 0; oj < 3; ++oj) {
+                    float m = -INFINITY;
+                    for (int ki = 0; ki < 9; ++ki)
+                        for (int kj = 0; kj < 9; ++kj) {
+                            const int i = oi * 3 - 2 + ki, j = oj * 3 - 2 + kj;
+                            if (i >= 0 && i < 12 && j >= 0 && j < 12)
+                                m = std::max(m, x[std::size_t(c * 144 + i * 12 + j)]);
+                        }
+                    want.push_back(m);
+                }
+        out.push_back({"Pool.Max 9x9 padded", b.finish(pl), {tensor({1, 2, 12, 12}, x)}, want});
+    }
     { // grouped, strided conv over a batch of 2: groups 2, stride 2, pad 1, 4 -> 6 channels
         Builder b;
         const auto x = values(2 * 4 * 25, 33), w = values(6 * 2 * 9, 34);
