@@ -25,8 +25,8 @@ namespace costscope {
 struct FusionOptions {
     bool elementWise = true;
     bool gemmEpilogue = true;
-    // Off by default: the attention kernel it would run (attention.cu, a warp per query row) took 1.0-2.2x the time
-    // of the unfused MatMul/Softmax kernels on an H200 (batch 2-8, sequence 32-128, head dim 16-64).
+    // Off unless a backend has an attention kernel worth it: the CUDA backend turns it on (cuda/fused_kernels.h,
+    // fusedAttentionRequested: its tiled kernel beats the unfused MatMul/Softmax kernels).
     bool attention = false;
     // Limits of the element-wise kernel: distinct tensors it reads, and ops in its program.
     std::size_t maxInputs = 8;

@@ -3,12 +3,16 @@
 // [Sq, Sk] score matrix never reaches memory. The keys come 32 at a time, one per lane: each lane takes its key's
 // dot product with the query (held in shared memory), the warp takes one max and one sum per chunk, and the lanes
 // then accumulate the chunk's values over the head dim. Walking one key per step with a warp-wide reduction each
-// (the first version) was latency-bound at ~0.6-1 us per key on an H100. Semantics as the CPU backend (engine/cpu/attention.cpp): scores
-// scaled, optionally soft-capped, masked, softmax over keys, times v; heads packed in the last dim or per head, KV
-// heads possibly grouped (the strides of AttentionArgs).
+// (the first version) was latency-bound at ~0.6-1 us per key on an H100. Head dims up to 128 go to the tiled
+// kernel (attention_tiled.cu), which shares each key/value tile among 8 query rows. Semantics as the CPU backend
+// (engine/cpu/attention.cpp): scores scaled, optionally soft-capped, masked, softmax over keys, times v; heads packed
+// in the last dim or per head, KV heads possibly grouped (the strides of AttentionArgs).
+#include "cuda/attention_tiled.h"
 #include "cuda/cuda_kernels.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace costscope::cuda {
 
@@ -128,6 +132,13 @@ bool attentionSupportsHeadDim(std::int64_t headDim)
 void launchAttention(const AttentionArgs& a, cudaStream_t s)
 {
     if (a.batch * a.heads * a.sq == 0)
+        return;
+    // COSTSCOPE_CUDA_ATTENTION=rows keeps the warp-per-row kernel (to time one against the other).
+    static const bool rowsOnly = [] {
+        const char* v = std::getenv("COSTSCOPE_CUDA_ATTENTION");
+        return v && std::strcmp(v, "rows") == 0;
+    }();
+    if (!rowsOnly && launchAttentionTiled(a, s))
         return;
     // Registers per lane sized to the head dim: 64-wide heads (GPT-2, BERT) use 2.
     if (a.headDim <= 32)

@@ -326,7 +326,7 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
 bool fusedAttentionRequested()
 {
     const char* env = std::getenv("COSTSCOPE_CUDA_FUSED_ATTENTION");
-    return env && std::string(env) == "1";
+    return !env || std::string(env) != "0";
 }
 
 LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)

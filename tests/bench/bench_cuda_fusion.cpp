@@ -242,7 +242,7 @@ void attentionCases()
         {"attention, batched heads, divided, no mask", {2, 32, 4, 64, false, false, true}, true},
         {"attention, GPT-2 small shape batch 8", {8, 128, 12, 64, true, true, false}, false},
     };
-    setenv("COSTSCOPE_CUDA_FUSED_ATTENTION", "1", 1); // off by default (FusionOptions::attention says why)
+    setenv("COSTSCOPE_CUDA_FUSED_ATTENTION", "1", 1); // the default; set in case the caller's environment says 0
     for (const Case& c : cases) {
         const cudacases::AttentionGraph a = cudacases::attentionGraph(c.config);
         std::vector<HostTensor> in;
