@@ -16,7 +16,7 @@ Prints one line per figure as it comes and the ratios at the end; writes OUT_DIR
 go to a temporary folder).
 Targets (issue 21): Costscope fused <= 1.0x torch.compile and <= 0.8x eager.
 
-Usage: bench_torch_compile.py COSTSCOPE_CLI OUT_DIR [--runs 50] [--models gpt2_768,gpt2_12l,bert_12l]
+Usage: bench_torch_compile.py COSTSCOPE_CLI OUT_DIR [--runs 50] [--models gpt2_768,gpt2_12l,bert_12l] [--profile N]
 """
 import argparse
 import json
@@ -98,6 +98,9 @@ class Model(nn.Module):
         return self.lnf(x) if self.causal else torch.tanh(self.pool(x[:, 0]))
 
 
+PROFILE_TOP = 0  # --profile N
+
+
 def timed(fn, runs, warmup=10):
     for _ in range(warmup):
         fn()
@@ -175,6 +178,40 @@ def costscope(cli, model_path, fusion, runs, ids_pb, out_pb):
     return json.loads(p.stdout)["whole"]["median_ns"] * 1e-6
 
 
+def costscope_top(cli, model_path, ids_pb, top):
+    """The fused run's costliest kernels (per-node events): where the time goes on Costscope's side."""
+    cmd = [cli, "run", str(model_path), "--backend", "cuda", "--runs", "20", "--fusion", "on", "--per-node", "--json"]
+    if ids_pb:
+        cmd += ["--input", str(ids_pb)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        return [f"costscope-cli exit {p.returncode}: {p.stderr.strip()[-300:]}"]
+    nodes = json.loads(p.stdout).get("per_node", [])
+    by_kernel = {}
+    for n in nodes:
+        name = n.get("op", "?") + (f" (fused, {len(n['fused_nodes'])} nodes)" if n.get("fused_nodes") else "")
+        by_kernel.setdefault(name[:70], [0.0, 0])
+        by_kernel[name[:70]][0] += n.get("measured_ns", 0) * 1e-3
+        by_kernel[name[:70]][1] += 1
+    rows = sorted(by_kernel.items(), key=lambda kv: -kv[1][0])[:top]
+    return [f"{us:9.1f} us  x{count:3d}  {name}" for name, (us, count) in rows]
+
+
+def torch_top(fn, top):
+    """torch.compile's costliest CUDA kernels over 10 calls (torch.profiler), per call."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(10):
+            fn()
+        torch.cuda.synchronize()
+    events = [e for e in prof.key_averages() if e.device_type.name == "CUDA" or getattr(e, "self_device_time_total", 0)]
+    def t(e):
+        return getattr(e, "self_device_time_total", getattr(e, "self_cuda_time_total", 0))
+    events.sort(key=lambda e: -t(e))
+    return [f"{t(e) / 10:9.1f} us  x{e.count // 10:3d}  {e.key[:70]}" for e in events[:top]]
+
+
 def relative_error(got, want):
     import numpy as np
 
@@ -223,6 +260,13 @@ def bench(name, batch, cli, work_dir, runs, results):
             r["torch.compile first calls s"] = time.perf_counter() - t0
             r["torch.compile rel err vs eager"] = relative_error(got.float().cpu().numpy(), want)
             r["torch.compile ms"] = timed(lambda: compiled(ids), runs)
+            if PROFILE_TOP:
+                print(f"{key}: torch.compile's costliest kernels per call", flush=True)
+                for line in torch_top(lambda: compiled(ids), PROFILE_TOP):
+                    print("  " + line, flush=True)
+                print(f"{key}: Costscope's costliest kernels per run (fusion on, per-node events)", flush=True)
+                for line in costscope_top(cli, path, ids_pb if have_pb else None, PROFILE_TOP):
+                    print("  " + line, flush=True)
         except Exception as e:
             r["torch.compile"] = f"failed: {e}"[:500]
         print(key, "torch.compile", r.get("torch.compile ms", r.get("torch.compile")), flush=True)
@@ -239,7 +283,11 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="also print the N costliest kernels of torch.compile and of Costscope's fused run")
     a = ap.parse_args()
+    global PROFILE_TOP
+    PROFILE_TOP = a.profile
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     torch.set_float32_matmul_precision("highest")

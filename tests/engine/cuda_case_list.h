@@ -257,6 +257,22 @@ inline std::vector<Case> layoutCases()
         }
         out.push_back({"Transpose Slice Gather Concat Reshape", b.finish(rs), {tensor({2, 3}, x)}, want});
     }
+    { // Narrow of the last axis ([2,3,6] -> [2,3,3] from 2): six spans of 3 at a pitch of 6 (the 2-D memcpy path),
+      // then a Slice of the middle axis of that (spans of 3 rows at a pitch of 9)
+        Builder b;
+        const auto x = values(36, 63);
+        auto ix = b.input({2, 3, 6});
+        auto nw = b.op(OpKind::Narrow,
+                       attrs({{"axis", std::int64_t(2)}, {"start", std::int64_t(2)}, {"len", std::int64_t(3)}}), {ix},
+                       {2, 3, 3});
+        auto sl = b.op(OpKind::Slice, attrs({{"starts", A{1}}, {"ends", A{3}}, {"axes", A{1}}}), {nw}, {2, 2, 3});
+        std::vector<float> want;
+        for (int i = 0; i < 2; ++i)
+            for (int j = 1; j < 3; ++j)
+                for (int k = 2; k < 5; ++k)
+                    want.push_back(x[std::size_t(i * 18 + j * 6 + k)]);
+        out.push_back({"Narrow Slice as 2-D copies", b.finish(sl), {tensor({2, 3, 6}, x)}, want});
+    }
     return out;
 }
 
