@@ -32,10 +32,18 @@ void widen(DType from, const std::byte* in, std::size_t count, float* out)
             std::memcpy(&h, in + 2 * i, 2);
         const auto b = static_cast<std::uint8_t>(in[i]);
         switch (from) {
-        case DType::F16: out[i] = halfToFloat(h); break;
-        case DType::BF16: out[i] = bf16ToFloat(h); break;
-        case DType::F8E4M3: out[i] = e4m3BitsToFloat(b); break;
-        default: out[i] = e5m2BitsToFloat(b); break;
+        case DType::F16:
+            out[i] = halfToFloat(h);
+            break;
+        case DType::BF16:
+            out[i] = bf16ToFloat(h);
+            break;
+        case DType::F8E4M3:
+            out[i] = e4m3BitsToFloat(b);
+            break;
+        default:
+            out[i] = e5m2BitsToFloat(b);
+            break;
         }
     }
 }

@@ -20,7 +20,7 @@ summary.json lists every export: files, exporter, opset, parameter count, sizes 
 Models (--size small: the same with 2 layers; --size tiny: 2 layers at width 64 and a vocabulary of 1000, test data):
   gpt2        GPT2Config() (124M: 12 layers, width 768, 12 heads, vocabulary 50257)
   bert        BertConfig() (bert-base: 12 layers, width 768, 12 heads, MLP 3072, vocabulary 30522)
-  llama       LlamaConfig: width 2048, 16 layers, 32 heads, 8 KV heads, MLP 5632, vocabulary 32000 (~1.1B)
+  llama       LlamaConfig: width 2048, 16 layers, 32 heads, 8 KV heads, MLP 5632, vocabulary 32000 (853M parameters)
 
 Usage: export_hf_models.py OUT_DIR [--size full|small|tiny] [--models gpt2,bert,llama] [--dtypes fp32,bf16] [--batch 1] [--seq 128]
 """
@@ -39,7 +39,6 @@ def make_config(name, size):
     tiny = size == "tiny"
     layers = 16 if size == "full" and name == "llama" else 12 if size == "full" else 2
     # tiny: the same architectures at width 64 and a vocabulary of 1000 (test data of a few hundred kB)
-    width = {"width": 64, "heads": 4, "mlp": 256, "vocab": 1000} if tiny else None
     if name == "gpt2":
         return tf.GPT2Config(n_layer=layers, n_embd=64, n_head=4, vocab_size=1000, n_positions=256) if tiny else \
             tf.GPT2Config(n_layer=layers)
@@ -49,8 +48,8 @@ def make_config(name, size):
             tf.BertConfig(num_hidden_layers=layers)
     if name == "llama":
         if tiny:
-            return tf.LlamaConfig(hidden_size=width["width"], num_hidden_layers=layers, num_attention_heads=4,
-                                  num_key_value_heads=2, intermediate_size=172, vocab_size=width["vocab"],
+            return tf.LlamaConfig(hidden_size=64, num_hidden_layers=layers, num_attention_heads=4,
+                                  num_key_value_heads=2, intermediate_size=172, vocab_size=1000,
                                   max_position_embeddings=256)
         return tf.LlamaConfig(hidden_size=2048, num_hidden_layers=layers, num_attention_heads=32,
                               num_key_value_heads=8, intermediate_size=5632, vocab_size=32000,

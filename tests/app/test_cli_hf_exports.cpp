@@ -36,8 +36,7 @@ QStringList inputsOf(const QString& name)
 bool onnxSupported()
 {
     QByteArray out, err;
-    return runCli({"info", testDataPath("hf/bert_tiny_fp32.onnx")}, &out, &err) == 0
-        || !err.contains("ONNX support");
+    return runCli({"info", testDataPath("hf/bert_tiny_fp32.onnx")}, &out, &err) == 0 || !err.contains("ONNX support");
 }
 } // namespace
 
@@ -48,10 +47,18 @@ void TestCliHfExports::exportsLoadAnalyseAndMatchPyTorch_data()
     QTest::addColumn<QString>("atol");
     // fp32: PyTorch's own tolerance for fp32 CPU kernels. bf16: the CPU backend rounds each node's output to bf16
     // as PyTorch does, in another order; 2e-2 is five bf16 units in the last place (2^-8 each) of a unit value.
-    QTest::newRow("gpt2 fp32") << "gpt2_tiny_fp32" << "1e-3" << "1e-4";
-    QTest::newRow("bert fp32") << "bert_tiny_fp32" << "1e-3" << "1e-4";
-    QTest::newRow("llama fp32") << "llama_tiny_fp32" << "1e-3" << "1e-4";
-    QTest::newRow("bert bf16") << "bert_tiny_bf16" << "2e-2" << "2e-2";
+    QTest::newRow("gpt2 fp32") << "gpt2_tiny_fp32"
+                               << "1e-3"
+                               << "1e-4";
+    QTest::newRow("bert fp32") << "bert_tiny_fp32"
+                               << "1e-3"
+                               << "1e-4";
+    QTest::newRow("llama fp32") << "llama_tiny_fp32"
+                                << "1e-3"
+                                << "1e-4";
+    QTest::newRow("bert bf16") << "bert_tiny_bf16"
+                               << "2e-2"
+                               << "2e-2";
 }
 
 void TestCliHfExports::exportsLoadAnalyseAndMatchPyTorch()
@@ -69,8 +76,9 @@ void TestCliHfExports::exportsLoadAnalyseAndMatchPyTorch()
     QVERIFY2(info.value("nodes").toInt() > 100, out.constData());
     QCOMPARE(runCli({"analyze", model, "--json"}, &out, &err), 0);
     QVERIFY2(QJsonDocument::fromJson(out).isObject(), err.constData());
-    QStringList run = {"run", model, "--backend", "cpu", "--runs", "1", "--warmup", "0", "--no-host-probe", "--json",
-                       "--reference", dir + "/" + name + ".ref.pb", "--rtol", rtol, "--atol", atol};
+    QStringList run = {"run",      model, "--backend",       "cpu",    "--runs",      "1",
+                       "--warmup", "0",   "--no-host-probe", "--json", "--reference", dir + "/" + name + ".ref.pb",
+                       "--rtol",   rtol,  "--atol",          atol};
     run << inputsOf(name);
     const int code = runCli(run, &out, &err);
     const QJsonObject check = QJsonDocument::fromJson(out).object().value("check").toObject();
@@ -85,8 +93,9 @@ void TestCliHfExports::aWrongReferenceFailsTheCheck()
         QSKIP("this build has no ONNX import");
     const QString dir = testDataPath("hf");
     QByteArray out, err;
-    QStringList run = {"run", dir + "/llama_tiny_fp32.onnx", "--runs", "1", "--warmup", "0", "--no-host-probe",
-                       "--json", "--reference", dir + "/gpt2_tiny_fp32.ref.pb"};
+    QStringList run = {
+        "run",         dir + "/llama_tiny_fp32.onnx", "--runs", "1", "--warmup", "0", "--no-host-probe", "--json",
+        "--reference", dir + "/gpt2_tiny_fp32.ref.pb"};
     run << inputsOf("llama_tiny_fp32");
     QCOMPARE(runCli(run, &out, &err), 4);
     QVERIFY2(!QJsonDocument::fromJson(out).object().value("check").toObject().value("pass").toBool(), out.constData());
