@@ -80,7 +80,7 @@ public:
         return {reinterpret_cast<const T*>(m_buffer.data()), static_cast<std::size_t>(elements())};
     }
 
-    // Element i read as double whatever the dtype (integers, bools and floats; 0 for complex and half types).
+    // Element i read as double whatever the dtype (integers, bools and floats of every width; 0 for complex).
     double valueAsDouble(std::uint64_t i) const;
     // Element i read as int64 (floats truncate).
     std::int64_t valueAsInt(std::uint64_t i) const;

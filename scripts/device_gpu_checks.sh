@@ -29,6 +29,10 @@
 #   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per
 #             precision and compares the calibrated (and the matching datasheet preset's) GEMM predictions with
 #             cuBLAS at held-out shapes; then costscope-cli analyze --precision on the bundled transformer
+#   hf        build-hf (CUDA and ONNX import; no GUI, Vulkan or tests) while scripts/export_hf_models.py exports
+#             GPT-2, BERT-base and the Llama-style 1B (tiny, then full size; fp32 and bf16, external data) into
+#             $HF_DIR (default /tmp/hf); scripts/check_hf_exports.py then loads, analyses and runs each on CPU (tiny and
+#             HF_CPU_MAX_PARAMS) and CUDA against PyTorch; the tiny exports come back as $OUT/hf_tiny.tar.gz
 #   torch     scripts/device_torch_baseline.py: PyTorch eager and ONNX Runtime on gpt2_12l / bert_12l
 #   torch-compile  build-compile (CUDA and ONNX import; no GUI or Vulkan): bench_cuda_fusion $FUSION_ARGS when
 #             FUSION_BENCH=1, then scripts/bench_torch_compile.py: GPT-2 (width 768, batch 1 and 8), gpt2_12l and
@@ -264,6 +268,32 @@ stage_torch_compile() {
     fi
     timeout "${TORCH_TIMEOUT:-420}" python3 scripts/bench_torch_compile.py "$root/build-compile/app/costscope-cli" \
         "$out/torch-compile" ${TORCH_COMPILE_ARGS:-}
+}
+
+stage_hf() {
+    local gen=() dir="${HF_DIR:-/tmp/hf}" cli=build-hf/app/costscope-cli
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    unpack_onnx
+    nvidia-smi --format=csv --query-gpu=name,memory.total,driver_version
+    (cmake -S . -B build-hf "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_BUILD_TESTS=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
+        "${onnx_flags[@]}" && cmake --build build-hf -j14 --target costscope-cli costscope_backend_cuda) \
+        >"$out/hf-build.log" 2>&1 &
+    local build=$!
+    export PYTHONUNBUFFERED=1
+    timeout 200 python3 scripts/export_hf_models.py "$dir/tiny" --size tiny 2>&1 | grep -v Warning
+    timeout "${HF_EXPORT_TIMEOUT:-330}" python3 scripts/export_hf_models.py "$dir/full" ${HF_EXPORT_ARGS:-} \
+        >"$out/hf-export-full.log" 2>&1 &
+    local full=$!
+    wait "$build" || { tail -n 30 "$out/hf-build.log"; return 1; }
+    tar -C "$dir" -czf "$out/hf_tiny.tar.gz" tiny
+    python3 scripts/check_hf_exports.py "$cli" "$dir/tiny" "$out" --timeout 120 && mv "$out/hf_checks.json" \
+        "$out/hf_checks_tiny.json"
+    wait "$full"
+    echo "full-size export exit $?"
+    grep -v Warning "$out/hf-export-full.log" | tail -n 40
+    python3 scripts/check_hf_exports.py "$cli" "$dir/full" "$out" --timeout "${HF_CHECK_TIMEOUT:-120}" \
+        --cpu-max-params "${HF_CPU_MAX_PARAMS:-0}"
 }
 
 stage_cuda() {

@@ -2,6 +2,7 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
+#include "widen_to_f32.h"
 
 #include <cstdio>
 
@@ -148,7 +149,11 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
     auto order = g.topologicalOrder();
     if (!order)
         return order.error();
-    auto plan = std::make_unique<CudaPlan>(device, g, bindings, m_options);
+    // The kernels compute in F32 (and F64, integers): fp16/bf16/fp8 graphs run by conversion, widened once here
+    // (widen_to_f32.h says what that changes); narrow inputs are widened as they are set.
+    const bool narrow = hasNarrowFloats(g);
+    auto plan = std::make_unique<CudaPlan>(device, narrow ? widenedToF32(g) : g, bindings, m_options);
+    plan->setWidensInputs(narrow);
     if (auto r = plan->createHandles(); !r)
         return r.error();
     const Graph& pg = plan->graph();

@@ -22,7 +22,8 @@ struct StridedCopyArgs {
 };
 void launchStridedCopy(const void* src, void* dst, const StridedCopyArgs& a, cudaStream_t s);
 
-enum class BinaryOp : int { Add, Sub, Mul, Div, Pow, Max, Min, Mod, PRelu };
+// And, Or and Xor are ONNX's logical ops: Bool operands (stored as U8 0/1), any non-zero reads as true.
+enum class BinaryOp : int { Add, Sub, Mul, Div, Pow, Max, Min, Mod, PRelu, And, Or, Xor };
 // out = a op b with numpy broadcasting: strides are 0 along broadcast dims of the output shape.
 struct BinaryArgs {
     BinaryOp op = BinaryOp::Add;
@@ -133,6 +134,19 @@ struct GatherElementsArgs {
     int elementSize = 4;
 };
 void launchGatherElements(const void* x, const void* indices, void* out, const GatherElementsArgs& a, cudaStream_t s);
+
+// GatherND: output tuple t (of `perBatch` per batch) copies the slice of `slice` elements of x that its k index
+// coordinates name, after `batch` leading dims shared by x and the indices. Out-of-range coordinates give zeros
+// (the CPU backend rejects them).
+struct GatherNDArgs {
+    int k = 0;
+    std::int64_t dims[kMaxRank] = {};    // x's extents of the k indexed dims
+    std::int64_t strides[kMaxRank] = {}; // their element strides in x
+    std::int64_t batchStride = 0, perBatch = 0, slice = 0, count = 0;
+    bool indices64 = true;
+    int elementSize = 4;
+};
+void launchGatherND(const void* x, const void* indices, void* out, const GatherNDArgs& a, cudaStream_t s);
 
 // Pad and Tile: each output coordinate minus padBegin maps into x; outside x, Constant gives the fill value,
 // Edge clamps, Reflect mirrors (without repeating the edge) and Wrap takes the coordinate modulo x's extent

@@ -100,6 +100,9 @@ LowerResult lowerCompare(LowerContext&);
 LowerResult lowerWhere(LowerContext&);
 LowerResult lowerClip(LowerContext&);
 LowerResult lowerGatherElements(LowerContext&);
+LowerResult lowerGatherND(LowerContext&);
+// Ops the import keeps under their ONNX name (OpKind::Unknown) that have a CUDA kernel: GatherND.
+LowerResult lowerOnnxByName(LowerContext&);
 LowerResult lowerPad(LowerContext&);
 LowerResult lowerTile(LowerContext&);
 LowerResult lowerConvTranspose(LowerContext&);

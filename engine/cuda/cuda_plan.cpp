@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_plan.h"
 #include "synthetic.h"
+#include "widen_to_f32.h"
 
 #include <cstring>
 
@@ -148,13 +149,15 @@ Result<bool> CudaPlan::setInputs(const std::vector<HostTensor>& inputs)
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const PlanInput& want = m_inputs[i];
         const std::size_t pos = *m_graph.indexOf(want.node);
-        if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
+        const bool widen = m_widensInputs && want.dtype == DType::F32 && isNarrowFloat(inputs[i].dtype());
+        HostTensor wide; // cudaMemcpy from pageable memory returns once the bytes are copied
+        const HostTensor& in = widen ? (wide = widenedToF32(inputs[i])) : inputs[i];
+        if (in.dims() != want.dims || in.dtype() != want.dtype)
             return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
                                    + ", got " + describe(inputs[i]));
-        if (inputs[i].byteSize() == 0)
+        if (in.byteSize() == 0)
             continue;
-        if (cudaError_t e = cudaMemcpy(m_values[pos].ptr, inputs[i].bytes(), inputs[i].byteSize(),
-                                       cudaMemcpyHostToDevice);
+        if (cudaError_t e = cudaMemcpy(m_values[pos].ptr, in.bytes(), in.byteSize(), cudaMemcpyHostToDevice);
             e != cudaSuccess)
             return atNode(pos, "cannot upload the input: " + cudaErrorText(e));
     }

@@ -73,6 +73,8 @@ public:
     // Keeps a cuFFT plan alive for the plan's lifetime.
     void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
     const Graph& graph() const { return m_graph; }
+    // The graph was widened from fp16/bf16/fp8 to F32: inputs of those dtypes are accepted and widened too.
+    void setWidensInputs(bool on) { m_widensInputs = on; }
     Diagnostic atNode(std::size_t node, const std::string& message) const;
 
     Result<bool> uploadParameters() override;
@@ -109,6 +111,7 @@ private:
     bool m_timedUnavailable = false;
     bool m_parametersReady = false;
     bool m_inputsReady = false;
+    bool m_widensInputs = false;
 };
 
 // "CUDA error 2 (out of memory)" style text for a runtime status.

@@ -19,6 +19,9 @@ __device__ inline float binaryOp(BinaryOp op, float a, float b)
     case BinaryOp::Min: return fminf(a, b);
     case BinaryOp::Mod: return fmodf(a, b);
     case BinaryOp::PRelu: return a < 0.0f ? a * b : a;
+    case BinaryOp::And: return float(a != 0.0f && b != 0.0f);
+    case BinaryOp::Or: return float(a != 0.0f || b != 0.0f);
+    case BinaryOp::Xor: return float((a != 0.0f) != (b != 0.0f));
     }
     return 0.0f;
 }

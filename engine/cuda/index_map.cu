@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Copies whose source index is computed per output element: Pad (constant, edge, reflect), Tile (a wrapping pad)
-// and GatherElements. Any element size of 1, 2, 4 or 8 bytes.
+// GatherElements and GatherND. Any element size of 1, 2, 4 or 8 bytes.
 #include "cuda/cuda_kernels.h"
 
 #include <cstdint>
@@ -75,6 +75,33 @@ __global__ void gatherElementsKernel(const T* x, const void* indices, T* out, Ga
 }
 
 template <class T>
+__global__ void gatherNDKernel(const T* x, const void* indices, T* out, GatherNDArgs a)
+{
+    for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < a.count;
+         i += std::int64_t(gridDim.x) * blockDim.x) {
+        const std::int64_t tuple = i / a.slice, within = i % a.slice;
+        std::int64_t off = (tuple / a.perBatch) * a.batchStride + within;
+        bool inside = true;
+        for (int d = 0; d < a.k; ++d) {
+            const std::int64_t at = tuple * a.k + d;
+            std::int64_t c = a.indices64 ? static_cast<const std::int64_t*>(indices)[at]
+                                         : static_cast<const std::int32_t*>(indices)[at];
+            c = c < 0 ? c + a.dims[d] : c;
+            inside = inside && c >= 0 && c < a.dims[d];
+            off += c * a.strides[d];
+        }
+        out[i] = inside ? x[off] : T{};
+    }
+}
+
+template <class T>
+void gatherNDAs(const void* x, const void* indices, void* out, const GatherNDArgs& a, cudaStream_t s)
+{
+    gatherNDKernel<T><<<gridFor(a.count), kThreads, 0, s>>>(static_cast<const T*>(x), indices, static_cast<T*>(out),
+                                                            a);
+}
+
+template <class T>
 void padAs(const void* x, void* out, const PadArgs& a, cudaStream_t s)
 {
     padKernel<T><<<gridFor(a.count), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<T*>(out), a);
@@ -109,6 +136,18 @@ void launchGatherElements(const void* x, const void* indices, void* out, const G
     case 2: return gatherElementsAs<std::uint16_t>(x, indices, out, a, s);
     case 8: return gatherElementsAs<std::uint64_t>(x, indices, out, a, s);
     default: return gatherElementsAs<std::uint32_t>(x, indices, out, a, s);
+    }
+}
+
+void launchGatherND(const void* x, const void* indices, void* out, const GatherNDArgs& a, cudaStream_t s)
+{
+    if (a.count == 0)
+        return;
+    switch (a.elementSize) {
+    case 1: return gatherNDAs<std::uint8_t>(x, indices, out, a, s);
+    case 2: return gatherNDAs<std::uint16_t>(x, indices, out, a, s);
+    case 8: return gatherNDAs<std::uint64_t>(x, indices, out, a, s);
+    default: return gatherNDAs<std::uint32_t>(x, indices, out, a, s);
     }
 }
 

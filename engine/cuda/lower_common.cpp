@@ -53,12 +53,21 @@ LowerFn findLowering(OpKind kind)
     case OpKind::Where: return lowerWhere;
     case OpKind::Clip: return lowerClip;
     case OpKind::GatherElements: return lowerGatherElements;
+    case OpKind::Unknown:
+        return lowerOnnxByName;
     case OpKind::Pad: return lowerPad;
     case OpKind::Tile: return lowerTile;
     case OpKind::ConvTranspose: return lowerConvTranspose;
     case OpKind::InstanceNorm: return lowerInstanceNorm;
     default: return nullptr;
     }
+}
+
+LowerResult lowerOnnxByName(LowerContext& c)
+{
+    if (c.node.op.name == "GatherND")
+        return lowerGatherND(c);
+    return lowerError("the CUDA backend cannot run op " + c.node.op.label());
 }
 
 std::optional<Dims> LowerContext::intsFromAttrOrConstant(const std::string& key, std::size_t index) const

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed) and Activation over F32, one kernel per node
-// (lower_fused.cpp runs fusion groups of them as one kernel).
+// Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed, And/Or/Xor over Bool) and Activation over F32, one
+// kernel per node (lower_fused.cpp runs fusion groups of them as one kernel).
 #include "cuda/cuda_lower.h"
 
 namespace costscope::cuda {
@@ -49,9 +49,9 @@ std::optional<ActArgs> activationFor(const std::string& name, const Attrs& attrs
 std::optional<BinaryOp> binaryOpFor(const std::string& name)
 {
     static const std::pair<const char*, BinaryOp> names[] = {
-        {"Add", BinaryOp::Add}, {"Sub", BinaryOp::Sub}, {"Mul", BinaryOp::Mul}, {"Div", BinaryOp::Div},
-        {"Pow", BinaryOp::Pow}, {"Max", BinaryOp::Max}, {"Min", BinaryOp::Min}, {"Mod", BinaryOp::Mod},
-        {"PRelu", BinaryOp::PRelu}};
+        {"Add", BinaryOp::Add},     {"Sub", BinaryOp::Sub}, {"Mul", BinaryOp::Mul}, {"Div", BinaryOp::Div},
+        {"Pow", BinaryOp::Pow},     {"Max", BinaryOp::Max}, {"Min", BinaryOp::Min}, {"Mod", BinaryOp::Mod},
+        {"PRelu", BinaryOp::PRelu}, {"And", BinaryOp::And}, {"Or", BinaryOp::Or},   {"Xor", BinaryOp::Xor}};
     for (const auto& [n, op] : names)
         if (name == n)
             return op;
@@ -68,6 +68,10 @@ LowerResult lowerBinary(LowerContext& c)
     args.op = *op;
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
     const auto type = elemTypeOf(a.dtype);
+    const bool logical = args.op == BinaryOp::And || args.op == BinaryOp::Or || args.op == BinaryOp::Xor;
+    if (logical && (a.dtype != DType::Bool || b.dtype != DType::Bool || c.out.dtype != DType::Bool))
+        return lowerError("Binary." + sub + ": operands " + valueString(a) + " and " + valueString(b) + " and result "
+                          + valueString(c.out) + " must be Bool");
     if (!type || b.dtype != a.dtype || c.out.dtype != a.dtype)
         return lowerError("Binary: operands " + valueString(a) + " and " + valueString(b) + " and result "
                           + valueString(c.out) + " must share one of F32, F64, I64, I32, U8");

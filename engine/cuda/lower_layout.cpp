@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Transpose, Slice, Narrow, Concat and Expand as strided copies (any dtype; a slice of contiguous spans as one 2-D
-// memcpy); Gather, GatherElements, Pad and Tile as index-mapped copies.
+// memcpy); Gather, GatherElements, GatherND, Pad and Tile as index-mapped copies.
 #include "cuda/cuda_lower.h"
 
 #include <algorithm>
@@ -292,6 +292,43 @@ LowerResult lowerGatherElements(LowerContext& c)
     const void *px = x.ptr, *pi = idx.ptr;
     void* po = c.out.ptr;
     return Launch([=](cudaStream_t s) { launchGatherElements(px, pi, po, args, s); });
+}
+
+LowerResult lowerGatherND(LowerContext& c)
+{
+    const DeviceValue &x = *c.in[0], &idx = *c.in[1];
+    if (idx.dtype != DType::I64 && idx.dtype != DType::I32)
+        return lowerError("GatherND: indices must be I64 or I32, got " + valueString(idx));
+    const auto batch = static_cast<std::size_t>(std::max<std::int64_t>(0, c.attrs().intOr("batch_dims", 0)));
+    const std::int64_t k = idx.dims.empty() ? -1 : idx.dims.back();
+    if (k < 0 || k > kMaxRank || batch + static_cast<std::size_t>(k) > x.dims.size() || batch >= idx.dims.size())
+        return lowerError("GatherND: index tuples of " + std::to_string(k) + " after " + std::to_string(batch)
+                          + " batch dims for " + valueString(x));
+    const auto kk = static_cast<std::size_t>(k);
+    Dims dims(idx.dims.begin(), idx.dims.end() - 1);
+    dims.insert(dims.end(), x.dims.begin() + static_cast<std::ptrdiff_t>(batch + kk), x.dims.end());
+    if (auto r = checkOut(c, dims, x.dtype, "GatherND"); !r)
+        return r;
+    if (!supportedElementSize(elementSize(x)))
+        return lowerError("GatherND: " + valueString(x) + " is not supported on the CUDA backend");
+    GatherNDArgs a;
+    a.k = static_cast<int>(k);
+    const Dims strides = contiguousStrides(x.dims);
+    for (std::size_t d = 0; d < kk; ++d) {
+        a.dims[d] = x.dims[batch + d];
+        a.strides[d] = strides[batch + d];
+    }
+    a.batchStride = batch ? strides[batch - 1] : 0;
+    a.perBatch = product(idx.dims, batch, idx.dims.size() - 1);
+    a.slice = product(x.dims, batch + kk);
+    a.count = product(dims);
+    a.indices64 = idx.dtype == DType::I64;
+    a.elementSize = elementSize(x);
+    if (a.slice == 0 || a.perBatch == 0)
+        a.count = 0;
+    const void *px = x.ptr, *pi = idx.ptr;
+    void* po = c.out.ptr;
+    return Launch([=](cudaStream_t s) { launchGatherND(px, pi, po, a, s); });
 }
 
 LowerResult lowerPad(LowerContext& c)

@@ -51,6 +51,9 @@ __device__ T typedBinary(BinaryOp op, T a, T b)
             return (r != 0 && isNegative(r) != isNegative(b)) ? T(r + b) : r;
         }
     case BinaryOp::PRelu: return isNegative(a) ? T(a * b) : a;
+    case BinaryOp::And: return T(a != T(0) && b != T(0));
+    case BinaryOp::Or: return T(a != T(0) || b != T(0));
+    case BinaryOp::Xor: return T((a != T(0)) != (b != T(0)));
     }
     return T(0);
 }

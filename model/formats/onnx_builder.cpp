@@ -24,7 +24,7 @@ TensorData shareBytes(const ConstTensor& t)
 {
     if (!t.hasData)
         return nullptr;
-    return std::make_shared<const std::vector<std::uint8_t>>(t.bytes);
+    return t.shared();
 }
 } // namespace
 

@@ -146,7 +146,7 @@ std::optional<Diagnostic> ExternalData::read(const onnx::TensorProto& t, ConstTe
                                  + lengthText + "' runs past the end of '" + location + "' (" + std::to_string(size)
                                  + " bytes)");
     const std::uint8_t* begin = (*file)->data() + *offset;
-    c.bytes.assign(begin, begin + *length);
+    c.setBytes(std::vector<std::uint8_t>(begin, begin + *length));
     return std::nullopt;
 }
 

@@ -23,7 +23,7 @@ public:
     ExternalData(const ExternalData&) = delete;
     ExternalData& operator=(const ExternalData&) = delete;
 
-    // Fills c.bytes (c.shape already holds the tensor's shape), or marks c as missing its file.
+    // Fills c's bytes (c.shape already holds the tensor's shape), or marks c as missing its file.
     std::optional<Diagnostic> read(const onnx::TensorProto& t, ConstTensor& c, Diagnostics* warnings);
 
 private:

@@ -54,10 +54,11 @@ template <class T>
 std::vector<T> decode(const ConstTensor& t, std::size_t width, auto convert)
 {
     std::vector<T> out;
-    const std::size_t n = width ? t.bytes.size() / width : 0;
+    const std::vector<std::uint8_t>& bytes = t.bytes();
+    const std::size_t n = width ? bytes.size() / width : 0;
     out.reserve(n);
     for (std::size_t i = 0; i < n; ++i)
-        out.push_back(convert(t.bytes.data() + i * width));
+        out.push_back(convert(bytes.data() + i * width));
     return out;
 }
 
@@ -74,7 +75,7 @@ ConstTensor listConstant(DType dtype, const std::vector<std::uint8_t>& bytes, st
     c.shape.dtype = dtype;
     if (!scalar)
         c.shape.dims.push_back(Dim::fixed(static_cast<std::int64_t>(count)));
-    c.bytes = bytes;
+    c.setBytes(bytes);
     return c;
 }
 
@@ -91,6 +92,22 @@ std::vector<std::uint8_t> bytesOf(const Field& values)
     return out;
 }
 } // namespace
+
+const std::vector<std::uint8_t>& ConstTensor::bytes() const
+{
+    static const std::vector<std::uint8_t> none;
+    return m_bytes ? *m_bytes : none;
+}
+
+void ConstTensor::setBytes(std::vector<std::uint8_t> bytes)
+{
+    m_bytes = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
+}
+
+TensorData ConstTensor::shared() const
+{
+    return m_bytes ? m_bytes : std::make_shared<const std::vector<std::uint8_t>>();
+}
 
 std::optional<DType> dtypeFromOnnx(std::int32_t elemType)
 {
@@ -177,7 +194,7 @@ Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings
             return Diagnostic::error("tensor '" + t.name() + "' " + c.shape.toString() + " of "
                                      + onnxTypeName(t.data_type()) + " holds too few bytes of data ("
                                      + std::to_string(packed.size()) + ")");
-        c.bytes = carrierBytes(*narrow, *values);
+        c.setBytes(carrierBytes(*narrow, *values));
         return c;
     }
     if (t.data_location() == TP::EXTERNAL && !external) {
@@ -194,15 +211,16 @@ Result<ConstTensor> readTensor(const onnx::TensorProto& t, Diagnostics* warnings
         if (!c.hasData)
             return c;
     } else {
-        c.bytes = t.has_raw_data() ? std::vector<std::uint8_t>(t.raw_data().begin(), t.raw_data().end())
-                                   : typedFieldBytes(t, byteSize(c.shape.dtype));
+        c.setBytes(t.has_raw_data() ? std::vector<std::uint8_t>(t.raw_data().begin(), t.raw_data().end())
+                                    : typedFieldBytes(t, byteSize(c.shape.dtype)));
     }
     auto expected = c.shape.bytes();
     if (!expected)
         return Diagnostic::error("tensor '" + t.name() + "' is too large: " + c.shape.toString());
-    if (c.bytes.size() != *expected)
+    if (c.bytes().size() != *expected)
         return Diagnostic::error("tensor '" + t.name() + "' " + c.shape.toString() + " should hold "
-                                 + std::to_string(*expected) + " bytes of data, has " + std::to_string(c.bytes.size()));
+                                 + std::to_string(*expected) + " bytes of data, has "
+                                 + std::to_string(c.bytes().size()));
     return c;
 }
 

@@ -3,6 +3,7 @@
 
 #include "ir/attribute.h"
 #include "ir/diagnostic.h"
+#include "ir/graph.h"
 #include "ir/shape.h"
 
 #include <onnx/onnx_pb.h>
@@ -15,11 +16,21 @@
 namespace costscope::onnx_import {
 
 // A constant tensor of the file (initializer or Constant node) with its values as raw little-endian bytes.
+// The bytes are shared with the graph node made of it: a model's weights are copied once, from the file (a 1B
+// model's gigabytes of external data dominate its load time).
 struct ConstTensor {
     Shape shape;
-    std::vector<std::uint8_t> bytes; // empty when the file keeps the values elsewhere (external data)
     bool hasData = true;
     std::string missingFile; // the external data file whose values could not be read
+
+    // Empty when the file keeps the values elsewhere (external data) and they were not read.
+    const std::vector<std::uint8_t>& bytes() const;
+    void setBytes(std::vector<std::uint8_t> bytes);
+    // The bytes as the graph holds them (never null).
+    TensorData shared() const;
+
+private:
+    TensorData m_bytes;
 };
 
 class ExternalData;

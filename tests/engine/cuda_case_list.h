@@ -65,6 +65,23 @@ inline std::vector<Case> elementwiseCases()
         want[7] = 0.0f;
         out.push_back({"IsNaN Where", b.finish(guarded), {tensor({4, 10}, x)}, want});
     }
+    { // The attention masks of the Hugging Face exports: Compare, And over Bool, Where; GatherND (an op the import
+      // keeps under its ONNX name) picking elements by constant index tuples
+        Builder b;
+        const auto x = values(6, 21), y = values(6, 22);
+        auto ix = b.input({2, 3}), iy = b.input({2, 3});
+        auto gt = b.op(OpKind::Compare, attrs({{"op", std::string("Gt")}}), {ix, iy}, {2, 3}, DType::Bool);
+        auto half = b.param({2, 3}, std::vector<float>(6, 0.5f));
+        auto lt = b.op(OpKind::Compare, attrs({{"op", std::string("Lt")}}), {ix, half}, {2, 3}, DType::Bool);
+        auto both = b.op(OpKind::Binary, attrs({{"op", std::string("And")}}), {gt, lt}, {2, 3}, DType::Bool);
+        auto picked = b.op(OpKind::Where, {}, {both, ix, iy}, {2, 3});
+        auto nd = b.op(OpKind::Unknown, {}, {picked, b.indices({3, 2}, {1, 2, 0, 1, 0, 0})}, {3});
+        b.g.nodes.back().op = Op::unknown("GatherND");
+        std::vector<float> want;
+        for (std::size_t k : {std::size_t(5), std::size_t(1), std::size_t(0)}) // the And: false, true, half true
+            want.push_back(x[k] > y[k] && x[k] < 0.5f ? x[k] : y[k]);
+        out.push_back({"Compare And Where GatherND", b.finish(nd), {tensor({2, 3}, x), tensor({2, 3}, y)}, want});
+    }
     for (const char* act : {"Gelu", "Tanh", "Silu"}) {
         Builder b;
         const auto x = values(37, 5);
