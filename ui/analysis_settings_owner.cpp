@@ -16,6 +16,8 @@ void AnalysisSettingsOwner::set(const AnalysisSettings& value)
 {
     AnalysisSettings v = value;
     v.bindings.emplace("batch", 1); // the toolbar's batch always has a value
+    if (v.whatIfPrecision() == Precision::Fp32)
+        v.precision.clear(); // "fp32", or a name the what-if does not offer: the graph's own dtypes, one spelling
     if (v == m_value)
         return;
     m_value = std::move(v);
@@ -98,6 +100,21 @@ void AnalysisSettingsOwner::bindRlxVersionSelector(QComboBox* box)
     setRlxVersion(static_cast<RlxVersion>(box->currentData().toInt()));
     connect(box, &QComboBox::currentIndexChanged, this,
             [this, box] { setRlxVersion(static_cast<RlxVersion>(box->currentData().toInt())); });
+    connect(this, &AnalysisSettingsOwner::changed, box, show);
+}
+
+void AnalysisSettingsOwner::bindPrecisionSelector(QComboBox* box)
+{
+    auto show = [this, box] {
+        const int i = box->findData(static_cast<int>(m_value.whatIfPrecision()));
+        if (i >= 0)
+            box->setCurrentIndex(i); // its own listeners hear of it too; writing back the same value is a no-op
+    };
+    show();
+    connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
+        const auto p = static_cast<Precision>(box->currentData().toInt());
+        setPrecision(p == Precision::Fp32 ? std::string() : std::string(precisionName(p)));
+    });
     connect(this, &AnalysisSettingsOwner::changed, box, show);
 }
 

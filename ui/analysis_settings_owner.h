@@ -19,7 +19,8 @@ public:
     explicit AnalysisSettingsOwner(QObject* parent = nullptr);
 
     const AnalysisSettings& value() const { return m_value; }
-    // Each emits changed() when the value differs; "batch" is always among the bindings (1 unless set).
+    // Each emits changed() when the value differs; "batch" is always among the bindings (1 unless set), and a
+    // precision the what-if does not offer (or fp32) is kept as "" (the graph's own dtypes).
     void set(const AnalysisSettings& value);
     void setModel(const std::string& model);
     void setDevice(const std::string& device);
@@ -32,6 +33,9 @@ public:
     void bindModelSelector(QComboBox* box);
     void bindDeviceSelector(QComboBox* box);
     void bindRlxVersionSelector(QComboBox* box); // items carry the RlxVersion as data
+    // Items carry the Precision as data; fp32 is written as "" (the graph's own dtypes). The settings' value wins:
+    // the box shows it when bound.
+    void bindPrecisionSelector(QComboBox* box);
     void bindBindingSpin(QSpinBox* spin, const std::string& symbol);
 
 signals:

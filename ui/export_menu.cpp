@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "export_menu.h"
 
-#include "main_window.h"
+#include "edit/precision_transform.h"
+#include "open_graph_feed.h"
 #include "render/render.h"
 #include "usecases/report_export.h"
 
@@ -10,6 +11,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QKeyEvent>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -82,23 +84,22 @@ QString exportReport(const Graph& g, const QString& source, const CostRequest& r
     return written ? QString() : QString::fromStdString(written.error().message);
 }
 
-void addExportMenu(MainWindow* window, QMenu* fileMenu)
+void addExportMenu(QMainWindow* window, QMenu* fileMenu, const OpenGraphFeed* feed,
+                   std::function<QString()> currentFile)
 {
     QAction* action = fileMenu->addAction(QObject::tr("&Export…"));
     action->setObjectName(QStringLiteral("actionExport"));
     action->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
     new ShortcutOverFields(action, window);
-    QObject::connect(action, &QAction::triggered, window, [window] {
-        const auto graph = window->graph();
-        if (!graph)
+    QObject::connect(action, &QAction::triggered, window, [window, feed, currentFile = std::move(currentFile)] {
+        if (!feed->graph())
             return;
         const QString filters = QObject::tr(
             "HTML report (*.html);;PDF report (*.pdf);;CSV per node (*.csv);;JSON report (*.json);;"
             "Model Explorer node data (*.nodedata.json);;Diagram SVG (*.svg);;Diagram PNG (*.png)");
         QString selected;
         QString path = QFileDialog::getSaveFileName(window, QObject::tr("Export"),
-                                                    QFileInfo(window->currentFile()).completeBaseName(), filters,
-                                                    &selected);
+                                                    QFileInfo(currentFile()).completeBaseName(), filters, &selected);
         if (path.isEmpty())
             return;
         // The dialog may return a name without the filter's extension.
@@ -114,16 +115,24 @@ void addExportMenu(MainWindow* window, QMenu* fileMenu)
                 window->statusBar()->showMessage(QObject::tr("Exported %1").arg(path), 5000);
         });
         window->statusBar()->showMessage(QObject::tr("Exporting %1 …").arg(path));
-        watcher->setFuture(exportInBackground(window, path));
+        watcher->setFuture(exportInBackground(feed, currentFile(), path));
     });
 }
 
-QFuture<QString> exportInBackground(const MainWindow* window, const QString& path)
+QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path)
 {
-    const AnalysisSettings& s = window->analysisSettings()->value();
-    return QtConcurrent::run([graph = window->graph(), source = window->currentFile(),
-                              request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion}, path] {
-        return graph ? exportReport(*graph, source, request, path) : QObject::tr("no graph is open");
+    const AnalysisSettings& s = feed->settings()->value();
+    return QtConcurrent::run([graph = feed->graph(), source,
+                              request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion},
+                              precision = s.whatIfPrecision(), path] {
+        if (!graph)
+            return QObject::tr("no graph is open");
+        if (precision == Precision::Fp32)
+            return exportReport(*graph, source, request, path);
+        // Priced as the cost views price it: the graph re-typed to the settings' precision.
+        auto retyped = edit::withPrecision(*graph, precision);
+        return retyped ? exportReport(*retyped, source, request, path)
+                       : QString::fromStdString(retyped.error().format(graph->name));
     });
 }
 

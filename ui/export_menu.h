@@ -5,20 +5,26 @@
 #include <QFuture>
 #include <QString>
 
+#include <functional>
+
+class QMainWindow;
 class QMenu;
 
 namespace costscope {
 
-class MainWindow;
+class OpenGraphFeed;
 
-// Adds File → Export… (report as HTML, PDF, CSV, JSON, Model Explorer node data; diagram as SVG or PNG).
-void addExportMenu(MainWindow* window, QMenu* fileMenu);
+// Adds File → Export… (report as HTML, PDF, CSV, JSON, Model Explorer node data; diagram as SVG or PNG) to the menu
+// of `window` for the open graph of `feed`; `currentFile` names the graph's file (the report's source).
+void addExportMenu(QMainWindow* window, QMenu* fileMenu, const OpenGraphFeed* feed,
+                   std::function<QString()> currentFile);
 
 // Writes the report of `g` for the toolbar's model, device and bindings; the format is the path's extension
 // ("html", "pdf", "csv", "json", "svg", "png"; "node-data" for a name ending in .nodedata.json). Empty on success.
 QString exportReport(const Graph& g, const QString& source, const CostRequest& request, const QString& path);
-// File → Export's work: the open graph's report under the window's analysis settings (every binding, the model,
-// the device, the RLX version), written on a worker thread; the future's result is the error, empty on success.
-QFuture<QString> exportInBackground(const MainWindow* window, const QString& path);
+// File → Export's work: the open graph's report under its analysis settings (every binding, the model, the device,
+// the RLX version, the precision what-if), written on a worker thread; the future's result is the error, empty on
+// success. `source` is the graph's file.
+QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path);
 
 } // namespace costscope

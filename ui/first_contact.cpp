@@ -21,7 +21,7 @@ EmptyCanvasPrompt* installFirstContact(MainWindow* window)
             prompt->setRecentFiles(recentFiles());
     };
     refresh();
-    QObject::connect(window, &MainWindow::graphChanged, prompt, refresh);
+    QObject::connect(window->openGraph(), &OpenGraphFeed::graphChanged, prompt, refresh);
     QObject::connect(prompt, &EmptyCanvasPrompt::openRequested, window, [window] {
         if (auto* open = window->findChild<QAction*>(QStringLiteral("actionOpen")))
             open->trigger();

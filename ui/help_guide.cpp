@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "help_guide.h"
-#include "main_window.h"
 #include <QAction>
 #include <QHeaderView>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTabWidget>
@@ -99,7 +99,7 @@ HelpDialog::HelpDialog(QWidget* window, Page page)
     resize(640, 520);
 }
 
-void addHelpActions(MainWindow* window)
+void addHelpActions(QMainWindow* window)
 {
     QMenu* help = nullptr;
     for (QAction* a : window->menuBar()->actions())

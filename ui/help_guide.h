@@ -5,12 +5,11 @@
 #include <QPair>
 
 class QTableWidget;
+class QMainWindow;
 class QTabWidget;
 class QTextBrowser;
 
 namespace costscope {
-
-class MainWindow;
 
 // Every shortcut the window answers: its actions' key sequences (read from the actions themselves, so the list
 // cannot drift from what the keys do) and the canvas's own keys and mouse gestures, as (keys, what it does).
@@ -34,6 +33,6 @@ private:
 };
 
 // Help → Quick Guide (F1) and Keyboard Shortcuts, above About; each opens the (non-modal) HelpDialog on its page.
-void addHelpActions(MainWindow* window);
+void addHelpActions(QMainWindow* window);
 
 } // namespace costscope

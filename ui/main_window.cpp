@@ -49,6 +49,9 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setCentralWidget(m_canvas);
     m_scene->setOverlay(&m_overlay);
+    connect(m_feed, &OpenGraphFeed::selectNodeRequested, this, &MainWindow::selectNode);
+    connect(m_feed, &OpenGraphFeed::showMeasuredRequested, this, &MainWindow::showMeasured);
+    connect(m_feed, &OpenGraphFeed::profilesChanged, this, &MainWindow::reloadProfiles);
     m_reportError = [this](const QString& title, const QString& message) {
         auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
         box->setObjectName(QStringLiteral("loadErrorBox"));
@@ -60,11 +63,11 @@ MainWindow::MainWindow(QWidget* parent)
     buildToolBar();
     buildMenus();
     buildAnalysisTools();
-    installSweepDock(this);
+    installSweepDock(this, m_feed, m_scene, m_bindings);
     buildEditing();
     installFirstContact(this);
     installFusionBadges(this);
-    installIcicleDock(this);
+    installIcicleDock(this, m_feed);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 
     connect(m_loader, &LoadJob::loaded, this, &MainWindow::onLoaded);
@@ -144,9 +147,9 @@ void MainWindow::buildDocks()
     resizeDocks({summary}, {340}, Qt::Horizontal);
     summary->raise();
     connect(m_table, &NodeTablePanel::nodeSelected, this, &MainWindow::onTableSelection);
-    installRunPanel(this);
-    installTopNodesDock(this);
-    installRooflineDock(this);
+    installRunPanel(this, m_feed, m_scene);
+    installTopNodesDock(this, m_feed);
+    installRooflineDock(this, m_feed);
 }
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)
@@ -186,7 +189,7 @@ void MainWindow::showGraph(std::shared_ptr<const Graph> graph, bool fresh)
         m_scene->updateGraph(m_graph);
     }
     m_legend->refresh();
-    emit graphChanged();
+    emit m_feed->graphChanged();
     requestCosts();
 }
 
@@ -264,7 +267,7 @@ void MainWindow::applyCosts(std::shared_ptr<const GraphCost> cost)
         statusBar()->showMessage(m_lastEditCostChange, 10000);
         m_totalBeforeEdit.reset();
     }
-    emit costsUpdated();
+    emit m_feed->costsUpdated();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

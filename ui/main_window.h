@@ -6,6 +6,7 @@
 #include "ir/precision.h"
 #include "jobs/cost_job.h"
 #include "jobs/device_costs.h"
+#include "open_graph_feed.h"
 #include <QMainWindow>
 #include <QPointF>
 #include <functional>
@@ -91,6 +92,8 @@ public:
     SummaryPanel* summaryPanel() const { return m_summary; }
     SearchBar* searchBar() const { return m_search; }
     const OverlayModel& overlay() const { return m_overlay; }
+    // What the panels and charts follow (graph, overlays, settings and their changes), instead of this window.
+    OpenGraphFeed* openGraph() const { return m_feed; }
     // The one owner of the analysis settings (model, device, bindings, precision, RLX version): read it, bind to it.
     AnalysisSettingsOwner* analysisSettings() const { return m_settings; }
     QComboBox* deviceSelector() const { return m_device; }
@@ -122,15 +125,10 @@ public:
 
 signals:
     void graphLoaded(const QString& path);
-    // A new graph is shown: opened, created or edited (before the costs are requested again).
-    void graphChanged();
     void diffOpened(costscope::DiffWindow* window);
     void traceImported(const QString& report);
     void loadFailed(const QString& message);
     void layoutReady();
-    void costsUpdated();
-    // The Measured overlay's times changed (a run, an imported trace).
-    void measuredChanged();
     void deviceCostsUpdated();
 
 protected:
@@ -173,11 +171,12 @@ private:
     void buildAnalysisTools();
     QComboBox* makeRlxVersionSelector(QWidget* parent);
     QComboBox* makePrecisionSelector(QWidget* parent);
-    // `graph` re-typed to the toolbar's precision (itself at fp32, or where the what-if cannot apply, said so).
+    // `graph` re-typed to the settings' precision (itself at fp32, or where the what-if cannot apply, said so).
     std::shared_ptr<const Graph> atPrecision(std::shared_ptr<const Graph> graph);
     void resetAnalysisForGraph();
     void requestCosts();
-    void requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model, const Bindings& bindings);
+    void requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model, const Bindings& bindings,
+                            const std::string& precision);
     // What the batch control does on this graph (rebatched, or why it cannot change), on its tooltip and once in
     // the status bar.
     void showBatchNote(const QString& note, bool pinned);
@@ -194,6 +193,7 @@ private:
     GraphScene* m_scene;
     CanvasView* m_canvas;
     OverlayModel m_overlay;
+    OpenGraphFeed* m_feed = new OpenGraphFeed(m_overlay, m_settings, this);
     LegendWidget* m_legend = nullptr;
     NodeTableModel* m_tableModel;
     NodeTablePanel* m_table = nullptr;

@@ -36,7 +36,7 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("actionOpen"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
-    addExportMenu(this, file);
+    addExportMenu(this, file, m_feed, [this] { return m_file; });
     file->addAction(tr("Remote &Devices…"), this, [this] {
         RemoteDevicesDialog dialog(this);
         connect(&dialog, &RemoteDevicesDialog::profileSaved, this, &MainWindow::reloadProfiles);

@@ -121,7 +121,7 @@ void MainWindow::buildAnalysisTools()
             m_bindings->setValue(symbol, value);
     });
     connect(m_settings, &AnalysisSettingsOwner::changed, this, &MainWindow::requestCosts);
-    connect(this, &MainWindow::graphChanged, this, &MainWindow::resetAnalysisForGraph);
+    connect(m_feed, &OpenGraphFeed::graphChanged, this, &MainWindow::resetAnalysisForGraph);
     m_overlayMode->insertItem(m_overlayMode->findData(static_cast<int>(OverlayMode::None)), tr("Measured time"),
                               static_cast<int>(OverlayMode::Measured));
 
@@ -178,7 +178,9 @@ void MainWindow::requestCosts()
     showBatchNote(QString::fromStdString(batched.note), batched.pinned);
     batched.graph = atPrecision(batched.graph);
     const quint64 generation = ++m_costGeneration;
-    if (m_deviceCosts && m_deviceCosts->matches(model, bindings)) {
+    if (m_deviceCosts && m_deviceCosts->precision != settings.precision)
+        m_deviceCosts.reset(); // priced at another precision: no view shows them while the new ones come
+    if (m_deviceCosts && m_deviceCosts->matches(model, bindings, settings.precision)) {
         // Every device is costed already: a device switch only recolours.
         if (auto cost = m_deviceCosts->find(device)) {
             m_costPending = false;
@@ -187,7 +189,7 @@ void MainWindow::requestCosts()
             return;
         }
     } else {
-        requestDeviceCosts(batched.graph, model, bindings);
+        requestDeviceCosts(batched.graph, model, bindings, settings.precision);
     }
     // The current device alone comes back sooner than all of them: it colours the canvas meanwhile.
     m_costPending = true;
@@ -216,7 +218,7 @@ void MainWindow::showBatchNote(const QString& note, bool pinned)
 }
 
 void MainWindow::requestDeviceCosts(std::shared_ptr<const Graph> graph, const std::string& model,
-                                    const Bindings& bindings)
+                                    const Bindings& bindings, const std::string& precision)
 {
     std::vector<std::string> devices;
     for (int i = 0; i < m_device->count(); ++i)
@@ -228,9 +230,12 @@ void MainWindow::requestDeviceCosts(std::shared_ptr<const Graph> graph, const st
         if (generation == m_deviceCostsGeneration) // a newer graph, model or binding: stale
             applyDeviceCosts(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([graph = std::move(graph), provider = m_costProvider, model, bindings, devices] {
-        return std::make_shared<const DeviceCosts>(computeDeviceCosts(*graph, provider, model, devices, bindings));
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([graph = std::move(graph), provider = m_costProvider, model, bindings, precision, devices] {
+            DeviceCosts costs = computeDeviceCosts(*graph, provider, model, devices, bindings);
+            costs.precision = precision;
+            return std::make_shared<const DeviceCosts>(std::move(costs));
+        }));
 }
 
 void MainWindow::applyDeviceCosts(std::shared_ptr<const DeviceCosts> costs)
@@ -252,7 +257,7 @@ void MainWindow::showMeasured(const std::shared_ptr<const Graph>& graph, std::ve
     m_overlay.setMeasured(graph, std::move(nsByNode));
     m_scene->refreshOverlay();
     m_legend->refresh();
-    emit measuredChanged();
+    emit m_feed->measuredChanged();
 }
 
 void MainWindow::selectNode(int nodeIndex)

@@ -1,12 +1,26 @@
 // SPDX-License-Identifier: MIT
 #include "usecases/analysis_settings.h"
 
+#include "edit/precision_transform.h"
+
+#include <algorithm>
+
 namespace costscope {
 
 std::int64_t AnalysisSettings::batch() const
 {
     const auto it = bindings.find("batch");
     return it == bindings.end() ? 1 : it->second;
+}
+
+Precision AnalysisSettings::whatIfPrecision() const
+{
+    const auto p = parsePrecision(precision);
+    if (!p
+        || std::find(std::begin(edit::kWhatIfPrecisions), std::end(edit::kWhatIfPrecisions), *p)
+               == std::end(edit::kWhatIfPrecisions))
+        return Precision::Fp32;
+    return *p;
 }
 
 void storeSettings(const AnalysisSettings& settings, CostscopeDocument& doc)

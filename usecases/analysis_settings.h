@@ -3,6 +3,7 @@
 
 #include "analysis/pick_rule.h"
 #include "formats/costscope_document.h"
+#include "ir/precision.h"
 #include "ir/shape.h"
 
 #include <string>
@@ -19,6 +20,9 @@ struct AnalysisSettings {
     RlxVersion rlxVersion = kDefaultRlxVersion;
 
     std::int64_t batch() const;
+    // The what-if precision the costs are priced at (edit/precision_transform.h): Fp32, the graph as it is, when
+    // `precision` is empty or names none the what-if offers.
+    Precision whatIfPrecision() const;
     bool operator==(const AnalysisSettings&) const = default;
 };
 

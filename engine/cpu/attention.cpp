@@ -14,41 +14,6 @@
 
 namespace costscope::cpu {
 
-namespace {
-struct MaskSpec {
-    enum Kind { None, Causal, Window, Input } kind = None;
-    std::int64_t window = 0;
-};
-
-Result<MaskSpec> maskSpec(const Attrs& a)
-{
-    MaskSpec m;
-    const AttrValue* v = a.find("mask_kind");
-    if (!v || std::holds_alternative<std::monostate>(*v))
-        return m;
-    if (auto s = a.getString("mask_kind")) {
-        if (*s == "None")
-            return m;
-        if (*s == "Causal")
-            m.kind = MaskSpec::Causal;
-        else if (*s == "Bias" || *s == "Custom")
-            m.kind = MaskSpec::Input;
-        else
-            return Diagnostic::error("unknown mask_kind '" + *s + "'");
-        return m;
-    }
-    if (const auto* raw = std::get_if<RawJson>(v)) {
-        const std::size_t digit = raw->text.find_first_of("0123456789");
-        if (raw->text.find("SlidingWindow") != std::string::npos && digit != std::string::npos) {
-            m.kind = MaskSpec::Window;
-            m.window = std::stoll(raw->text.substr(digit));
-            return m;
-        }
-    }
-    return Diagnostic::error("unsupported mask_kind " + attrToString(*v));
-}
-} // namespace
-
 KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     const HostTensor& q = *in[0];
@@ -62,12 +27,12 @@ KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
     if (!layout)
         return layout.error();
     const AttentionLayout& l = *layout;
-    auto mask = maskSpec(ctx.attrs());
+    auto mask = attentionMask(ctx.attrs());
     if (!mask)
         return fail("Attention: " + mask.error().message);
     const std::int64_t sq = l.sq, sk = l.sk, batch = l.batch, heads = l.heads, hd = l.headDim;
     std::optional<Broadcast> maskB;
-    if (mask->kind == MaskSpec::Input) {
+    if (mask->kind == AttentionMask::Input) {
         if (in.size() < 4)
             return fail("Attention: mask_kind needs a 4th (mask) input");
         const Dims full{batch, heads, sq, sk};
@@ -96,9 +61,9 @@ KernelStatus runAttention(KernelContext& ctx, const Inputs& in, HostTensor& out)
                         if (cap > 0)
                             s = static_cast<float>(cap * std::tanh(s / cap));
                         const std::int64_t last = i + sk - sq;
-                        if ((mask->kind == MaskSpec::Causal || mask->kind == MaskSpec::Window) && j > last)
+                        if ((mask->kind == AttentionMask::Causal || mask->kind == AttentionMask::Window) && j > last)
                             s = ninf;
-                        if (mask->kind == MaskSpec::Window && j <= last - mask->window)
+                        if (mask->kind == AttentionMask::Window && j <= last - mask->window)
                             s = ninf;
                         if (maskB) {
                             const std::int64_t off = b * maskB->strides[1][0] + h * maskB->strides[1][1]

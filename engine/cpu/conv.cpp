@@ -20,16 +20,6 @@ struct ConvGeometry {
     std::int64_t inSize() const { return product(in); }
 };
 
-Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
-{
-    Dims v = attrs.intsOr(key, {});
-    if (v.size() == 1 && n > 1)
-        v.assign(n, v[0]);
-    if (v.size() != n)
-        v.assign(n, dflt);
-    return v;
-}
-
 Result<ConvGeometry> geometry(const KernelContext& ctx, const HostTensor& x, const HostTensor& w, bool transposed)
 {
     if (x.rank() < 3 || w.rank() != x.rank() || x.dtype() != DType::F32 || w.dtype() != DType::F32)

@@ -3,6 +3,8 @@
 
 #include "cpu/thread_pool.h"
 #include "ir/graph.h"
+#include "op_attrs.h"
+#include "shape_util.h"
 #include "tensor.h"
 
 #include <cstdint>
@@ -46,11 +48,7 @@ inline Diagnostic fail(std::string message)
     return Diagnostic::error(std::move(message));
 }
 
-// Shared helpers.
-std::int64_t product(const Dims& d, std::size_t from = 0, std::size_t to = SIZE_MAX);
-std::string dimsString(const Dims& d);
-// Axis in [-rank, rank) made non-negative; nullopt when out of range.
-std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank);
+// Shared helpers (product, dimsString, normalizeAxis, contiguousStrides: shape_util.h; spatialAttr: op_attrs.h).
 // An int list from attribute `key`, else from input `index` (an integer tensor), else nullopt.
 std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const KernelContext& ctx, const Inputs& in,
                                                              const std::string& key, std::size_t index);
@@ -63,8 +61,6 @@ bool applyActivation(ThreadPool& pool, const std::string& name, float* data, std
 // out[i] = in[base + sum(index_d * strides_d)] over outDims, for elements of `elementSize` bytes.
 void stridedCopy(ThreadPool& pool, const std::byte* in, std::int64_t base, const Dims& strides, const Dims& outDims,
                  std::byte* out, std::size_t elementSize);
-// Row-major element strides of dims.
-Dims contiguousStrides(const Dims& dims);
 
 // Kernels, by file.
 KernelStatus runBinary(KernelContext&, const Inputs&, HostTensor&);

@@ -59,30 +59,6 @@ KernelFn findKernel(OpKind kind)
     return nullptr;
 }
 
-std::int64_t product(const Dims& d, std::size_t from, std::size_t to)
-{
-    std::int64_t p = 1;
-    for (std::size_t i = from; i < std::min(to, d.size()); ++i)
-        p *= d[i];
-    return p;
-}
-
-std::string dimsString(const Dims& d)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < d.size(); ++i)
-        s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
-}
-
-std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank)
-{
-    const auto r = static_cast<std::int64_t>(rank);
-    if (axis < -r || axis >= r)
-        return std::nullopt;
-    return axis < 0 ? axis + r : axis;
-}
-
 std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const KernelContext& ctx, const Inputs& in,
                                                              const std::string& key, std::size_t index)
 {

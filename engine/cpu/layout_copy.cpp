@@ -8,14 +8,6 @@
 
 namespace costscope::cpu {
 
-Dims contiguousStrides(const Dims& dims)
-{
-    Dims s(dims.size(), 1);
-    for (std::size_t i = dims.size(); i-- > 1;)
-        s[i - 1] = s[i] * dims[i];
-    return s;
-}
-
 namespace {
 template <class T>
 void stridedCopyTyped(ThreadPool& pool, const T* in, std::int64_t base, const Dims& strides, const Dims& outDims,
@@ -96,51 +88,21 @@ KernelStatus runTranspose(KernelContext& ctx, const Inputs& in, HostTensor& out)
 }
 
 namespace {
-// One axis of a Slice: ONNX clamping rules; returns the element count.
-std::int64_t sliceAxis(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step, std::int64_t& first)
-{
-    if (start < 0)
-        start += dim;
-    if (end < 0)
-        end += dim;
-    if (step > 0) {
-        start = std::clamp<std::int64_t>(start, 0, dim);
-        end = std::clamp<std::int64_t>(end, 0, dim);
-    } else {
-        start = std::clamp<std::int64_t>(start, 0, dim - 1);
-        end = std::clamp<std::int64_t>(end, -1, dim - 1);
-    }
-    first = start;
-    const std::int64_t len = step > 0 ? (end - start + step - 1) / step : (start - end + (-step) - 1) / (-step);
-    return std::max<std::int64_t>(len, 0);
-}
-
 KernelStatus sliceCopy(KernelContext& ctx, const HostTensor& x, const Dims& starts, const Dims& ends, Dims axes,
                        Dims steps, HostTensor& out)
 {
-    if (axes.empty())
-        for (std::size_t i = 0; i < starts.size(); ++i)
-            axes.push_back(static_cast<std::int64_t>(i));
-    if (steps.empty())
-        steps.assign(starts.size(), 1);
-    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-        return fail("Slice: starts, ends, axes and steps differ in length");
-    Dims dims = x.dims();
+    const auto w = sliceWindow(x.dims(), starts, ends, std::move(axes), std::move(steps), [&] { return describe(x); });
+    if (!w)
+        return w.error();
     const Dims inStrides = contiguousStrides(x.dims());
     Dims strides = inStrides;
     std::int64_t base = 0;
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        auto a = normalizeAxis(axes[i], x.rank());
-        if (!a || steps[i] == 0)
-            return fail("Slice: bad axis " + std::to_string(axes[i]) + " or zero step for " + describe(x));
-        const auto ax = static_cast<std::size_t>(*a);
-        std::int64_t first = 0;
-        dims[ax] = sliceAxis(x.dim(ax), starts[i], ends[i], steps[i], first);
-        base += first * inStrides[ax];
-        strides[ax] = inStrides[ax] * steps[i];
+    for (std::size_t d = 0; d < inStrides.size(); ++d) {
+        base += w->first[d] * inStrides[d];
+        strides[d] = inStrides[d] * w->step[d];
     }
-    out.reset(dims, x.dtype());
-    stridedCopy(ctx.pool, x.bytes(), base, strides, dims, out.bytes(), x.elementSize());
+    out.reset(w->dims, x.dtype());
+    stridedCopy(ctx.pool, x.bytes(), base, strides, w->dims, out.bytes(), x.elementSize());
     return ok();
 }
 } // namespace

@@ -9,29 +9,6 @@
 namespace costscope::cpu {
 
 namespace {
-Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
-{
-    Dims v = attrs.intsOr(key, {});
-    if (v.size() == 1 && n > 1)
-        v.assign(n, v[0]);
-    if (v.size() != n)
-        v.assign(n, dflt);
-    return v;
-}
-
-std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t pb,
-                        std::int64_t pe, bool ceil)
-{
-    const std::int64_t span = d * (k - 1) + 1;
-    const std::int64_t room = in + pb + pe - span;
-    if (room < 0)
-        return 0;
-    std::int64_t out = (ceil ? (room + s - 1) / s : room / s) + 1;
-    if (ceil && (out - 1) * s >= in + pb)
-        --out; // the last window must start inside the input or its leading pad (PyTorch and ONNX agree)
-    return out;
-}
-
 // The 2-D undilated case that nearly every CNN uses, as direct loops over each window's clipped rows and columns:
 // the general loop below decomposes every tap's index with divisions (about 8 ns a tap). Same order of
 // accumulation, so the results are bit-identical to the general loop.

@@ -82,17 +82,13 @@ KernelStatus runFft(KernelContext& ctx, const Inputs& in, HostTensor& out)
     if ((!planar && x.dtype() != DType::C64) || x.rank() == 0 || (planar && x.dims().back() % 2))
         return fail("Fft needs F32 [..., 2n] (planar complex) or C64 [..., n], got " + describe(x));
     const bool inverse = ctx.attrs().getBool("inverse").value_or(false);
-    const std::string norm = ctx.attrs().stringOr("norm", "Backward");
     std::int64_t rows = 0, n = 0;
     std::vector<Complex> data = complexRows(x, rows, n);
     transformRows(data, rows, n, inverse);
-    double scale = 1.0;
-    if (norm == "Ortho")
-        scale = 1.0 / std::sqrt(double(n));
-    else if ((norm == "Backward" && inverse) || (norm == "Forward" && !inverse))
-        scale = 1.0 / double(n);
-    else if (norm != "Backward" && norm != "Forward")
-        return fail("Fft: unknown norm '" + norm + "'");
+    const Result<double> scaleOr = fftScale(ctx.attrs(), inverse, n);
+    if (!scaleOr)
+        return scaleOr.error();
+    const double scale = *scaleOr;
     out.reset(x.dims(), x.dtype());
     float* dst = reinterpret_cast<float*>(out.bytes());
     for (std::int64_t r = 0; r < rows; ++r)

@@ -7,6 +7,8 @@
 #include "cuda/cuda_kernels.h"
 #include "cuda/cuda_plan.h"
 #include "fusion_plan.h"
+#include "op_attrs.h"
+#include "shape_util.h"
 
 #include <optional>
 
@@ -43,11 +45,7 @@ bool isAliasOp(OpKind kind);
 using LowerFn = LowerResult (*)(LowerContext&);
 LowerFn findLowering(OpKind kind);
 
-// Helpers shared by the lowering files.
-std::int64_t product(const Dims& d, std::size_t from = 0, std::size_t to = SIZE_MAX);
-std::string dimsString(const Dims& d);
-std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank);
-Dims contiguousStrides(const Dims& dims);
+// Helpers shared by the lowering files (those all backends share are in shape_util.h and op_attrs.h).
 // Element strides of `in` read in the broadcast shape `out` (0 along broadcast dims); nullopt if it does not fit.
 std::optional<Dims> broadcastStrides(const Dims& in, const Dims& out);
 std::string valueString(const DeviceValue& v);

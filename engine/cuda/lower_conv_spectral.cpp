@@ -8,16 +8,6 @@
 namespace costscope::cuda {
 
 namespace {
-Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
-{
-    Dims v = attrs.intsOr(key, {});
-    if (v.size() == 1 && n > 1)
-        v.assign(n, v[0]);
-    if (v.size() != n)
-        v.assign(n, dflt);
-    return v;
-}
-
 // Spatial dims are right-aligned into the kernels' three slots (1-D and 2-D lead with extent-1 dims).
 void place(const Dims& from, std::int64_t (&to)[kMaxSpatial])
 {
@@ -26,16 +16,6 @@ void place(const Dims& from, std::int64_t (&to)[kMaxSpatial])
         to[shift + i] = from[i];
 }
 
-std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t pb,
-                        std::int64_t pe, bool ceil)
-{
-    const std::int64_t span = d * (k - 1) + 1;
-    const std::int64_t room = in + pb + pe - span;
-    std::int64_t out = (ceil ? (room + s - 1) / s : room / s) + 1;
-    if (ceil && (out - 1) * s >= in + pb)
-        --out; // the last window must start inside the input or its leading pad
-    return out;
-}
 } // namespace
 
 LowerResult lowerConv(LowerContext& c)
@@ -250,16 +230,12 @@ LowerResult lowerFft(LowerContext& c)
     if (x.dims != c.out.dims || x.dtype != c.out.dtype)
         return lowerError("Fft: output " + valueString(c.out) + " differs from input " + valueString(x));
     const bool inverse = c.attrs().getBool("inverse").value_or(false);
-    const std::string norm = c.attrs().stringOr("norm", "Backward");
     const std::int64_t n = planar ? x.dims.back() / 2 : x.dims.back();
     const std::int64_t rows = n ? static_cast<std::int64_t>(x.elements()) / (planar ? 2 * n : n) : 0;
-    double scale = 1.0;
-    if (norm == "Ortho")
-        scale = 1.0 / std::sqrt(double(n));
-    else if ((norm == "Backward" && inverse) || (norm == "Forward" && !inverse))
-        scale = 1.0 / double(n);
-    else if (norm != "Backward" && norm != "Forward")
-        return lowerError("Fft: unknown norm '" + norm + "'");
+    const Result<double> scaleOr = fftScale(c.attrs(), inverse, n);
+    if (!scaleOr)
+        return scaleOr.error();
+    const double scale = *scaleOr;
     if (n > 0x7fffffff || rows > 0x7fffffff)
         return lowerError("Fft: sizes beyond cuFFT's 32-bit plans");
     auto work = c.workspace(static_cast<std::size_t>(rows * n) * 8);

@@ -28,25 +28,6 @@ LowerResult checkOut(const LowerContext& c, const Dims& dims, DType dtype, const
     return Launch{};
 }
 
-// One axis of a Slice with ONNX's clamping; returns the element count and sets `first`.
-std::int64_t sliceAxis(std::int64_t dim, std::int64_t start, std::int64_t end, std::int64_t step, std::int64_t& first)
-{
-    if (start < 0)
-        start += dim;
-    if (end < 0)
-        end += dim;
-    if (step > 0) {
-        start = std::clamp<std::int64_t>(start, 0, dim);
-        end = std::clamp<std::int64_t>(end, 0, dim);
-    } else {
-        start = std::clamp<std::int64_t>(start, 0, dim - 1);
-        end = std::clamp<std::int64_t>(end, -1, dim - 1);
-    }
-    first = start;
-    const std::int64_t len = step > 0 ? (end - start + step - 1) / step : (start - end + (-step) - 1) / (-step);
-    return std::max<std::int64_t>(len, 0);
-}
-
 // A slice of at most one axis with step 1 is `rows` contiguous spans at a fixed pitch (GPT-2's Q/K/V split of
 // its fused projection): one cudaMemcpy2DAsync, which copies at memory bandwidth. The strided-copy kernel, which
 // maps every element's index, took ~10 us per [8,128,768] split on an H200, 36 of them per GPT-2 small run.
@@ -81,26 +62,16 @@ std::optional<Launch> spanCopy(const DeviceValue& x, const Dims& dims, const Dim
 LowerResult sliceLaunch(LowerContext& c, const Dims& starts, const Dims& ends, Dims axes, Dims steps)
 {
     const DeviceValue& x = *c.in[0];
-    if (axes.empty())
-        for (std::size_t i = 0; i < starts.size(); ++i)
-            axes.push_back(static_cast<std::int64_t>(i));
-    if (steps.empty())
-        steps.assign(starts.size(), 1);
-    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-        return lowerError("Slice: starts, ends, axes and steps differ in length");
-    Dims dims = x.dims;
+    const auto w = sliceWindow(x.dims, starts, ends, std::move(axes), std::move(steps), [&] { return valueString(x); });
+    if (!w)
+        return w.error();
+    const Dims& dims = w->dims;
     const Dims inStrides = contiguousStrides(x.dims);
     Dims strides = inStrides;
     std::int64_t base = 0;
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        auto a = normalizeAxis(axes[i], x.dims.size());
-        if (!a || steps[i] == 0)
-            return lowerError("Slice: bad axis " + std::to_string(axes[i]) + " or zero step for " + valueString(x));
-        const auto ax = static_cast<std::size_t>(*a);
-        std::int64_t first = 0;
-        dims[ax] = sliceAxis(x.dims[ax], starts[i], ends[i], steps[i], first);
-        base += first * inStrides[ax];
-        strides[ax] = inStrides[ax] * steps[i];
+    for (std::size_t d = 0; d < inStrides.size(); ++d) {
+        base += w->first[d] * inStrides[d];
+        strides[d] = inStrides[d] * w->step[d];
     }
     if (auto r = checkOut(c, dims, x.dtype, "Slice"); !r)
         return r;

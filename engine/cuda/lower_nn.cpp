@@ -207,24 +207,24 @@ LowerResult lowerAttention(LowerContext& c)
     a.kvStrides[1] = layout->kv.head;
     a.kvStrides[2] = layout->kv.row;
     a.kvGroup = layout->group();
-    const AttrValue* mk = c.attrs().find("mask_kind");
-    if (mk && !std::holds_alternative<std::monostate>(*mk)) {
-        if (auto s = c.attrs().getString("mask_kind")) {
-            if (*s == "Causal")
-                a.mask = MaskKind::Causal;
-            else if (*s == "Bias" || *s == "Custom")
-                a.mask = MaskKind::Input;
-            else if (*s != "None")
-                return lowerError("Attention: unknown mask_kind '" + *s + "'");
-        } else if (const auto* raw = std::get_if<RawJson>(mk);
-                   raw && raw->text.find("SlidingWindow") != std::string::npos
-                   && raw->text.find_first_of("0123456789") != std::string::npos) {
-            a.mask = MaskKind::Window;
-            a.window = std::stoll(raw->text.substr(raw->text.find_first_of("0123456789")));
-        } else {
-            return lowerError("Attention: unsupported mask_kind " + attrToString(*mk));
-        }
+    const auto mask = attentionMask(c.attrs());
+    if (!mask)
+        return lowerError("Attention: " + mask.error().message);
+    switch (mask->kind) {
+    case AttentionMask::None:
+        a.mask = MaskKind::None;
+        break;
+    case AttentionMask::Causal:
+        a.mask = MaskKind::Causal;
+        break;
+    case AttentionMask::Window:
+        a.mask = MaskKind::Window;
+        break;
+    case AttentionMask::Input:
+        a.mask = MaskKind::Input;
+        break;
     }
+    a.window = mask->window;
     if (a.mask == MaskKind::Input) {
         if (c.in.size() < 4)
             return lowerError("Attention: mask_kind needs a 4th (mask) input");

@@ -51,35 +51,12 @@ std::vector<CopyDim> denseDims(const Dims& outDims, const Dims& srcStrides, cons
 LowerStatus sliceCopy(Lowering& l, const Dims& starts, const Dims& ends, Dims axes, Dims steps)
 {
     const Value& x = *l.in[0];
-    if (axes.empty())
-        for (std::size_t i = 0; i < starts.size(); ++i)
-            axes.push_back(static_cast<std::int64_t>(i));
-    if (steps.empty())
-        steps.assign(starts.size(), 1);
-    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-        return lowerError("Slice: starts, ends, axes and steps differ in length");
+    const auto w =
+        sliceWindow(x.dims, starts, ends, std::move(axes), std::move(steps), [&] { return dimsString(x.dims); });
+    if (!w)
+        return w.error();
     const Dims inStrides = contiguousStrides(x.dims);
-    Dims dims = x.dims, begin(x.dims.size(), 0), step(x.dims.size(), 1);
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        auto a = normalizeAxis(axes[i], x.dims.size());
-        if (!a || steps[i] == 0)
-            return lowerError("Slice: bad axis " + std::to_string(axes[i]) + " or zero step for " + dimsString(x.dims));
-        const auto ax = static_cast<std::size_t>(*a);
-        const std::int64_t dim = x.dims[ax];
-        std::int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
-        std::int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
-        if (steps[i] > 0) {
-            s = std::clamp<std::int64_t>(s, 0, dim);
-            e = std::clamp<std::int64_t>(e, 0, dim);
-        } else {
-            s = std::clamp<std::int64_t>(s, 0, dim - 1);
-            e = std::clamp<std::int64_t>(e, -1, dim - 1);
-        }
-        const std::int64_t len = steps[i] > 0 ? (e - s + steps[i] - 1) / steps[i] : (s - e - steps[i] - 1) / -steps[i];
-        dims[ax] = std::max<std::int64_t>(len, 0);
-        begin[ax] = s;
-        step[ax] = steps[i];
-    }
+    const Dims &dims = w->dims, &begin = w->first, &step = w->step;
     l.out = {dims, x.dtype, kNoSlot};
     const std::size_t dst = l.outputSlot();
     const Dims dstStrides = contiguousStrides(dims);

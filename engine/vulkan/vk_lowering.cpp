@@ -86,30 +86,6 @@ std::uint64_t deviceBytes(const Dims& d, DType t)
     return elementCount(d) * deviceElementSize(t);
 }
 
-Dims contiguousStrides(const Dims& dims)
-{
-    Dims s(dims.size(), 1);
-    for (std::size_t i = dims.size(); i-- > 1;)
-        s[i - 1] = s[i] * dims[i];
-    return s;
-}
-
-std::string dimsString(const Dims& d)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < d.size(); ++i)
-        s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
-}
-
-std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank)
-{
-    const auto r = static_cast<std::int64_t>(rank);
-    if (axis < -r || axis >= r)
-        return std::nullopt;
-    return axis < 0 ? axis + r : axis;
-}
-
 std::optional<Dims> broadcastDims(const Dims& a, const Dims& b)
 {
     const std::size_t rank = std::max(a.size(), b.size());
@@ -162,16 +138,6 @@ std::optional<Dims> statedDims(const Lowering& l)
         dims.push_back(*v);
     }
     return dims;
-}
-
-Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt)
-{
-    Dims v = attrs.intsOr(key, {});
-    if (v.size() == 1 && n > 1)
-        v.assign(n, v[0]);
-    if (v.size() != n)
-        v.assign(n, dflt);
-    return v;
 }
 
 std::array<std::uint32_t, 3> linearGroups(std::uint64_t threads)

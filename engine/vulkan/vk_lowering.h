@@ -2,6 +2,8 @@
 #pragma once
 
 #include "ir/graph.h"
+#include "op_attrs.h"
+#include "shape_util.h"
 #include "tensor.h"
 #include "vulkan/vk_shaders.h"
 
@@ -77,9 +79,6 @@ LowerFn findLowering(OpKind kind);
 std::uint32_t deviceElementSize(DType t);
 std::uint64_t elementCount(const Dims& d);
 std::uint64_t deviceBytes(const Dims& d, DType t);
-Dims contiguousStrides(const Dims& dims);
-std::string dimsString(const Dims& d);
-std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank);
 std::optional<Dims> broadcastDims(const Dims& a, const Dims& b);
 // Element strides of `d` aligned to the trailing dims of `out`; 0 where `d` broadcasts.
 Dims broadcastStrides(const Dims& d, const Dims& out);
@@ -87,8 +86,6 @@ Dims broadcastStrides(const Dims& d, const Dims& out);
 std::optional<Dims> intsFromAttrOrConstant(const Lowering& l, const std::string& key, std::size_t index);
 // The node's stated shape with the bindings applied, when every dim resolves (and the shape is not empty).
 std::optional<Dims> statedDims(const Lowering& l);
-// Spatial attribute (stride, dilation, padding) expanded to n entries.
-Dims spatialAttr(const Attrs& attrs, const std::string& key, std::size_t n, std::int64_t dflt);
 
 inline std::int32_t floatBits(double v)
 {

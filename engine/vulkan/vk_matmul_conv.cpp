@@ -311,21 +311,6 @@ LowerStatus lowerConvTranspose(Lowering& l)
     return true;
 }
 
-namespace {
-std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t pb,
-                        std::int64_t pe, bool ceil)
-{
-    const std::int64_t span = d * (k - 1) + 1;
-    const std::int64_t room = in + pb + pe - span;
-    if (room < 0)
-        return 0;
-    std::int64_t out = (ceil ? (room + s - 1) / s : room / s) + 1;
-    if (ceil && (out - 1) * s >= in + pb)
-        --out; // the last window must start inside the input or its leading pad (PyTorch and ONNX agree)
-    return out;
-}
-} // namespace
-
 LowerStatus lowerPool(Lowering& l)
 {
     const Value& x = *l.in[0];

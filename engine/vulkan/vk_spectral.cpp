@@ -10,57 +10,18 @@
 
 namespace costscope::vk {
 
-namespace {
-struct MaskSpec {
-    int kind = 0; // 0 none, 1 causal, 2 sliding window, 3 Bool input, 4 additive input
-    std::int64_t window = 0;
-};
-
-Result<MaskSpec> maskSpec(const Attrs& a)
-{
-    MaskSpec m;
-    const AttrValue* v = a.find("mask_kind");
-    if (!v || std::holds_alternative<std::monostate>(*v))
-        return m;
-    if (auto s = a.getString("mask_kind")) {
-        if (*s == "None")
-            return m;
-        if (*s == "Causal")
-            m.kind = 1;
-        else if (*s == "Bias" || *s == "Custom")
-            m.kind = 3;
-        else
-            return lowerError("unknown mask_kind '" + *s + "'");
-        return m;
-    }
-    if (const auto* raw = std::get_if<RawJson>(v)) {
-        const std::size_t digit = raw->text.find_first_of("0123456789");
-        if (raw->text.find("SlidingWindow") != std::string::npos && digit != std::string::npos) {
-            m.kind = 2;
-            m.window = std::stoll(raw->text.substr(digit));
-            return m;
-        }
-    }
-    return lowerError("unsupported mask_kind " + attrToString(*v));
-}
-} // namespace
-
 LowerStatus lowerFft(Lowering& l)
 {
     const Value& x = *l.in[0];
     if (x.dtype != DType::F32 || x.dims.empty() || x.dims.back() % 2)
         return lowerError("Fft needs F32 [..., 2n] (planar complex) on Vulkan, got " + dimsString(x.dims));
     const bool inverse = l.attrs().getBool("inverse").value_or(false);
-    const std::string norm = l.attrs().stringOr("norm", "Backward");
     const std::int64_t n = x.dims.back() / 2;
     const std::int64_t rows = n ? static_cast<std::int64_t>(elementCount(x.dims)) / (2 * n) : 0;
-    double scale = 1.0;
-    if (norm == "Ortho")
-        scale = 1.0 / std::sqrt(double(n));
-    else if ((norm == "Backward" && inverse) || (norm == "Forward" && !inverse))
-        scale = 1.0 / double(n);
-    else if (norm != "Backward" && norm != "Forward")
-        return lowerError("Fft: unknown norm '" + norm + "'");
+    const Result<double> scaleOr = fftScale(l.attrs(), inverse, n);
+    if (!scaleOr)
+        return scaleOr.error();
+    const double scale = *scaleOr;
     l.out = {x.dims, DType::F32, kNoSlot};
     const std::size_t dst = l.outputSlot();
     if (!rows || !n)
@@ -118,14 +79,16 @@ LowerStatus lowerAttention(Lowering& l)
         attentionLayout(q.dims, k.dims, v.dims, l.attrs().intOr("num_heads", 1), l.attrs().intOr("head_dim", 0));
     if (!layout)
         return layout.error();
-    auto mask = maskSpec(l.attrs());
+    auto mask = attentionMask(l.attrs());
     if (!mask)
         return lowerError("Attention: " + mask.error().message);
+    // attention.comp's mask codes: 0 none, 1 causal, 2 sliding window, 3 Bool input, 4 additive input.
+    int maskKind = mask->kind;
     const std::int64_t sq = layout->sq, sk = layout->sk, batch = layout->batch, heads = layout->heads;
     const std::int64_t hd = layout->headDim;
     Dims maskStrides(4, 0);
     std::size_t maskSlot = kNoSlot;
-    if (mask->kind == 3) {
+    if (mask->kind == AttentionMask::Input) {
         if (l.in.size() < 4)
             return lowerError("Attention: mask_kind needs a 4th (mask) input");
         const Value& m = *l.in[3];
@@ -134,7 +97,7 @@ LowerStatus lowerAttention(Lowering& l)
         if (!b || *b != full)
             return lowerError("Attention: mask " + dimsString(m.dims) + " does not broadcast to " + dimsString(full));
         if (m.dtype == DType::F32)
-            mask->kind = 4;
+            maskKind = 4;
         else if (m.dtype != DType::Bool)
             return lowerError("Attention: the mask must be Bool or F32 on Vulkan");
         maskStrides = broadcastStrides(m.dims, full);
@@ -154,7 +117,7 @@ LowerStatus lowerAttention(Lowering& l)
                                  i32(sk),
                                  floatBits(scale),
                                  floatBits(cap),
-                                 mask->kind,
+                                 maskKind,
                                  i32(mask->window),
                                  i32(maskStrides[0]),
                                  i32(maskStrides[1]),

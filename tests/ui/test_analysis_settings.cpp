@@ -14,10 +14,13 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -47,6 +50,24 @@ QString writeSeqGraph(const QTemporaryDir& dir)
     return path;
 }
 
+// The first device's total of a JSON report File → Export wrote under the window's settings; < 0 on failure.
+double exportedTotalNs(const MainWindow& w, const QString& out)
+{
+    QFuture<QString> job = exportInBackground(w.openGraph(), w.currentFile(), out);
+    if (!QTest::qWaitFor([&] { return job.isFinished(); }, 60000) || !job.result().isEmpty())
+        return -1;
+    QFile file(out);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    const QJsonObject report = QJsonDocument::fromJson(file.readAll()).object();
+    return report.value(QStringLiteral("devices"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QStringLiteral("total_ns"))
+        .toDouble(-1);
+}
+
 std::map<NodeId, QPointF> boxPositions(const MainWindow& w)
 {
     std::map<NodeId, QPointF> out;
@@ -61,6 +82,12 @@ std::map<NodeId, QPointF> boxPositions(const MainWindow& w)
 class TestAnalysisSettings : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear(); // the toolbar starts from a previous run's model, device and batch otherwise
+    }
+
     void ownerSaysOnceWhatChanged()
     {
         AnalysisSettingsOwner owner;
@@ -168,7 +195,7 @@ private slots:
         QVERIFY(openAndWait(w, path));
         w.analysisSettings()->set({"costscope", "Cpu", {{"batch", 2}, {"seq", 48}}, "", RlxVersion::V0_2_16});
         const QString out = dir.filePath(QStringLiteral("report.json"));
-        QFuture<QString> job = exportInBackground(&w, out);
+        QFuture<QString> job = exportInBackground(w.openGraph(), w.currentFile(), out);
         QVERIFY(QTest::qWaitFor([&] { return job.isFinished(); }, 60000));
         QCOMPARE(job.result(), QString());
         QFile file(out);
@@ -178,6 +205,57 @@ private slots:
         QCOMPARE(bindings.value(QStringLiteral("seq")).toInt(), 48);
         QCOMPARE(bindings.value(QStringLiteral("batch")).toInt(), 2);
         QCOMPARE(report.value(QStringLiteral("model")).toString(), QStringLiteral("costscope"));
+    }
+
+    void precisionComboIsAViewOfTheSettingsAndTheDocumentKeepsIt()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSeqGraph(dir);
+        QVERIFY(!path.isEmpty());
+        const QString saved = dir.filePath(QStringLiteral("precision.costscope"));
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(openAndWait(w, path));
+            QComboBox* combo = w.precisionSelector();
+            QVERIFY(combo);
+            QCOMPARE(combo->currentText(), QStringLiteral("fp32"));
+            QCOMPARE(w.analysisSettings()->value().precision, std::string());
+            combo->setCurrentText(QStringLiteral("bf16"));
+            QCOMPARE(w.analysisSettings()->value().precision, std::string("bf16"));
+            QVERIFY(w.precision() == Precision::Bf16);
+            w.analysisSettings()->setPrecision("fp8");
+            QCOMPARE(combo->currentText(), QStringLiteral("fp8"));
+            QVERIFY(w.precision() == Precision::Fp8);
+            w.analysisSettings()->setPrecision("int8"); // not a what-if: the graph's own dtypes
+            QCOMPARE(w.analysisSettings()->value().precision, std::string());
+            QCOMPARE(combo->currentText(), QStringLiteral("fp32"));
+            combo->setCurrentText(QStringLiteral("fp16"));
+            QVERIFY(w.saveAs(saved));
+        }
+        MainWindow other;
+        other.show();
+        QCOMPARE(other.precisionSelector()->currentText(), QStringLiteral("fp32"));
+        other.openFile(saved);
+        QVERIFY(QTest::qWaitFor([&] { return other.analysisSettings()->value().precision == "fp16"; }, 60000));
+        QCOMPARE(other.precisionSelector()->currentText(), QStringLiteral("fp16"));
+        QVERIFY(other.precision() == Precision::Fp16);
+    }
+
+    void exportPricesAtTheSettingsPrecision()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSeqGraph(dir);
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        QVERIFY(openAndWait(w, path));
+        w.analysisSettings()->set({"costscope", "Cuda", {{"batch", 64}, {"seq", 128}}, "", RlxVersion::V0_2_16});
+        const double fp32 = exportedTotalNs(w, dir.filePath(QStringLiteral("fp32.json")));
+        QVERIFY(fp32 > 0);
+        w.precisionSelector()->setCurrentText(QStringLiteral("bf16"));
+        const double bf16 = exportedTotalNs(w, dir.filePath(QStringLiteral("bf16.json")));
+        QVERIFY(bf16 > 0);
+        QVERIFY2(bf16 < fp32, qPrintable(QStringLiteral("bf16 %1 ns, fp32 %2 ns").arg(bf16).arg(fp32)));
     }
 };
 

@@ -64,9 +64,12 @@ GraphCost expected(const Graph& g, const QString& model, const QString& device, 
     return makeCostModel(model.toStdString())->estimate(g, *profile, b);
 }
 
+// Every device's costs for `model` and `b` at the window's precision.
 bool waitForDeviceCosts(MainWindow& w, const std::string& model, const Bindings& b)
 {
-    return QTest::qWaitFor([&] { return w.deviceCosts() && w.deviceCosts()->matches(model, b); }, 60000);
+    return QTest::qWaitFor(
+        [&] { return w.deviceCosts() && w.deviceCosts()->matches(model, b, w.analysisSettings()->value().precision); },
+        60000);
 }
 
 // A text field as the X11 key bindings make it: Ctrl+E is its "end of line", so it takes the key (accepts the
@@ -199,7 +202,7 @@ private slots:
             return g ? makeCostModel("rlx")->estimate(*g, *profile, {}).totalNs : -1.0;
         };
         for (int batch : {2, 8, 64}) {
-            QSignalSpy costs(&w, &MainWindow::costsUpdated);
+            QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
             w.batchSpin()->setValue(batch);
             QVERIFY(QTest::qWaitFor([&] { return w.overlay().cost() && w.overlay().cost()->totalNs == totalAt(batch); },
                                     30000));
@@ -244,7 +247,7 @@ private slots:
         QVERIFY(presets && presets->menu());
         QAction* preset = presets->menu()->findChild<QAction*>(QStringLiteral("batchPreset4096"));
         QVERIFY(preset);
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         preset->trigger();
         QCOMPARE(w.batchSpin()->value(), 4096);
         QCOMPARE(w.bindingsEditor()->bindings().at("batch"), 4096);
@@ -472,7 +475,7 @@ private slots:
         QVERIFY(openAndWait(w, test::sourcePath(kTransformer)));
         w.setCostProvider(makeCostProvider());
         QVERIFY(waitForDeviceCosts(w, "rlx", {{"batch", 1}}));
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         w.deviceSelector()->setCurrentText(QStringLiteral("Cuda"));
         QCOMPARE(costs.count(), 1); // synchronously, no cost model run
         QCOMPARE(w.overlay().cost(), w.deviceCosts()->find("Cuda").get());

@@ -352,13 +352,13 @@ private slots:
         w.setCostProvider(makeCostProvider());
         w.show();
         {
-            QSignalSpy costs(&w, &MainWindow::costsUpdated);
+            QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
             QVERIFY(openAndWait(w, tinyTransformer()));
             QVERIFY(costs.count() > 0 || costs.wait(30000));
         }
         const Graph original = *w.graph();
         select(w, {19, 20, 21, 23});
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         action(w, "actionFuse")->trigger();
         QCOMPARE(w.graph()->nodes.size(), original.nodes.size() - 3);
         QVERIFY(isFusedNode(*w.graph()->find(23)));

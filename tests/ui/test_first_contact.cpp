@@ -45,7 +45,7 @@ QString cnn()
 bool openCostedAndWait(MainWindow& w, const QString& path)
 {
     QSignalSpy ready(&w, &MainWindow::layoutReady);
-    QSignalSpy costs(&w, &MainWindow::costsUpdated);
+    QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
     w.openFile(path);
     if (!ready.wait(120000))
         return false;

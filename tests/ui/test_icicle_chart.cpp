@@ -30,7 +30,7 @@ private slots:
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("icicleDock"));
         QVERIFY(dock);
         dock->raise();
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         QSignalSpy ready(&w, &MainWindow::layoutReady);
         w.openFile(test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json")));
         QVERIFY(ready.wait(60000));

@@ -417,7 +417,7 @@ private slots:
             }
             return std::shared_ptr<const GraphCost>(std::move(cost));
         });
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         QVERIFY(costs.wait(30000));
         NodeItem* last = w.scene()->itemForNode(w.graph()->nodes.size() - 1);
         QVERIFY(last && last->heat().isValid());

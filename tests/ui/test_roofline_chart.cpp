@@ -81,7 +81,7 @@ private slots:
         auto* chart = w.findChild<RooflineChart*>();
         QVERIFY(chart);
         w.setCostProvider(makeCostProvider());
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         w.openFile(sourcePath(QStringLiteral("resources/examples/cnn.hir.json")));
         QVERIFY(costs.wait(60000));
         const auto profile = profileForDeviceName(w.deviceSelector()->currentText().toStdString());

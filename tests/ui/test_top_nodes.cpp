@@ -132,7 +132,7 @@ private slots:
         auto* panel = w.findChild<TopNodesPanel*>();
         QVERIFY(panel);
         w.setCostProvider(makeCostProvider());
-        QSignalSpy costs(&w, &MainWindow::costsUpdated);
+        QSignalSpy costs(w.openGraph(), &OpenGraphFeed::costsUpdated);
         QSignalSpy layout(&w, &MainWindow::layoutReady);
         w.openFile(cnn());
         QVERIFY(costs.wait(60000));

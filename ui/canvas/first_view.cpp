@@ -70,7 +70,7 @@ void installFirstView(MainWindow* window)
         state->shown = visibleSceneRect(window->canvas());
         showIfReady();
     });
-    QObject::connect(window, &MainWindow::costsUpdated, window, showIfReady);
+    QObject::connect(window->openGraph(), &OpenGraphFeed::costsUpdated, window, showIfReady);
 }
 
 } // namespace costscope

@@ -40,6 +40,7 @@ public:
     // Measured ns per node index of `graph` (nullopt: not timed). Times for a graph other than the current one are
     // ignored, and a new graph drops them: they describe something no longer shown.
     void setMeasured(const std::shared_ptr<const Graph>& graph, std::vector<std::optional<double>> nsByNode);
+    const std::shared_ptr<const Graph>& graph() const { return m_graph; }
     bool hasMeasured() const { return !m_measured.empty(); }
     const std::vector<std::optional<double>>& measured() const { return m_measured; }
     void setMode(OverlayMode mode);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "charts/icicle_chart.h"
 #include "analysis/cost_model.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 #include "panel_dock.h"
 #include <QHelpEvent>
+#include <QMainWindow>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
@@ -135,7 +136,7 @@ bool IcicleChart::event(QEvent* event)
     return QWidget::event(event);
 }
 
-IcicleChart* installIcicleDock(MainWindow* window)
+IcicleChart* installIcicleDock(QMainWindow* window, OpenGraphFeed* feed)
 {
     auto* chart = new IcicleChart;
     auto* scroll = new QScrollArea;
@@ -144,12 +145,12 @@ IcicleChart* installIcicleDock(MainWindow* window)
     scroll->setWidget(chart);
     addPanelDock(window, scroll, QObject::tr("Icicle"), QStringLiteral("icicleDock"), Qt::BottomDockWidgetArea,
                  QStringLiteral("topNodesDock"));
-    QObject::connect(window, &MainWindow::costsUpdated, chart, [window, chart] {
-        const GraphCost* cost = window->overlay().cost();
-        chart->setCost(window->graph(), cost ? std::make_shared<const GraphCost>(*cost) : nullptr);
+    QObject::connect(feed, &OpenGraphFeed::costsUpdated, chart, [feed, chart] {
+        const GraphCost* cost = feed->overlay().cost();
+        chart->setCost(feed->graph(), cost ? std::make_shared<const GraphCost>(*cost) : nullptr);
     });
-    QObject::connect(window, &MainWindow::graphChanged, chart, [chart] { chart->setCost(nullptr, nullptr); });
-    QObject::connect(chart, &IcicleChart::nodeSelected, window, &MainWindow::selectNode);
+    QObject::connect(feed, &OpenGraphFeed::graphChanged, chart, [chart] { chart->setCost(nullptr, nullptr); });
+    QObject::connect(chart, &IcicleChart::nodeSelected, feed, &OpenGraphFeed::selectNodeRequested);
     return chart;
 }
 

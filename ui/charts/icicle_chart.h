@@ -4,9 +4,11 @@
 #include <QWidget>
 #include <memory>
 
+class QMainWindow;
+
 namespace costscope {
 
-class MainWindow;
+class OpenGraphFeed;
 struct GraphCost;
 
 // Cost by scope as an icicle (speedscope's left-heavy view): the whole graph on top, each scope level a row below,
@@ -44,7 +46,8 @@ private:
     int m_rows = 0;
 };
 
-// Docks the chart as a tab beside the Top nodes and binds it to the window's costs; a clicked bar selects its node.
-IcicleChart* installIcicleDock(MainWindow* window);
+// Docks the chart as a tab beside the Top nodes of `window` and binds it to the open graph's costs; a clicked bar
+// selects its node.
+IcicleChart* installIcicleDock(QMainWindow* window, OpenGraphFeed* feed);
 
 } // namespace costscope

@@ -3,11 +3,11 @@
 #include "charts/chart_style.h"
 #include "jobs/batched_graph.h"
 #include "jobs/cost_job.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 #include "panel_dock.h"
-#include "panels/bindings_editor.h"
 #include <QComboBox>
 #include <QFutureWatcher>
+#include <QMainWindow>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
@@ -126,7 +126,7 @@ void RooflineChart::showRoofline(Roofline roofline, const QString& device)
     m_plot->replot();
 }
 
-RooflineChart* installRooflineDock(MainWindow* window)
+RooflineChart* installRooflineDock(QMainWindow* window, OpenGraphFeed* feed)
 {
     auto* chart = new RooflineChart(window);
     addPanelDock(window, chart, QObject::tr("Roofline"), QStringLiteral("rooflineDock"), Qt::BottomDockWidgetArea,
@@ -135,16 +135,16 @@ RooflineChart* installRooflineDock(MainWindow* window)
     // parity counts them for a few op kinds only. Priced off the GUI thread; an answer the window moved on from is
     // dropped.
     auto generation = std::make_shared<quint64>(0);
-    const auto update = [window, chart, generation] {
+    const auto update = [feed, chart, generation] {
         const quint64 asked = ++*generation;
-        const QString device = QString::fromStdString(window->analysisSettings()->value().device);
+        const QString device = QString::fromStdString(feed->settings()->value().device);
         const auto profile = profileForDeviceName(device.toStdString());
-        if (!window->graph() || !profile) {
+        if (!feed->graph() || !profile) {
             chart->showRoofline({}, {});
             return;
         }
-        const Bindings bindings = window->analysisSettings()->value().bindings;
-        const auto graph = graphAtBatch(window->graph(), bindings.at("batch")).graph;
+        const Bindings bindings = feed->settings()->value().bindings;
+        const auto graph = graphAtBatch(feed->graph(), bindings.at("batch")).graph;
         auto* watcher = new QFutureWatcher<Roofline>(chart);
         QObject::connect(watcher, &QFutureWatcherBase::finished, chart, [=] {
             watcher->deleteLater();
@@ -153,17 +153,17 @@ RooflineChart* installRooflineDock(MainWindow* window)
                     watcher->result(),
                     QStringLiteral("%1 (%2), Costscope model").arg(device, QString::fromStdString(profile->name)));
         });
-        watcher->setFuture(QtConcurrent::run([graph, bindings, profile, measured = window->overlay().measured()] {
+        watcher->setFuture(QtConcurrent::run([graph, bindings, profile, measured = feed->overlay().measured()] {
             return rooflineOf(makeCostModel("costscope")->estimate(*graph, *profile, bindings), *profile, measured);
         }));
     };
-    QObject::connect(window, &MainWindow::costsUpdated, chart, update);
-    QObject::connect(window, &MainWindow::measuredChanged, chart, update);
-    QObject::connect(window, &MainWindow::graphChanged, chart, [chart, generation] {
+    QObject::connect(feed, &OpenGraphFeed::costsUpdated, chart, update);
+    QObject::connect(feed, &OpenGraphFeed::measuredChanged, chart, update);
+    QObject::connect(feed, &OpenGraphFeed::graphChanged, chart, [chart, generation] {
         ++*generation;
         chart->showRoofline({}, {});
     });
-    QObject::connect(chart, &RooflineChart::nodeSelected, window, &MainWindow::selectNode);
+    QObject::connect(chart, &RooflineChart::nodeSelected, feed, &OpenGraphFeed::selectNodeRequested);
     return chart;
 }
 

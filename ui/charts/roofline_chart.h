@@ -6,10 +6,11 @@
 
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QMainWindow;
 
 namespace costscope {
 
-class MainWindow;
+class OpenGraphFeed;
 
 // Every node as a point, FLOP per byte against GFLOP/s (log-log), under the device's compute and bandwidth roofs:
 // the predicted rate (graph "predicted") and, after a run, the measured one (graph "measured"); clicking a point
@@ -35,8 +36,8 @@ private:
     std::vector<std::pair<const QCPAbstractPlottable*, std::vector<int>>> m_nodesOf;
 };
 
-// Docks the chart beside the Top nodes and binds it to the window: the Costscope model's costs of the open graph on
-// the toolbar's device and bindings, the runs' measurements, and a clicked point selects its node on the canvas.
-RooflineChart* installRooflineDock(MainWindow* window);
+// Docks the chart beside the Top nodes of `window` and binds it to the open graph: the Costscope model's costs on
+// the settings' device and bindings, the runs' measurements, and a clicked point selects its node on the canvas.
+RooflineChart* installRooflineDock(QMainWindow* window, OpenGraphFeed* feed);
 
 } // namespace costscope

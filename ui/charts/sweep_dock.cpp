@@ -2,11 +2,12 @@
 #include "charts/sweep_dock.h"
 #include "canvas/graph_scene.h"
 #include "charts/sweep_panel.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 #include "panels/bindings_editor.h"
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QSpinBox>
 #include <algorithm>
 
@@ -14,34 +15,27 @@ namespace costscope {
 
 namespace {
 // Every node whose box (or collapsed group's box) is selected on the canvas: a selected group fuses all it holds.
-std::vector<NodeId> selectedNodes(const MainWindow* w)
+std::vector<NodeId> selectedNodes(const OpenGraphFeed* feed, const GraphScene* scene)
 {
     std::vector<NodeId> ids;
-    if (w->graph())
-        for (std::size_t i : w->scene()->selectedNodes())
-            ids.push_back(w->graph()->nodes[i].id);
+    if (feed->graph())
+        for (std::size_t i : scene->selectedNodes())
+            ids.push_back(feed->graph()->nodes[i].id);
     return ids;
 }
 
-// The sweep starts from the window's analysis settings, all of its bindings included.
-void syncToolbar(MainWindow* w, SweepPanel* panel)
+// The sweep starts from the analysis settings, all of their bindings included.
+void syncToolbar(const AnalysisSettingsOwner* settings, SweepPanel* panel)
 {
-    const AnalysisSettings& s = w->analysisSettings()->value();
+    const AnalysisSettings& s = settings->value();
     panel->setModel(QString::fromStdString(s.model));
     panel->setFocusDevice(QString::fromStdString(s.device));
     panel->setBase(s.bindings);
     panel->setRlxVersion(s.rlxVersion);
 }
-
-// A clicked sweep value becomes the window's binding of the swept symbol (a symbol of the graph, or batch).
-void setSweptBinding(MainWindow* w, const std::string& symbol, qint64 value)
-{
-    if (symbol == "batch" || w->bindingsEditor()->spinFor(symbol))
-        w->analysisSettings()->setBinding(symbol, std::clamp<qint64>(value, 1, kMaxBinding));
-}
 } // namespace
 
-SweepPanel* installSweepDock(MainWindow* w)
+SweepPanel* installSweepDock(QMainWindow* w, OpenGraphFeed* feed, GraphScene* scene, const BindingsEditor* bindings)
 {
     auto* panel = new SweepPanel(w, SweepPanel::Arrangement::Tabs);
     auto* dock = new QDockWidget(QObject::tr("Sweeps"), w);
@@ -53,29 +47,32 @@ SweepPanel* installSweepDock(MainWindow* w)
         w->tabifyDockWidget(summary, dock);
     if (auto* summary = w->findChild<QDockWidget*>(QStringLiteral("summaryDock")))
         summary->raise();
-    syncToolbar(w, panel);
+    AnalysisSettingsOwner* settings = feed->settings();
+    syncToolbar(settings, panel);
 
     // The window resets its Bindings editor for a new graph first (it connected earlier), then the sweep reads it.
-    QObject::connect(w, &MainWindow::graphChanged, panel, [w, panel] {
-        panel->setGraph(w->graph());
-        syncToolbar(w, panel);
+    QObject::connect(feed, &OpenGraphFeed::graphChanged, panel, [feed, settings, panel] {
+        panel->setGraph(feed->graph());
+        syncToolbar(settings, panel);
     });
     // setBase ignores a change to the swept symbol alone: it is overridden at every sweep point.
-    QObject::connect(w->analysisSettings(), &AnalysisSettingsOwner::changed, panel,
-                     [w, panel] { syncToolbar(w, panel); });
-    QObject::connect(w->scene(), &GraphScene::nodeSelected, panel, [w, panel](int index) {
-        const bool valid = index >= 0 && w->graph() && static_cast<std::size_t>(index) < w->graph()->nodes.size();
-        panel->setHighlightedNode(valid ? static_cast<long long>(w->graph()->nodes[static_cast<std::size_t>(index)].id)
-                                        : -1);
+    QObject::connect(settings, &AnalysisSettingsOwner::changed, panel,
+                     [settings, panel] { syncToolbar(settings, panel); });
+    QObject::connect(scene, &GraphScene::nodeSelected, panel, [feed, panel](int index) {
+        const bool valid = index >= 0 && feed->graph() && static_cast<std::size_t>(index) < feed->graph()->nodes.size();
+        panel->setHighlightedNode(
+            valid ? static_cast<long long>(feed->graph()->nodes[static_cast<std::size_t>(index)].id) : -1);
     });
-    QObject::connect(panel, &SweepPanel::fuseRequested, panel, [w, panel] { panel->setFuseNodes(selectedNodes(w)); });
-    QObject::connect(panel, &SweepPanel::valueClicked, w,
-                     [w, panel](qint64 value) {
-                         // The plotted sweep's symbol; before the first result, the one the panel names.
-                         const std::string plotted = panel->data().symbol;
-                         setSweptBinding(w, plotted.empty() ? panel->symbolEdit()->text().trimmed().toStdString() : plotted,
-                                         value);
-                     });
+    QObject::connect(panel, &SweepPanel::fuseRequested, panel,
+                     [feed, scene, panel] { panel->setFuseNodes(selectedNodes(feed, scene)); });
+    // A clicked sweep value becomes the binding of the swept symbol (a symbol of the graph, or batch): the plotted
+    // sweep's symbol, or before the first result the one the panel names.
+    QObject::connect(panel, &SweepPanel::valueClicked, settings, [settings, bindings, panel](qint64 value) {
+        const std::string plotted = panel->data().symbol;
+        const std::string symbol = plotted.empty() ? panel->symbolEdit()->text().trimmed().toStdString() : plotted;
+        if (symbol == "batch" || bindings->spinFor(symbol))
+            settings->setBinding(symbol, std::clamp<qint64>(value, 1, kMaxBinding));
+    });
     return panel;
 }
 

@@ -8,11 +8,13 @@
 
 namespace costscope {
 
-// One graph's cost under one model and bindings on every device. Computed once per graph + model + bindings,
+// One graph's cost under one model, bindings and precision on every device. Computed once per graph + model +
+// bindings + precision,
 // so a device switch only picks another entry and recolours (no cost model runs on the GUI thread).
 struct DeviceCosts {
     std::string model;
     Bindings bindings;
+    std::string precision; // AnalysisSettings::precision the graph was re-typed to ("": its own dtypes)
     std::vector<std::string> devices;
     std::vector<std::shared_ptr<const GraphCost>> costs; // parallel to devices; null where the device has no profile
 
@@ -22,7 +24,10 @@ struct DeviceCosts {
     std::optional<std::size_t> pick(RlxVersion version = kDefaultRlxVersion) const;
     // Why `version` leaves the costed device at `index` out of the ranking; empty when it ranks it.
     std::string leftOut(std::size_t index, RlxVersion version) const;
-    bool matches(const std::string& m, const Bindings& b) const { return model == m && bindings == b; }
+    bool matches(const std::string& m, const Bindings& b, const std::string& p) const
+    {
+        return model == m && bindings == b && precision == p;
+    }
 };
 
 // Runs the provider for every device (call on a worker thread; the provider is thread-safe).

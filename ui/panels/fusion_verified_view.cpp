@@ -6,7 +6,7 @@
 #include "canvas/overlay_model.h"
 #include "charts/chart_style.h"
 #include "jobs/fusion_verify_job.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -40,8 +40,9 @@ QString shareText(double share, std::size_t checked)
 }
 } // namespace
 
-FusionVerifiedView::FusionVerifiedView(MainWindow* window, std::function<Result<RunRequest>()> request, QWidget* parent)
-    : QWidget(parent), m_window(window), m_request(std::move(request)), m_verify(new QPushButton(tr("Verify fusion"))),
+FusionVerifiedView::FusionVerifiedView(OpenGraphFeed* feed, GraphScene* scene,
+                                       std::function<Result<RunRequest>()> request, QWidget* parent)
+    : QWidget(parent), m_scene(scene), m_request(std::move(request)), m_verify(new QPushButton(tr("Verify fusion"))),
       m_summary(new QLabel),
       m_table(makeTable(ColumnCount, {tr("Kernel"), tr("Nodes"), tr("Unfused"), tr("Fused"), tr("Measured gain"),
                                       tr("RLX gate gain"), tr("RLX within ±25 %"), tr("Costscope gain"),
@@ -68,7 +69,7 @@ FusionVerifiedView::FusionVerifiedView(MainWindow* window, std::function<Result<
     layout->addWidget(split, 1);
     connect(m_verify, &QPushButton::clicked, this, &FusionVerifiedView::start);
     // A newly opened or edited graph makes a verification in flight, and the one shown, stale.
-    connect(window, &MainWindow::graphChanged, this, [this] {
+    connect(feed, &OpenGraphFeed::graphChanged, this, [this] {
         ++m_generation;
         if (m_cancel)
             m_cancel->store(true);
@@ -159,8 +160,8 @@ void FusionVerifiedView::showVerification(std::shared_ptr<const FusionVerificati
     }
     m_table->setSortingEnabled(true);
     drawChart();
-    if (m_window->scene()->graph() == graph.get() || !graph)
-        FusedKernelOutlines::of(m_window->scene())->setKernels(std::move(outlines));
+    if (m_scene->graph() == graph.get() || !graph)
+        FusedKernelOutlines::of(m_scene)->setKernels(std::move(outlines));
 }
 
 void FusionVerifiedView::fillTable(const Graph& graph)

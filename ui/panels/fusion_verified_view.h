@@ -18,7 +18,8 @@ class QTableWidget;
 
 namespace costscope {
 
-class MainWindow;
+class GraphScene;
+class OpenGraphFeed;
 
 // The Run panel's "Fusion verified" tab: "Verify fusion" runs the open graph unfused and fused on the Run panel's
 // device (verifyFusionOf, off the GUI thread), then shows per fused kernel its nodes, the measured unfused and fused
@@ -41,8 +42,10 @@ public:
     };
     static constexpr int kValueRole = kTableValueRole;
 
-    // `request`: what the Run panel would run now (device, runs, the window's graph and bindings), or why nothing.
-    FusionVerifiedView(MainWindow* window, std::function<Result<RunRequest>()> request, QWidget* parent = nullptr);
+    // `request`: what the Run panel would run now (device, runs, the open graph and its bindings), or why nothing.
+    // `feed` says when the graph changes; `scene` outlines the verified kernels on the canvas.
+    FusionVerifiedView(OpenGraphFeed* feed, GraphScene* scene, std::function<Result<RunRequest>()> request,
+                       QWidget* parent = nullptr);
     ~FusionVerifiedView() override;
 
     // Shows a verification of `graph` (the window's graph: the canvas outlines its kernels); nullptr clears.
@@ -64,7 +67,7 @@ private:
     void fillTable(const Graph& graph);
     void drawChart();
 
-    MainWindow* m_window;
+    GraphScene* m_scene;
     std::function<Result<RunRequest>()> m_request;
     QPushButton* m_verify;
     QLabel* m_summary;

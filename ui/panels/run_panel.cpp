@@ -5,7 +5,7 @@
 #include "canvas/overlay_model.h"
 #include "charts/run_scatter.h"
 #include "formats/graph_file.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 #include "panels/bindings_editor.h"
 #include "panels/fusion_verified_view.h"
 #include "panels/multi_device_view.h"
@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMainWindow>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -42,8 +43,8 @@ QString bindingsText(const Bindings& b)
 }
 } // namespace
 
-RunPanel::RunPanel(MainWindow* window)
-    : QWidget(window), m_window(window), m_device(new QComboBox), m_runs(new QSpinBox),
+RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
+    : QWidget(parent), m_feed(feed), m_scene(scene), m_device(new QComboBox), m_runs(new QSpinBox),
       m_run(new QPushButton(tr("Run"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_exportTrace(new QPushButton(tr("Export trace…"))), m_progress(new QProgressBar), m_status(new QLabel),
       m_tools(new ProfileTools), m_errors(new RunErrorTable), m_scatter(new RunScatter), m_delta(new RunDeltaTable),
@@ -71,10 +72,10 @@ RunPanel::RunPanel(MainWindow* window)
     tabs->addTab(m_errors, tr("Errors"));
     tabs->addTab(m_scatter, tr("Predicted vs measured"));
     tabs->addTab(m_delta, tr("Compare with previous run"));
-    m_fusion = new FusionVerifiedView(window, [this]() -> Result<RunRequest> {
-        if (!m_window->graph() || m_device->count() == 0)
-            return Diagnostic::error(m_window->graph() ? "No backend device to run on." : "Open a graph first.");
-        return RunRequest{m_window->graph(), m_window->analysisSettings()->value().bindings,
+    m_fusion = new FusionVerifiedView(feed, scene, [this]() -> Result<RunRequest> {
+        if (!m_feed->graph() || m_device->count() == 0)
+            return Diagnostic::error(m_feed->graph() ? "No backend device to run on." : "Open a graph first.");
+        return RunRequest{m_feed->graph(), m_feed->settings()->value().bindings,
                           m_device->currentData(kBackendRole).toString().toStdString(),
                           m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     });
@@ -116,16 +117,16 @@ RunPanel::RunPanel(MainWindow* window)
     // Timings taken while a calibration runs would measure both; one at a time.
     // A calibration or a fit saved a profile: the toolbar can offer it now.
     for (auto saved : {&ProfileTools::calibrated, &ProfileTools::fitted})
-        connect(m_tools, saved, window, [window](bool ok) {
+        connect(m_tools, saved, feed, [feed](bool ok) {
             if (ok)
-                window->reloadProfiles();
+                emit feed->profilesChanged();
         });
     connect(m_tools, &ProfileTools::busyChanged, this,
             [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
     connect(m_fusion, &FusionVerifiedView::busyChanged, this,
             [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag && !m_tools->busy()); });
     // A newly opened or edited graph makes any run in flight stale.
-    connect(window, &MainWindow::graphChanged, this, [this] {
+    connect(feed, &OpenGraphFeed::graphChanged, this, [this] {
         ++m_generation;
         if (m_cancelFlag)
             m_cancelFlag->store(true);
@@ -155,7 +156,7 @@ void RunPanel::clear()
     m_exportTrace->setEnabled(false);
     m_errors->showComparison(nullptr);
     m_scatter->showComparison(nullptr);
-    FusedKernelOutlines::of(m_window->scene())->setKernels({});
+    FusedKernelOutlines::of(m_scene)->setKernels({});
     m_allDevices->showReport(nullptr);
     m_status->clear();
 }
@@ -173,14 +174,14 @@ void RunPanel::setBusy(bool busy)
 
 void RunPanel::start()
 {
-    auto graph = m_window->graph();
+    auto graph = m_feed->graph();
     if (!graph || m_device->count() == 0) {
         m_status->setText(graph ? tr("No backend device to run on.") : tr("Open a graph first."));
         return;
     }
     if (m_device->currentData(kDeviceIndexRole).toInt() == kAllDevices)
         return startAllDevices();
-    RunRequest request{graph, m_window->analysisSettings()->value().bindings,
+    RunRequest request{graph, m_feed->settings()->value().bindings,
                        m_device->currentData(kBackendRole).toString().toStdString(),
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
@@ -230,8 +231,8 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
     m_errors->showComparison(m_last.get());
     m_scatter->showComparison(m_last);
     m_tools->addRun(m_last);
-    m_window->showMeasured(m_last->graph, m_last->measuredByNode());
-    FusedKernelOutlines::of(m_window->scene())->setKernels(fusedKernelsOf(*m_last));
+    emit m_feed->showMeasuredRequested(m_last->graph, m_last->measuredByNode());
+    FusedKernelOutlines::of(m_scene)->setKernels(fusedKernelsOf(*m_last));
     m_status->setText(tr("%1:%2 with %3: measured %4 (median of %5, spread %6 %); RLX parity %7 (%8 %), "
                          "Costscope %9 (%10 %)")
                           .arg(QString::fromStdString(m_last->backend)).arg(m_last->device)
@@ -252,11 +253,11 @@ void RunPanel::showResult(quint64 generation, const Result<RunComparison>& resul
     emit finished(true);
 }
 
-void installRunPanel(MainWindow* window)
+void installRunPanel(QMainWindow* window, OpenGraphFeed* feed, GraphScene* scene)
 {
     auto* dock = new QDockWidget(QObject::tr("Run"), window);
     dock->setObjectName(QStringLiteral("runDock"));
-    dock->setWidget(new RunPanel(window));
+    dock->setWidget(new RunPanel(feed, scene, window));
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
 }
 

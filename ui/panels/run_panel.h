@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QMainWindow;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -18,7 +19,8 @@ class QTabWidget;
 
 namespace costscope {
 
-class MainWindow;
+class GraphScene;
+class OpenGraphFeed;
 class MultiDeviceView;
 class ProfileTools;
 class FusionVerifiedView;
@@ -39,7 +41,8 @@ public:
     // The device index of "All <backend> devices": every device of the backend, shown in multiDeviceView().
     static constexpr int kAllDevices = -1;
 
-    explicit RunPanel(MainWindow* window);
+    // Runs the open graph of `feed` under its settings' bindings; `scene` outlines the fused kernels of a run.
+    RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent = nullptr);
     ~RunPanel() override;
 
     QComboBox* deviceSelector() const { return m_device; }
@@ -75,7 +78,8 @@ private:
     void setBusy(bool busy);
     void clear();
 
-    MainWindow* m_window;
+    OpenGraphFeed* m_feed;
+    GraphScene* m_scene;
     QComboBox* m_device;
     QSpinBox* m_runs;
     QPushButton* m_run;
@@ -96,7 +100,7 @@ private:
     std::shared_ptr<const RunComparison> m_previous;
 };
 
-// Creates the Run panel and docks it in the main window.
-void installRunPanel(MainWindow* window);
+// Creates the Run panel and docks it in `window`.
+void installRunPanel(QMainWindow* window, OpenGraphFeed* feed, GraphScene* scene);
 
 } // namespace costscope

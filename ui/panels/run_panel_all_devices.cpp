@@ -2,7 +2,7 @@
 // The Run panel's "All CUDA devices" (and Vulkan): every device of the backend, one after another and then all at
 // once, each predicted under its own calibration, shown in the MultiDeviceView tab.
 #include "jobs/all_devices_job.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 #include "panels/bindings_editor.h"
 #include "panels/multi_device_view.h"
 #include "panels/run_panel.h"
@@ -33,7 +33,7 @@ void RunPanel::addAllDevicesItem(QComboBox* selector, const Backend& backend)
 
 void RunPanel::startAllDevices()
 {
-    AllDevicesRequest request{m_window->graph(), m_window->analysisSettings()->value().bindings,
+    AllDevicesRequest request{m_feed->graph(), m_feed->settings()->value().bindings,
                               m_device->currentData(kBackendRole).toString().toStdString(), m_runs->value()};
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "panels/top_nodes_panel.h"
-#include "main_window.h"
+#include "open_graph_feed.h"
 #include "panel_dock.h"
 #include "panels/top_nodes_model.h"
 #include "panels/value_items.h"
@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -107,19 +108,19 @@ void TopNodesPanel::showOpClasses()
     m_classes->setSortingEnabled(true);
 }
 
-TopNodesPanel* installTopNodesDock(MainWindow* window)
+TopNodesPanel* installTopNodesDock(QMainWindow* window, OpenGraphFeed* feed)
 {
     auto* panel = new TopNodesPanel(window);
     addPanelDock(window, panel, QObject::tr("Top nodes"), QStringLiteral("topNodesDock"), Qt::BottomDockWidgetArea,
                  QStringLiteral("nodesDock"));
-    QObject::connect(window, &MainWindow::costsUpdated, panel, [window, panel] {
-        const GraphCost* cost = window->overlay().cost();
-        panel->setCost(window->graph(), cost ? std::make_shared<const GraphCost>(*cost) : nullptr);
+    QObject::connect(feed, &OpenGraphFeed::costsUpdated, panel, [feed, panel] {
+        const GraphCost* cost = feed->overlay().cost();
+        panel->setCost(feed->graph(), cost ? std::make_shared<const GraphCost>(*cost) : nullptr);
     });
-    QObject::connect(window, &MainWindow::graphChanged, panel, [panel] { panel->setCost(nullptr, nullptr); });
-    QObject::connect(window, &MainWindow::measuredChanged, panel,
-                     [window, panel] { panel->setMeasured(window->overlay().measured()); });
-    QObject::connect(panel, &TopNodesPanel::nodeSelected, window, &MainWindow::selectNode);
+    QObject::connect(feed, &OpenGraphFeed::graphChanged, panel, [panel] { panel->setCost(nullptr, nullptr); });
+    QObject::connect(feed, &OpenGraphFeed::measuredChanged, panel,
+                     [feed, panel] { panel->setMeasured(feed->overlay().measured()); });
+    QObject::connect(panel, &TopNodesPanel::nodeSelected, feed, &OpenGraphFeed::selectNodeRequested);
     return panel;
 }
 

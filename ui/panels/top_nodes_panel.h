@@ -7,6 +7,7 @@
 #include <vector>
 
 class QComboBox;
+class QMainWindow;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
@@ -14,7 +15,7 @@ class QTableWidget;
 
 namespace costscope {
 
-class MainWindow;
+class OpenGraphFeed;
 class TopNodesModel;
 
 // "Where the time goes": the N costliest nodes of the shown costs, ranked by prediction or, after a run, by
@@ -54,8 +55,8 @@ private:
     std::vector<std::optional<double>> m_measured;
 };
 
-// Docks the panel beside the Nodes table and binds it to the window: its costs, its runs' measurements, and a
-// chosen row selects the node on the canvas.
-TopNodesPanel* installTopNodesDock(MainWindow* window);
+// Docks the panel beside the Nodes table of `window` and binds it to the open graph: its costs, its runs'
+// measurements, and a chosen row selects the node on the canvas.
+TopNodesPanel* installTopNodesDock(QMainWindow* window, OpenGraphFeed* feed);
 
 } // namespace costscope
