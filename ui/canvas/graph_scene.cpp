@@ -130,6 +130,7 @@ void GraphScene::refreshOverlay()
             const auto& grp = m_tree.groups[static_cast<std::size_t>(unit.group)];
             const GroupAggregate a = m_overlay ? m_overlay->aggregate(grp.allNodes) : GroupAggregate{grp.allNodes.size()};
             item->setDetail(aggregateLine(a));
+            item->setCost(a.hasCost ? formatNs(a.costNs) : QString());
             const bool on = m_overlay && m_overlay->active() && a.hasCost && m_overlay->mode() != OverlayMode::Dominant;
             item->setHeat(on ? m_overlay->colourForValue(m_overlay->mode() == OverlayMode::IoBytes
                                                              ? static_cast<double>(a.ioBytes)
@@ -140,6 +141,7 @@ void GraphScene::refreshOverlay()
         }
         item->setHeat(m_overlay ? m_overlay->colour(unit.node) : QColor(),
                       m_overlay ? m_overlay->badge(unit.node) : QString());
+        item->setCost(m_overlay ? m_overlay->costText(unit.node) : QString());
     }
 }
 
