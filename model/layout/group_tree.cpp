@@ -166,8 +166,9 @@ std::vector<bool> initialCollapse(const GroupTree& tree, std::size_t nodeCount, 
         }
         visible += tree.groups[0].nodes.size();
         if (visible <= budget || depth == 1) {
+            // The levels below collapse too: opening one of these groups shows its subgroups, not all it holds.
             for (std::size_t gi = 1; gi < tree.groups.size(); ++gi)
-                collapsed[gi] = tree.groups[gi].depth == depth;
+                collapsed[gi] = tree.groups[gi].depth >= depth;
             return collapsed;
         }
     }

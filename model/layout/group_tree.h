@@ -53,7 +53,8 @@ struct ViewGraph {
                            bool showParams);
 };
 
-// Groups to collapse initially so that roughly `budget` units remain visible: the shallowest levels first.
+// Groups to collapse initially so that roughly `budget` units remain visible: the shallowest levels first, and
+// every level below the one chosen (so that opening a group shows its subgroups).
 std::vector<bool> initialCollapse(const GroupTree& tree, std::size_t nodeCount, std::size_t budget = 1500);
 
 } // namespace costscope

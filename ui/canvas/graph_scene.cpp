@@ -165,10 +165,26 @@ bool GraphScene::isGroupCollapsed(int group) const
 
 void GraphScene::toggleGroup(int group) { setGroupCollapsed(group, !isGroupCollapsed(group)); }
 
+// Every level, not only the outermost: opening a group then shows its subgroups as boxes, one level at a time
+// (GPT-2 → blocks → attention and MLP), as Model Explorer does.
 void GraphScene::collapseAll()
 {
     for (std::size_t g = 1; g < m_tree.groups.size(); ++g)
-        m_collapsed[g] = m_tree.groups[g].depth == 1;
+        m_collapsed[g] = true;
+    rebuildView();
+}
+
+void GraphScene::expandGroupFully(int group)
+{
+    if (group <= 0 || static_cast<std::size_t>(group) >= m_tree.groups.size())
+        return;
+    for (std::size_t g = 1; g < m_tree.groups.size(); ++g)
+        for (int a = static_cast<int>(g); a > 0; a = m_tree.groups[static_cast<std::size_t>(a)].parent)
+            if (a == group) {
+                m_collapsed[g] = false;
+                break;
+            }
+    m_focusGroup = group;
     rebuildView();
 }
 
@@ -482,9 +498,12 @@ void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
             menu.addSeparator();
     }
     const int group = innermostGroupOf(static_cast<NodeItem*>(it));
-    if (isGroupCollapsed(group))
-        menu.addAction(tr("Expand group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path)),
-                       this, [this, group] { setGroupCollapsed(group, false); });
+    if (isGroupCollapsed(group)) {
+        const QString path = QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path);
+        menu.addAction(tr("Expand group %1").arg(path), this, [this, group] { setGroupCollapsed(group, false); });
+        if (!m_tree.groups[static_cast<std::size_t>(group)].children.empty())
+            menu.addAction(tr("Expand group %1 fully").arg(path), this, [this, group] { expandGroupFully(group); });
+    }
     for (int g = isGroupCollapsed(group) ? m_tree.groups[static_cast<std::size_t>(group)].parent : group; g > 0;
          g = m_tree.groups[static_cast<std::size_t>(g)].parent)
         menu.addAction(tr("Collapse group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(g)].path)),

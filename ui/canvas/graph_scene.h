@@ -47,7 +47,10 @@ public:
     void setGroupCollapsed(int group, bool collapsed);
     bool isGroupCollapsed(int group) const;
     void toggleGroup(int group);
+    // Collapses every group at every level: the outermost show as boxes, and opening one shows its subgroups.
     void collapseAll();
+    // Opens a group and every group below it.
+    void expandGroupFully(int group);
     void expandAll();
     // The collapsed groups by path (what a saved document keeps), and all of them set at once (one fresh layout).
     std::vector<std::string> collapsedGroups() const;
