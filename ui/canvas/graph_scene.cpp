@@ -4,6 +4,7 @@
 #include "canvas/node_content.h"
 #include "canvas/node_item.h"
 #include "jobs/layout_job.h"
+#include "layout/neighbourhood.h"
 #include <QGraphicsLineItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -34,7 +35,11 @@ void GraphScene::setGraph(std::shared_ptr<const Graph> graph)
     m_tree = m_graph ? GroupTree::build(*m_graph) : GroupTree{};
     m_collapsed = m_graph ? initialCollapse(m_tree, m_graph->nodes.size()) : std::vector<bool>{};
     m_hint.reset();
+    const bool hadNeighbourhood = showsNeighbourhood();
+    m_only.clear();
     rebuildView();
+    if (hadNeighbourhood)
+        emit neighbourhoodChanged();
 }
 
 void GraphScene::updateGraph(std::shared_ptr<const Graph> graph)
@@ -48,7 +53,48 @@ void GraphScene::updateGraph(std::shared_ptr<const Graph> graph)
     for (std::size_t g = 1; g < m_collapsed.size(); ++g)
         if (auto it = wasCollapsed.find(m_tree.groups[g].path); it != wasCollapsed.end())
             m_collapsed[g] = it->second;
+    if (showsNeighbourhood()) {
+        const auto centre = m_graph ? m_graph->indexOf(m_centre) : std::nullopt;
+        m_only = centre ? neighbourhood(*m_graph, *centre, m_hops) : std::vector<bool>{};
+        if (!centre)
+            emit neighbourhoodChanged();
+    }
     rebuildView(); // m_hint stays: unchanged nodes keep their layers and order
+}
+
+void GraphScene::showNeighbourhood(std::size_t nodeIndex, int hops)
+{
+    if (!m_graph || nodeIndex >= m_graph->nodes.size())
+        return;
+    m_hops = std::max(hops, 0);
+    m_centre = m_graph->nodes[nodeIndex].id;
+    m_only = neighbourhood(*m_graph, nodeIndex, m_hops);
+    rebuildView();
+    emit neighbourhoodChanged();
+}
+
+void GraphScene::showAll()
+{
+    if (!showsNeighbourhood())
+        return;
+    m_only.clear();
+    rebuildView();
+    emit neighbourhoodChanged();
+}
+
+int GraphScene::neighbourhoodCentre() const
+{
+    const auto centre = showsNeighbourhood() && m_graph ? m_graph->indexOf(m_centre) : std::nullopt;
+    return centre ? static_cast<int>(*centre) : -1;
+}
+
+void GraphScene::setNeighbourhoodHops(int hops)
+{
+    if (hops == m_hops)
+        return;
+    m_hops = std::max(hops, 0);
+    if (const int centre = neighbourhoodCentre(); centre >= 0)
+        showNeighbourhood(static_cast<std::size_t>(centre), m_hops);
 }
 
 void GraphScene::setProblems(std::map<NodeId, std::string> problems)
@@ -238,7 +284,8 @@ void GraphScene::rebuildView()
         m_items.clear();
         return;
     }
-    m_view = ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
+    m_view = showsNeighbourhood() ? ViewGraph::build(*m_graph, m_tree, {}, m_showParams, &m_only)
+                                  : ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
     layout::LayoutInput in;
     in.direction = m_direction;
     in.nodes.reserve(m_view.units.size());
@@ -470,7 +517,7 @@ int GraphScene::innermostGroupOf(const NodeItem* item) const
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
     QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
-    if (it && it->type() == NodeItem::Type) {
+    if (it && it->type() == NodeItem::Type && !showsNeighbourhood()) {
         const int group = innermostGroupOf(static_cast<NodeItem*>(it));
         if (group > 0) {
             toggleGroup(group);
@@ -496,6 +543,13 @@ void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
         emit nodeContextMenu(static_cast<int>(unit.node), &menu);
         if (!menu.isEmpty())
             menu.addSeparator();
+        menu.addAction(m_hops == 1 ? tr("Show neighbourhood (1 hop)") : tr("Show neighbourhood (%1 hops)").arg(m_hops),
+                       this, [this, node = unit.node] { showNeighbourhood(node, m_hops); });
+    }
+    if (showsNeighbourhood()) { // groups do not apply to a neighbourhood view
+        menu.addAction(tr("Show all"), this, [this] { showAll(); });
+        menu.exec(event->screenPos());
+        return;
     }
     const int group = innermostGroupOf(static_cast<NodeItem*>(it));
     if (isGroupCollapsed(group)) {
