@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
 #include "canvas/minimap.h"
+#include "canvas/neighbourhood_bar.h"
 #include "canvas/node_item.h"
 #include "charts/icicle_chart.h"
 #include "charts/roofline_chart.h"
@@ -67,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildEditing();
     installFirstContact(this);
     installFusionBadges(this);
+    installNeighbourhoodView(this);
     installIcicleDock(this, m_feed);
     statusBar()->showMessage(tr("Open a graph: File → Open, or drop a file here"));
 

@@ -3,6 +3,7 @@
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
+#include "device_selector.h"
 #include "export_menu.h"
 #include "main_window.h"
 #include "panels/node_table_model.h"
@@ -108,7 +109,7 @@ void MainWindow::buildToolBar()
     m_model->addItems(costModelNames());
     m_model->setToolTip(tr("Cost model"));
     m_device = new QComboBox(bar);
-    m_device->addItems(costDeviceNames());
+    fillDeviceSelector(m_device);
     m_device->setToolTip(tr("Device"));
     m_batch = new QSpinBox(bar);
     m_batch->setRange(1, kMaxBinding); // the Bindings dock's range: both show one value (AnalysisSettingsOwner)

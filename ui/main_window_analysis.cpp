@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/legend_widget.h"
 #include "canvas/node_item.h"
+#include "device_selector.h"
 #include "jobs/batched_graph.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
@@ -221,8 +222,8 @@ void MainWindow::requestDeviceCosts(std::shared_ptr<const Graph> graph, const st
                                     const Bindings& bindings, const std::string& precision)
 {
     std::vector<std::string> devices;
-    for (int i = 0; i < m_device->count(); ++i)
-        devices.push_back(m_device->itemText(i).toStdString());
+    for (const QString& name : deviceNamesOf(m_device))
+        devices.push_back(name.toStdString());
     const quint64 generation = ++m_deviceCostsGeneration;
     auto* watcher = new QFutureWatcher<std::shared_ptr<const DeviceCosts>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
@@ -270,13 +271,7 @@ void MainWindow::selectNode(int nodeIndex)
 void MainWindow::reloadProfiles()
 {
     reloadProfileLibrary();
-    const QString current = m_device->currentText();
-    {
-        const QSignalBlocker block(m_device);
-        m_device->clear();
-        m_device->addItems(costDeviceNames());
-        m_device->setCurrentIndex(std::max(m_device->findText(current), 0));
-    }
+    fillDeviceSelector(m_device);
     m_deviceCosts.reset(); // a profile fitted again prices differently
     requestCosts();
 }

@@ -91,8 +91,8 @@ GroupTree GroupTree::build(const Graph& g, std::size_t maxChildren)
     return t;
 }
 
-ViewGraph ViewGraph::build(const Graph& g, const GroupTree& tree, const std::vector<bool>& collapsed,
-                           bool showParams)
+ViewGraph ViewGraph::build(const Graph& g, const GroupTree& tree, const std::vector<bool>& collapsed, bool showParams,
+                           const std::vector<bool>* only)
 {
     ViewGraph v;
     // Outermost collapsed group containing each group (groups are stored parents first, except chunks, which
@@ -107,6 +107,8 @@ ViewGraph ViewGraph::build(const Graph& g, const GroupTree& tree, const std::vec
     std::vector<int> unitOfGroup(tree.groups.size(), -1);
     v.unitOfNode.assign(g.nodes.size(), -1);
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        if (only && (i >= only->size() || !(*only)[i]))
+            continue;
         const int r = rep[static_cast<std::size_t>(tree.groupOfNode[i])];
         if (r >= 0) {
             auto& u = unitOfGroup[static_cast<std::size_t>(r)];
@@ -166,8 +168,9 @@ std::vector<bool> initialCollapse(const GroupTree& tree, std::size_t nodeCount, 
         }
         visible += tree.groups[0].nodes.size();
         if (visible <= budget || depth == 1) {
+            // The levels below collapse too: opening one of these groups shows its subgroups, not all it holds.
             for (std::size_t gi = 1; gi < tree.groups.size(); ++gi)
-                collapsed[gi] = tree.groups[gi].depth == depth;
+                collapsed[gi] = tree.groups[gi].depth >= depth;
             return collapsed;
         }
     }

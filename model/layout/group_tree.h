@@ -49,11 +49,13 @@ struct ViewGraph {
     std::vector<Edge> edges;
     std::vector<int> unitOfNode; // -1: hidden
 
-    static ViewGraph build(const Graph& g, const GroupTree& tree, const std::vector<bool>& collapsed,
-                           bool showParams);
+    // `only`, when given, hides every node it does not mark (a neighbourhood view).
+    static ViewGraph build(const Graph& g, const GroupTree& tree, const std::vector<bool>& collapsed, bool showParams,
+                           const std::vector<bool>* only = nullptr);
 };
 
-// Groups to collapse initially so that roughly `budget` units remain visible: the shallowest levels first.
+// Groups to collapse initially so that roughly `budget` units remain visible: the shallowest levels first, and
+// every level below the one chosen (so that opening a group shows its subgroups).
 std::vector<bool> initialCollapse(const GroupTree& tree, std::size_t nodeCount, std::size_t budget = 1500);
 
 } // namespace costscope

@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
+#include "device_selector.h"
 #include "edit/precision_transform.h"
 #include "ir/rebatch.h"
 #include "main_window.h"
@@ -309,8 +310,7 @@ private slots:
         // out, and the preset and CPU rows remain, so the pick is the cheapest of those.
         double best = 0;
         QString pick;
-        for (int i = 0; i < w.deviceSelector()->count(); ++i) {
-            const QString device = w.deviceSelector()->itemText(i);
+        for (const QString& device : deviceNamesOf(w.deviceSelector())) {
             const GraphCost want = expected(g, QStringLiteral("costscope"), device, {{"batch", 1}});
             if (want.calibration == Calibration::Uncalibrated)
                 continue;
@@ -363,8 +363,7 @@ private slots:
         auto cheapest = [&](bool skipUncalibrated) {
             QString pick;
             double best = 0;
-            for (int i = 0; i < w.deviceSelector()->count(); ++i) {
-                const QString device = w.deviceSelector()->itemText(i);
+            for (const QString& device : deviceNamesOf(w.deviceSelector())) {
                 const GraphCost c = expected(g, QStringLiteral("rlx"), device, {{"batch", 4096}});
                 if (skipUncalibrated && c.calibration == Calibration::Uncalibrated)
                     continue;
@@ -410,7 +409,7 @@ private slots:
             ++matmul;
         QVERIFY(matmul < g.nodes.size());
         w.scene()->itemForNode(matmul)->setSelected(true);
-        QCOMPARE(w.deviceCostTable()->rowCount(), w.deviceSelector()->count());
+        QCOMPARE(w.deviceCostTable()->rowCount(), deviceNamesOf(w.deviceSelector()).size());
         for (const QString& device : {QStringLiteral("Cpu"), QStringLiteral("Cuda"), QStringLiteral("Metal")}) {
             const NodeCost want = expected(g, QStringLiteral("rlx"), device, {{"batch", 1}}).nodes[matmul];
             QCOMPARE(*w.deviceCostTable()->valueNs(device, DeviceCostTable::Total), want.totalNs);

@@ -30,6 +30,9 @@ void fillCanvasMenu(MainWindow* window, QMenu* menu)
                           QStringLiteral("actionMinimap"), QStringLiteral("actionLeftToRight"),
                           QStringLiteral("actionShowParams"), QString(), QStringLiteral("actionPaste"),
                           QStringLiteral("actionExport")});
+        if (auto* showAll = window->findChild<QAction*>(QStringLiteral("actionShowAllNodes"));
+            showAll && showAll->isEnabled())
+            menu->insertAction(menu->actions().value(0), showAll); // the way back from a neighbourhood view comes first
         return;
     }
     addWindowActions(window, menu, {QStringLiteral("actionOpen")});

@@ -4,6 +4,7 @@
 #include "canvas/node_content.h"
 #include "canvas/node_item.h"
 #include "jobs/layout_job.h"
+#include "layout/neighbourhood.h"
 #include <QGraphicsLineItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -34,7 +35,11 @@ void GraphScene::setGraph(std::shared_ptr<const Graph> graph)
     m_tree = m_graph ? GroupTree::build(*m_graph) : GroupTree{};
     m_collapsed = m_graph ? initialCollapse(m_tree, m_graph->nodes.size()) : std::vector<bool>{};
     m_hint.reset();
+    const bool hadNeighbourhood = showsNeighbourhood();
+    m_only.clear();
     rebuildView();
+    if (hadNeighbourhood)
+        emit neighbourhoodChanged();
 }
 
 void GraphScene::updateGraph(std::shared_ptr<const Graph> graph)
@@ -48,7 +53,48 @@ void GraphScene::updateGraph(std::shared_ptr<const Graph> graph)
     for (std::size_t g = 1; g < m_collapsed.size(); ++g)
         if (auto it = wasCollapsed.find(m_tree.groups[g].path); it != wasCollapsed.end())
             m_collapsed[g] = it->second;
+    if (showsNeighbourhood()) {
+        const auto centre = m_graph ? m_graph->indexOf(m_centre) : std::nullopt;
+        m_only = centre ? neighbourhood(*m_graph, *centre, m_hops) : std::vector<bool>{};
+        if (!centre)
+            emit neighbourhoodChanged();
+    }
     rebuildView(); // m_hint stays: unchanged nodes keep their layers and order
+}
+
+void GraphScene::showNeighbourhood(std::size_t nodeIndex, int hops)
+{
+    if (!m_graph || nodeIndex >= m_graph->nodes.size())
+        return;
+    m_hops = std::max(hops, 0);
+    m_centre = m_graph->nodes[nodeIndex].id;
+    m_only = neighbourhood(*m_graph, nodeIndex, m_hops);
+    rebuildView();
+    emit neighbourhoodChanged();
+}
+
+void GraphScene::showAll()
+{
+    if (!showsNeighbourhood())
+        return;
+    m_only.clear();
+    rebuildView();
+    emit neighbourhoodChanged();
+}
+
+int GraphScene::neighbourhoodCentre() const
+{
+    const auto centre = showsNeighbourhood() && m_graph ? m_graph->indexOf(m_centre) : std::nullopt;
+    return centre ? static_cast<int>(*centre) : -1;
+}
+
+void GraphScene::setNeighbourhoodHops(int hops)
+{
+    if (hops == m_hops)
+        return;
+    m_hops = std::max(hops, 0);
+    if (const int centre = neighbourhoodCentre(); centre >= 0)
+        showNeighbourhood(static_cast<std::size_t>(centre), m_hops);
 }
 
 void GraphScene::setProblems(std::map<NodeId, std::string> problems)
@@ -130,6 +176,7 @@ void GraphScene::refreshOverlay()
             const auto& grp = m_tree.groups[static_cast<std::size_t>(unit.group)];
             const GroupAggregate a = m_overlay ? m_overlay->aggregate(grp.allNodes) : GroupAggregate{grp.allNodes.size()};
             item->setDetail(aggregateLine(a));
+            item->setCost(a.hasCost ? formatNs(a.costNs) : QString());
             const bool on = m_overlay && m_overlay->active() && a.hasCost && m_overlay->mode() != OverlayMode::Dominant;
             item->setHeat(on ? m_overlay->colourForValue(m_overlay->mode() == OverlayMode::IoBytes
                                                              ? static_cast<double>(a.ioBytes)
@@ -140,6 +187,7 @@ void GraphScene::refreshOverlay()
         }
         item->setHeat(m_overlay ? m_overlay->colour(unit.node) : QColor(),
                       m_overlay ? m_overlay->badge(unit.node) : QString());
+        item->setCost(m_overlay ? m_overlay->costText(unit.node) : QString());
     }
 }
 
@@ -163,10 +211,26 @@ bool GraphScene::isGroupCollapsed(int group) const
 
 void GraphScene::toggleGroup(int group) { setGroupCollapsed(group, !isGroupCollapsed(group)); }
 
+// Every level, not only the outermost: opening a group then shows its subgroups as boxes, one level at a time
+// (GPT-2 → blocks → attention and MLP), as Model Explorer does.
 void GraphScene::collapseAll()
 {
     for (std::size_t g = 1; g < m_tree.groups.size(); ++g)
-        m_collapsed[g] = m_tree.groups[g].depth == 1;
+        m_collapsed[g] = true;
+    rebuildView();
+}
+
+void GraphScene::expandGroupFully(int group)
+{
+    if (group <= 0 || static_cast<std::size_t>(group) >= m_tree.groups.size())
+        return;
+    for (std::size_t g = 1; g < m_tree.groups.size(); ++g)
+        for (int a = static_cast<int>(g); a > 0; a = m_tree.groups[static_cast<std::size_t>(a)].parent)
+            if (a == group) {
+                m_collapsed[g] = false;
+                break;
+            }
+    m_focusGroup = group;
     rebuildView();
 }
 
@@ -220,7 +284,8 @@ void GraphScene::rebuildView()
         m_items.clear();
         return;
     }
-    m_view = ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
+    m_view = showsNeighbourhood() ? ViewGraph::build(*m_graph, m_tree, {}, m_showParams, &m_only)
+                                  : ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
     layout::LayoutInput in;
     in.direction = m_direction;
     in.nodes.reserve(m_view.units.size());
@@ -452,7 +517,7 @@ int GraphScene::innermostGroupOf(const NodeItem* item) const
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
     QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
-    if (it && it->type() == NodeItem::Type) {
+    if (it && it->type() == NodeItem::Type && !showsNeighbourhood()) {
         const int group = innermostGroupOf(static_cast<NodeItem*>(it));
         if (group > 0) {
             toggleGroup(group);
@@ -478,11 +543,21 @@ void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
         emit nodeContextMenu(static_cast<int>(unit.node), &menu);
         if (!menu.isEmpty())
             menu.addSeparator();
+        menu.addAction(m_hops == 1 ? tr("Show neighbourhood (1 hop)") : tr("Show neighbourhood (%1 hops)").arg(m_hops),
+                       this, [this, node = unit.node] { showNeighbourhood(node, m_hops); });
+    }
+    if (showsNeighbourhood()) { // groups do not apply to a neighbourhood view
+        menu.addAction(tr("Show all"), this, [this] { showAll(); });
+        menu.exec(event->screenPos());
+        return;
     }
     const int group = innermostGroupOf(static_cast<NodeItem*>(it));
-    if (isGroupCollapsed(group))
-        menu.addAction(tr("Expand group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path)),
-                       this, [this, group] { setGroupCollapsed(group, false); });
+    if (isGroupCollapsed(group)) {
+        const QString path = QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path);
+        menu.addAction(tr("Expand group %1").arg(path), this, [this, group] { setGroupCollapsed(group, false); });
+        if (!m_tree.groups[static_cast<std::size_t>(group)].children.empty())
+            menu.addAction(tr("Expand group %1 fully").arg(path), this, [this, group] { expandGroupFully(group); });
+    }
     for (int g = isGroupCollapsed(group) ? m_tree.groups[static_cast<std::size_t>(group)].parent : group; g > 0;
          g = m_tree.groups[static_cast<std::size_t>(g)].parent)
         menu.addAction(tr("Collapse group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(g)].path)),

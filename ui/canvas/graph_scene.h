@@ -47,11 +47,23 @@ public:
     void setGroupCollapsed(int group, bool collapsed);
     bool isGroupCollapsed(int group) const;
     void toggleGroup(int group);
+    // Collapses every group at every level: the outermost show as boxes, and opening one shows its subgroups.
     void collapseAll();
+    // Opens a group and every group below it.
+    void expandGroupFully(int group);
     void expandAll();
     // The collapsed groups by path (what a saved document keeps), and all of them set at once (one fresh layout).
     std::vector<std::string> collapsedGroups() const;
     void setCollapsedGroups(const std::vector<std::string>& paths);
+    // A neighbourhood view: only the nodes within `hops` edges of a node, each in its own box (groups do not
+    // apply), until showAll(). It follows edits while its centre node exists.
+    void showNeighbourhood(std::size_t nodeIndex, int hops);
+    void showAll();
+    bool showsNeighbourhood() const { return !m_only.empty(); }
+    int neighbourhoodCentre() const; // graph position, or -1 when everything is shown
+    int neighbourhoodHops() const { return m_hops; }
+    // The hop count the next neighbourhood uses; a neighbourhood on show is redrawn with it.
+    void setNeighbourhoodHops(int hops);
     void setShowParams(bool show);
     bool showParams() const { return m_showParams; }
     void setDirection(layout::Direction d);
@@ -85,6 +97,8 @@ signals:
     // After a group was collapsed or expanded and laid out again: where it now is (its box, or its members), for
     // the view to bring into sight (the old scroll position may show empty space).
     void focusRequested(QRectF sceneRect);
+    // A neighbourhood view was shown, changed or left.
+    void neighbourhoodChanged();
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
@@ -104,6 +118,9 @@ private:
     std::shared_ptr<const Graph> m_graph;
     GroupTree m_tree;
     std::vector<bool> m_collapsed;
+    std::vector<bool> m_only; // the nodes a neighbourhood view shows; empty: all
+    NodeId m_centre = 0;      // its centre, by id (positions change with edits)
+    int m_hops = 2;
     ViewGraph m_view;
     bool m_showParams = true;
     layout::Direction m_direction = layout::Direction::TopToBottom;

@@ -68,6 +68,7 @@ NodeItem::Content nodeContent(const Graph& g, std::size_t index)
         break;
     }
     c.title = QString::fromStdString(n.op.label());
+    c.op = c.title;
     if (n.name)
         c.title += QStringLiteral("  ·  ") + QString::fromStdString(*n.name);
     c.detail = keyAttributes(n.op);
@@ -87,6 +88,7 @@ NodeItem::Content groupContent(const GroupTree::Group& group, const GroupAggrega
     NodeItem::Content c;
     c.style = NodeItem::Style::Group;
     c.title = QStringLiteral("▸ %1").arg(QString::fromStdString(group.label.empty() ? group.path : group.label));
+    c.op = c.title;
     c.detail = aggregateLine(aggregate);
     c.shape = aggregate.hasCost ? QStringLiteral("%1 nodes  ·  %2").arg(aggregate.nodes).arg(QString::fromStdString(group.path))
                                 : QString::fromStdString(group.path);

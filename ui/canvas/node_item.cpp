@@ -2,6 +2,7 @@
 #include "canvas/node_item.h"
 #include <QCoreApplication>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <algorithm>
@@ -11,8 +12,13 @@ namespace {
 
 constexpr double kRadius = 6;
 constexpr double kStripe = 4;
-// Below this zoom the text is unreadable anyway: boxes and heat colours only (keeps 50k nodes smooth).
-constexpr double kTextLod = 0.32;
+// Semantic zoom: the zoom at which each detail level starts. Below kNameLod even one word per box would be
+// unreadable: boxes and heat colours only (which also keeps 50k nodes smooth).
+constexpr double kFullLod = 0.75;
+constexpr double kCostLod = 0.45;
+constexpr double kNameLod = 0.25;
+// The on-screen text height, in pixels, that the reduced levels aim for.
+constexpr double kSummaryScreenPixels = 11;
 constexpr double kPortRadius = 4;
 constexpr double kPortHit = 9; // generous: a port is small, and a near miss should still start a connection
 
@@ -54,6 +60,14 @@ void NodeItem::setHeat(QColor fill, QString badge)
 {
     m_heat = std::move(fill);
     m_badge = std::move(badge);
+    update();
+}
+
+void NodeItem::setCost(QString cost)
+{
+    if (cost == m_cost)
+        return;
+    m_cost = std::move(cost);
     update();
 }
 
@@ -151,22 +165,53 @@ int NodeItem::nearestInputPort(QPointF itemPos) const
 
 QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-kPortRadius - 3, -9, kPortRadius + 6, kPortRadius + 3); }
 
+NodeItem::Detail NodeItem::detailForZoom(double levelOfDetail)
+{
+    if (levelOfDetail >= kFullLod)
+        return Detail::Full;
+    if (levelOfDetail >= kCostLod)
+        return Detail::OpAndCost;
+    if (levelOfDetail >= kNameLod)
+        return Detail::OpName;
+    return Detail::Box;
+}
+
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QColor fill = m_heat.isValid() ? m_heat : baseFill(m_content.style);
-    if (lod < kTextLod) {
-        const QColor edge = isSelected()          ? QColor(0x1e, 0x6f, 0xd9)
-                            : m_mark.isValid()     ? m_mark
-                            : !m_problem.isEmpty() ? QColor(0xd0, 0x1f, 0x1f)
-                                                   : QColor(0x9a, 0xa3, 0xb3);
-        const double inset = m_mark.isValid() || !m_problem.isEmpty() ? 5 : 2; // marks must read when zoomed out
-        painter->fillRect(m_rect, edge);
-        painter->fillRect(m_rect.adjusted(inset, inset, -inset, -inset), m_heat.isValid() ? m_heat : fill.darker(104));
-        painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)),
-                          m_problem.isEmpty() ? m_content.accent : QColor(0xd0, 0x1f, 0x1f));
+    m_paintedDetail = detailForZoom(lod);
+    switch (m_paintedDetail) {
+    case Detail::Box:
+        paintBox(painter, fill);
+        return;
+    case Detail::OpName:
+        paintSummary(painter, fill, lod, false);
+        return;
+    case Detail::OpAndCost:
+        paintSummary(painter, fill, lod, true);
+        return;
+    case Detail::Full:
+        paintFull(painter, fill);
         return;
     }
+}
+
+void NodeItem::paintBox(QPainter* painter, const QColor& fill) const
+{
+    const QColor edge = isSelected()           ? QColor(0x1e, 0x6f, 0xd9)
+                        : m_mark.isValid()     ? m_mark
+                        : !m_problem.isEmpty() ? QColor(0xd0, 0x1f, 0x1f)
+                                               : QColor(0x9a, 0xa3, 0xb3);
+    const double inset = m_mark.isValid() || !m_problem.isEmpty() ? 5 : 2; // marks must read when zoomed out
+    painter->fillRect(m_rect, edge);
+    painter->fillRect(m_rect.adjusted(inset, inset, -inset, -inset), m_heat.isValid() ? m_heat : fill.darker(104));
+    painter->fillRect(QRectF(m_rect.topLeft(), QSizeF(m_rect.width(), kStripe * 2)),
+                      m_problem.isEmpty() ? m_content.accent : QColor(0xd0, 0x1f, 0x1f));
+}
+
+QPen NodeItem::borderPen() const
+{
     QPen border(isSelected() ? QColor(0x1e, 0x6f, 0xd9) : QColor(0xa7, 0xae, 0xbb), isSelected() ? 2.5 : 1.0);
     if (m_content.style == Style::Unknown) {
         border.setColor(isSelected() ? border.color() : QColor(0xd0, 0x3a, 0x2f));
@@ -182,7 +227,12 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         border.setColor(m_mark);
         border.setWidthF(isSelected() ? 4.0 : 3.2);
     }
-    painter->setPen(border);
+    return border;
+}
+
+void NodeItem::paintFrame(QPainter* painter, const QColor& fill) const
+{
+    painter->setPen(borderPen());
     painter->setBrush(fill);
     if (m_content.style == Style::Group) // a box behind the box reads as "a stack of nodes"
         painter->drawRoundedRect(m_rect.translated(4, -4), kRadius, kRadius);
@@ -190,7 +240,41 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setPen(Qt::NoPen);
     painter->setBrush(m_content.accent);
     painter->drawRoundedRect(QRectF(m_rect.left() + 1, m_rect.top() + 1, kStripe, m_rect.height() - 2), 2, 2);
+}
 
+// The op (and its cost) alone, in a font that keeps a legible size on screen at this zoom, shrunk where the box is
+// too small for it.
+void NodeItem::paintSummary(QPainter* painter, const QColor& fill, double levelOfDetail, bool withCost) const
+{
+    paintFrame(painter, fill);
+    const QString op = m_content.op.isEmpty() ? m_content.title : m_content.op;
+    const bool costLine = withCost && !m_cost.isEmpty();
+    const QRectF text = m_rect.adjusted(kStripe + 6, 3, -4, -3);
+    const double lines = costLine ? 2.2 : 1.2;
+    QFont font = painter->font();
+    font.setBold(true);
+    font.setPixelSize(100);
+    const double widthAt100 = QFontMetricsF(font).horizontalAdvance(op);
+    const double pixels = std::min({kSummaryScreenPixels / levelOfDetail, text.height() / lines,
+                                    widthAt100 > 0 ? 100.0 * text.width() / widthAt100 : text.height()});
+    font.setPixelSize(std::max(1, static_cast<int>(pixels)));
+    painter->setFont(font);
+    painter->setPen(textOn(fill));
+    QRectF line(text.left(), text.center().y() - (costLine ? pixels * 1.1 : pixels * 0.6), text.width(), pixels * 1.2);
+    painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                      painter->fontMetrics().elidedText(op, Qt::ElideRight, static_cast<int>(line.width())));
+    if (!costLine)
+        return;
+    font.setBold(false);
+    painter->setFont(font);
+    line.translate(0, pixels * 1.1);
+    painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                      painter->fontMetrics().elidedText(m_cost, Qt::ElideRight, static_cast<int>(line.width())));
+}
+
+void NodeItem::paintFull(QPainter* painter, const QColor& fill) const
+{
+    paintFrame(painter, fill);
     const QColor ink = textOn(fill);
     QFont font = painter->font();
     font.setPointSizeF(8.5);
@@ -213,6 +297,15 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         line.translate(0, lineHeight);
         painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
                           painter->fontMetrics().elidedText(*s, Qt::ElideRight, static_cast<int>(line.width())));
+    }
+    if (!m_cost.isEmpty()) { // right-aligned on the last line, over its elided end
+        font.setBold(true);
+        painter->setFont(font);
+        painter->setPen(ink);
+        const double w = painter->fontMetrics().horizontalAdvance(m_cost) + 6;
+        const QRectF costRect(line.right() - w, line.top(), w, line.height());
+        painter->fillRect(costRect, fill);
+        painter->drawText(costRect, Qt::AlignRight | Qt::AlignVCenter, m_cost);
     }
     paintPorts(painter);
     paintFusionBadge(painter);

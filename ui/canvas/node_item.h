@@ -3,6 +3,7 @@
 #include "canvas/overlay_model.h"
 #include <QColor>
 #include <QGraphicsItem>
+#include <QPen>
 #include <QString>
 
 namespace costscope {
@@ -12,6 +13,9 @@ namespace costscope {
 class NodeItem : public QGraphicsItem {
 public:
     enum class Style { Op, Input, Param, Constant, Unknown, Group };
+    // How much a box says at a zoom (semantic zoom): everything; the op and its cost; the op alone; a coloured box.
+    // Fewer words at lower zoom, drawn larger, so what is shown stays legible when a whole graph is fitted.
+    enum class Detail { Full, OpAndCost, OpName, Box };
     enum { Type = UserType + 1 };
 
     struct Content {
@@ -19,6 +23,7 @@ public:
         QString title;
         QString detail; // key attributes, or a group's aggregate line
         QString shape;  // output shape, or a group's path
+        QString op;     // the op label alone (a group's name): what a zoomed-out box still says
         QColor accent;  // op-class colour of the title stripe
     };
 
@@ -30,6 +35,12 @@ public:
 
     void setHeat(QColor fill, QString badge);
     void setDetail(QString detail);
+    // The node's cost as the overlay shows it ("1.2 µs"); empty when there is none.
+    void setCost(QString cost);
+    const QString& cost() const { return m_cost; }
+    static Detail detailForZoom(double levelOfDetail);
+    // The detail level of the last paint (Full before the first one).
+    Detail paintedDetail() const { return m_paintedDetail; }
     QColor heat() const { return m_heat; }
     // Why the node is invalid (drawn red with a "!" badge, said in the tooltip); empty when it is fine.
     void setProblem(QString problem);
@@ -57,6 +68,11 @@ public:
     static QSizeF preferredSize(const Content& c);
 
 private:
+    QPen borderPen() const;
+    void paintFrame(QPainter* painter, const QColor& fill) const;
+    void paintBox(QPainter* painter, const QColor& fill) const;
+    void paintFull(QPainter* painter, const QColor& fill) const;
+    void paintSummary(QPainter* painter, const QColor& fill, double levelOfDetail, bool withCost) const;
     void paintPorts(QPainter* painter) const;
     void paintFusionBadge(QPainter* painter) const;
     void keepBaseToolTip();
@@ -67,6 +83,8 @@ private:
     QRectF m_rect;
     QColor m_heat;
     QString m_badge;
+    QString m_cost;
+    Detail m_paintedDetail = Detail::Full;
     QString m_problem;
     QString m_fusionHint;
     QColor m_mark;

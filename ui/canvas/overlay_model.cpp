@@ -184,6 +184,14 @@ QString OverlayModel::badge(std::size_t nodeIndex) const
     return m_cost && isSyncPoint(nodeIndex) ? QStringLiteral("SYNC") : QString();
 }
 
+QString OverlayModel::costText(std::size_t nodeIndex) const
+{
+    if (m_mode == OverlayMode::Measured)
+        return nodeIndex < m_measured.size() && m_measured[nodeIndex] ? formatNs(*m_measured[nodeIndex]) : QString();
+    const NodeCost* c = nodeCost(nodeIndex);
+    return c && c->totalNs > 0 ? formatNs(c->totalNs) : QString();
+}
+
 GroupAggregate OverlayModel::aggregate(const std::vector<std::size_t>& nodeIndices) const
 {
     const bool measured = m_mode == OverlayMode::Measured;

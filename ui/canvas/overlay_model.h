@@ -54,6 +54,8 @@ public:
     QColor colour(std::size_t nodeIndex) const;
     QColor colourForValue(double v) const;
     QString badge(std::size_t nodeIndex) const; // "SYNC" on sync points
+    // The node's time as a box says it: measured in the Measured mode, else predicted; empty when it has none.
+    QString costText(std::size_t nodeIndex) const;
     bool isSyncPoint(std::size_t nodeIndex) const;
     std::optional<Term> dominantTerm(std::size_t nodeIndex) const;
     GroupAggregate aggregate(const std::vector<std::size_t>& nodeIndices) const;

@@ -4,6 +4,8 @@
 #include "analysis/profile_library.h"
 #include "usecases/profile_resolution.h"
 
+#include <QObject>
+
 #include <mutex>
 
 namespace costscope {
@@ -52,15 +54,50 @@ QStringList costModelNames()
     return {QStringLiteral("rlx"), QStringLiteral("costscope")};
 }
 
+namespace {
+QStringList rlxDeviceKinds()
+{
+    return {QStringLiteral("Cpu"),   QStringLiteral("Cuda"),   QStringLiteral("Rocm"),
+            QStringLiteral("Metal"), QStringLiteral("Mlx"),    QStringLiteral("Vulkan"),
+            QStringLiteral("Gpu"),   QStringLiteral("WebGpu"), QStringLiteral("Tpu")};
+}
+} // namespace
+
 QStringList costDeviceNames()
 {
-    QStringList names = {QStringLiteral("Cpu"),  QStringLiteral("Cuda"),   QStringLiteral("Rocm"),
-                         QStringLiteral("Metal"), QStringLiteral("Mlx"),   QStringLiteral("Vulkan"),
-                         QStringLiteral("Gpu"),   QStringLiteral("WebGpu"), QStringLiteral("Tpu")};
+    QStringList names = rlxDeviceKinds();
     const auto lib = library();
     for (const auto& e : lib->entries())
         names << QString::fromStdString(e.profile.name);
     return names;
+}
+
+std::vector<DeviceGroup> costDeviceGroups()
+{
+    DeviceGroup local{QObject::tr("Local devices (calibrated here)"), {}};
+    DeviceGroup remote{QObject::tr("Calibrated on other hosts"), {}};
+    DeviceGroup presets{QObject::tr("Datasheet presets"), {}};
+    const auto lib = library();
+    for (const auto& e : lib->entries()) {
+        const QString name = QString::fromStdString(e.profile.name);
+        switch (e.origin) {
+        case ProfileLibrary::Origin::Preset:
+            presets.names << name;
+            break;
+        case ProfileLibrary::Origin::RlxCache:
+            local.names << name;
+            break;                         // RLX calibrated this machine
+        case ProfileLibrary::Origin::User: // a remote calibration names its host: "<host>/<profile>"
+            (name.contains(QLatin1Char('/')) ? remote : local).names << name;
+            break;
+        }
+    }
+    std::vector<DeviceGroup> groups;
+    for (DeviceGroup* g : {&local, &remote, &presets})
+        if (!g->names.isEmpty())
+            groups.push_back(std::move(*g));
+    groups.push_back({QObject::tr("RLX device kinds"), rlxDeviceKinds()});
+    return groups;
 }
 
 } // namespace costscope

@@ -4,9 +4,10 @@
 #include "analysis/pick_rule.h"
 #include <QStringList>
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace costscope {
 
@@ -29,6 +30,14 @@ std::optional<DeviceProfile> profileForDeviceName(const std::string& name);
 
 QStringList costModelNames();
 QStringList costDeviceNames();
+// The same devices by where their numbers come from: calibrated on this machine (user profiles, RLX caches),
+// calibrated on other hosts (user profiles named "<host>/<profile>"), datasheet presets, RLX device kinds. Groups
+// with no device are left out.
+struct DeviceGroup {
+    QString title;
+    QStringList names;
+};
+std::vector<DeviceGroup> costDeviceGroups();
 // Reads the profile library again: after the GUI saved a profile (calibration, fit), so that it can be picked.
 void reloadProfileLibrary();
 
