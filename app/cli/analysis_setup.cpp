@@ -3,6 +3,7 @@
 
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
+#include "local_device_candidates.h"
 #include "usecases/bindings_parse.h"
 #include "usecases/profile_resolution.h"
 
@@ -77,7 +78,32 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
     std::vector<std::string> devices = a.options("device");
     if (devices.empty() && s.profiles.empty())
         devices = {"Cpu", "Cuda", "Gpu"};
+    std::vector<DeviceInfo> local; // read once, where an id asks for it
+    std::vector<std::unique_ptr<Backend>> backends;
     for (const std::string& name : devices) {
+        if (name == "all" || name.find(':') != std::string::npos) {
+            if (backends.empty()) {
+                backends = availableBackends();
+                std::vector<const Backend*> views;
+                for (const auto& b : backends)
+                    views.push_back(b.get());
+                local = devicesOf(views);
+            }
+            auto selected = selectLocalDevices(local, name, "--device");
+            if (!selected) {
+                std::cerr << selected.error().message << '\n';
+                return std::nullopt;
+            }
+            for (DeviceCandidate& c :
+                 deviceCandidates(*selected, local, ProfileLibrary::load(ProfilePaths::defaults()), set)) {
+                s.profiles.push_back(std::move(c.profile));
+                s.deviceIds.resize(s.profiles.size());
+                s.deviceLabels.resize(s.profiles.size());
+                s.deviceIds.back() = c.id;
+                s.deviceLabels.back() = c.label();
+            }
+            continue;
+        }
         const auto d = parseDevice(name);
         const std::vector<DeviceProfile> parity = rlxProfileSet(set);
         const DeviceProfile* p = d ? findProfile(parity, *d) : nullptr;
@@ -88,6 +114,8 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
         }
         s.profiles.push_back(*p);
     }
+    s.deviceIds.resize(s.profiles.size());
+    s.deviceLabels.resize(s.profiles.size());
     *exitCode = kOk;
     return s;
 }
