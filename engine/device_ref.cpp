@@ -22,6 +22,8 @@ Result<DeviceRef> parseDeviceRef(std::string_view text, std::string_view what)
             ref.host.clear();
     }
     const auto colon = rest.find(':');
+    if (rest == "cpu") // the one CPU device: the remote listing names it "HOST/cpu"
+        return DeviceRef{ref.host, "cpu", 0};
     if (colon == std::string_view::npos)
         return bad("has no device index");
     ref.backend = std::string(rest.substr(0, colon));

@@ -18,7 +18,8 @@ struct DeviceRef {
     bool local() const { return host.empty(); }
 };
 
-// "[HOST/]BACKEND:N" with a known backend (isKnownBackend) and N ≥ 0; "local/" means this machine. The error names
+// "[HOST/]BACKEND:N" with a known backend (isKnownBackend) and N ≥ 0, or "[HOST/]cpu" (the one CPU, as the remote
+// listing names it); "local/" means this machine. The error names
 // `what` (the option) and the text, and says what is expected.
 Result<DeviceRef> parseDeviceRef(std::string_view text, std::string_view what);
 

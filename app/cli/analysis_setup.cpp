@@ -3,7 +3,7 @@
 
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
-#include "local_device_candidates.h"
+#include "cli/device_id_profiles.h"
 #include "usecases/bindings_parse.h"
 #include "usecases/profile_resolution.h"
 
@@ -78,29 +78,19 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
     std::vector<std::string> devices = a.options("device");
     if (devices.empty() && s.profiles.empty())
         devices = {"Cpu", "Cuda", "Gpu"};
-    std::vector<DeviceInfo> local; // read once, where an id asks for it
-    std::vector<std::unique_ptr<Backend>> backends;
     for (const std::string& name : devices) {
-        if (name == "all" || name.find(':') != std::string::npos) {
-            if (backends.empty()) {
-                backends = availableBackends();
-                std::vector<const Backend*> views;
-                for (const auto& b : backends)
-                    views.push_back(b.get());
-                local = devicesOf(views);
-            }
-            auto selected = selectLocalDevices(local, name, "--device");
-            if (!selected) {
-                std::cerr << selected.error().message << '\n';
+        if (namesDeviceIds(name)) {
+            auto ids = profilesForDeviceIds(name, set, ProfileLibrary::load(ProfilePaths::defaults()));
+            if (!ids) {
+                std::cerr << ids.error().message << '\n';
                 return std::nullopt;
             }
-            for (DeviceCandidate& c :
-                 deviceCandidates(*selected, local, ProfileLibrary::load(ProfilePaths::defaults()), set)) {
-                s.profiles.push_back(std::move(c.profile));
+            for (IdProfile& p : *ids) {
+                s.profiles.push_back(std::move(p.profile));
                 s.deviceIds.resize(s.profiles.size());
                 s.deviceLabels.resize(s.profiles.size());
-                s.deviceIds.back() = c.id;
-                s.deviceLabels.back() = c.label();
+                s.deviceIds.back() = p.id;
+                s.deviceLabels.back() = p.label;
             }
             continue;
         }

@@ -76,6 +76,8 @@ private slots:
         QVERIFY(local && local->local() && local->backend == "vulkan" && local->index == 0);
         auto remote = parseDeviceRef("me@gpu7:2222/cuda:3", "--device");
         QVERIFY(remote && !remote->local() && remote->host == "me@gpu7:2222" && remote->index == 3);
+        auto hostCpu = parseDeviceRef("127.0.0.1/cpu", "--device");
+        QVERIFY(hostCpu && hostCpu->host == "127.0.0.1" && hostCpu->backend == "cpu" && hostCpu->index == 0);
         for (const char* bad : {"cuda", "tpu:0", "cuda:x", "cuda:-1", "/cuda:0", "cuda:1junk", ""}) {
             auto r = parseDeviceRef(bad, "--device");
             QVERIFY2(!r, bad);

@@ -104,6 +104,18 @@ void TestRemoteParts::readsManifests()
     QVERIFY(!parseSweepManifest(R"({"graphs": ["a"], "devices": ["cuda:x"]})", "m.json"));
     QVERIFY(!parseSweepManifest(R"({"graphs": ["a"], "retries": -1})", "m.json"));
     QVERIFY(!parseSweepManifest("not json", "m.json"));
+    // Device ids as the other commands take them: local/ is this worker; a host's id is refused, Ray picks the host.
+    auto local = parseSweepManifest(R"({"graphs": ["a"], "devices": ["local/vulkan:2"]})", "m.json");
+    QVERIFY(local);
+    QCOMPARE(local->cells()[0].backend, std::string("vulkan"));
+    QCOMPARE(local->cells()[0].deviceIndex, 2);
+    auto hosted = parseSweepManifest(R"({"graphs": ["a"], "devices": ["gpu7/cuda:0"]})", "m.json");
+    QVERIFY(!hosted);
+    QVERIFY2(hosted.error().message.find("m.json: device 'gpu7/cuda:0': Ray picks the worker") == 0,
+             hosted.error().message.c_str());
+    auto unknown = parseSweepManifest(R"({"graphs": ["a"], "devices": ["tpu"]})", "m.json");
+    QVERIFY(!unknown
+            && unknown.error().message == "m.json: device 'tpu' names no backend Costscope has (cpu, cuda, vulkan)");
 }
 
 void TestRemoteParts::findsTheRunJsonInLogs()
