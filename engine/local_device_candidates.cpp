@@ -3,6 +3,7 @@
 
 #include "analysis/device_transfer.h"
 #include "analysis/rlx_profiles.h"
+#include "analysis/run_predictions.h"
 #include "calibration/device_profile_name.h"
 #include "device_ref.h"
 
@@ -13,17 +14,6 @@ namespace costscope {
 std::string DeviceCandidate::label() const
 {
     return info.pciBusId.empty() ? info.name : info.name + ", PCI " + info.pciBusId;
-}
-
-std::optional<Device> deviceKindOfBackend(std::string_view backend)
-{
-    if (backend == "cpu")
-        return Device::Cpu;
-    if (backend == "cuda")
-        return Device::Cuda;
-    if (backend == "vulkan")
-        return Device::Vulkan;
-    return std::nullopt;
 }
 
 std::vector<DeviceInfo> devicesOf(const std::vector<const Backend*>& backends)
@@ -93,7 +83,7 @@ DeviceCandidate deviceCandidate(const DeviceInfo& device, int devicesOfBackend, 
     DeviceCandidate c;
     c.info = device;
     c.id = localDeviceId(device);
-    c.kind = deviceKindOfBackend(device.backend).value_or(Device::Cpu);
+    c.kind = deviceOfBackend(device.backend);
     const DeviceProfile* own = library.find(deviceProfileName(device));
     if (!own && devicesOfBackend == 1)
         own = library.find("calibrated-" + device.backend);

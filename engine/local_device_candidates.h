@@ -8,7 +8,6 @@
 #include "backend.h"
 #include "ir/diagnostic.h"
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,16 +16,13 @@ namespace costscope {
 
 struct DeviceCandidate {
     DeviceInfo info;
-    std::string id; // "cuda:0"
-    Device kind = Device::Cpu;
+    std::string id;            // "cuda:0"
+    Device kind = Device::Cpu; // deviceOfBackend: the kind whose profiles describe the backend's devices
     DeviceProfile profile;
     std::string profileOrigin; // "calibrated", "datasheet" or "RLX parity"
 
     std::string label() const; // "NVIDIA H100 80GB HBM3, PCI 0000:3b:00.0" (no PCI part where it is unknown)
 };
-
-// The RLX device an engine backend drives: cpu → Cpu, cuda → Cuda, vulkan → Vulkan.
-std::optional<Device> deviceKindOfBackend(std::string_view backend);
 
 // Every device of the backends, in their order.
 std::vector<DeviceInfo> devicesOf(const std::vector<const Backend*>& backends);
