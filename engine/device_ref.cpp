@@ -8,7 +8,7 @@ namespace costscope {
 Result<DeviceRef> parseDeviceRef(std::string_view text, std::string_view what)
 {
     const auto bad = [&](const std::string& why) {
-        return Diagnostic::error(std::string(what) + ": '" + std::string(text) + "' " + why
+        return Diagnostic::error(std::string(what) + " '" + std::string(text) + "' " + why
                                  + " (expected BACKEND:N such as cuda:0, local/cuda:0 or HOST/cuda:0)");
     };
     DeviceRef ref;

@@ -44,7 +44,7 @@ private slots:
         QCOMPARE(runCli({"run", graph(), "--device", "cpu:9", "--runs", "1"}, &out, &err), 3);
         QVERIFY2(err.contains("has no device 9"), err.constData());
         QCOMPARE(runCli({"run", graph(), "--device", "cuda"}, &out, &err), 2);
-        QVERIFY2(err.contains("--device: 'cuda' has no device index"), err.constData());
+        QVERIFY2(err.contains("--device 'cuda' has no device index"), err.constData());
     }
 
     void hostIdsNeedTheirRemote()

@@ -212,7 +212,7 @@ private slots:
         const QString xdg = "XDG_DATA_HOME=" + home.path();
         Run r = pick({m_file, "--bind", "batch=8", "--device", "all,cpu:0", "--json"}, {xdg});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("--device: 'all' has no device index"), r.err.constData());
+        QVERIFY2(r.err.contains("--device 'all' has no device index"), r.err.constData());
 
         r = pick({m_file, "--bind", "batch=8", "--device", "local/cpu:0", "--json"}, {xdg});
         QCOMPARE(r.code, 0);
