@@ -49,13 +49,8 @@ Json costJson(const Graph& g, const GraphCost& c)
 // The pick among the costs under the RLX version's rule, and which costs it ranked.
 RuledPick pickAmong(const std::vector<GraphCost>& costs, RlxVersion version)
 {
-    std::vector<double> totals;
-    std::vector<Calibration> tags;
-    for (const GraphCost& c : costs) {
-        totals.push_back(c.totalNs);
-        tags.push_back(c.calibration);
-    }
-    return pickByRule(totals, tags, version);
+    return pickByRuleOver(
+        costs, [](const GraphCost& c) { return c.totalNs; }, [](const GraphCost& c) { return c.calibration; }, version);
 }
 
 // The nodes some device's estimate could not cost, in graph order, each with the first device's reason. Skipping

@@ -17,13 +17,9 @@ std::string microseconds(double ns)
 
 InstancePick pickAmongInstances(const std::vector<InstanceEstimate>& candidates, RlxVersion version)
 {
-    std::vector<double> totals;
-    std::vector<Calibration> tags;
-    for (const InstanceEstimate& c : candidates) {
-        totals.push_back(c.ns);
-        tags.push_back(c.calibration);
-    }
-    const RuledPick ruled = pickByRule(totals, tags, version);
+    const RuledPick ruled = pickByRuleOver(
+        candidates, [](const InstanceEstimate& c) { return c.ns; },
+        [](const InstanceEstimate& c) { return c.calibration; }, version);
     InstancePick out{ruled.pick, ruled.ranked, {}};
     if (!out.pick)
         return out;
@@ -33,12 +29,14 @@ InstancePick pickAmongInstances(const std::vector<InstanceEstimate>& candidates,
     // The runner-up shows the margin the pick rests on: a near tie between two cards is worth knowing.
     std::optional<std::size_t> next;
     for (std::size_t i = 0; i < candidates.size(); ++i)
-        if (i != *out.pick && out.ranked[i] && (!next || totals[i] < totals[*next]))
+        if (i != *out.pick && out.ranked[i] && (!next || candidates[i].ns < candidates[*next].ns))
             next = i;
     if (next) {
         char margin[32];
-        std::snprintf(margin, sizeof margin, "%+.0f %%", best.ns > 0 ? (totals[*next] / best.ns - 1) * 100 : 0.0);
-        out.reason += "; next " + candidates[*next].id + " at " + microseconds(totals[*next]) + " (" + margin + ")";
+        std::snprintf(margin, sizeof margin, "%+.0f %%",
+                      best.ns > 0 ? (candidates[*next].ns / best.ns - 1) * 100 : 0.0);
+        out.reason +=
+            "; next " + candidates[*next].id + " at " + microseconds(candidates[*next].ns) + " (" + margin + ")";
     }
     const std::size_t leftOut = static_cast<std::size_t>(std::count(out.ranked.begin(), out.ranked.end(), false));
     if (leftOut > 0)
