@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "panels/node_table_model.h"
 #include "panels/remote_devices_dialog.h"
+#include "panels/run_panel.h"
 #include "panels/search_bar.h"
 #include "panels/sweep_runs_dialog.h"
 #include "recent_files.h"
@@ -43,7 +44,12 @@ void MainWindow::buildMenus()
         connect(&dialog, &RemoteDevicesDialog::profileSaved, this, &MainWindow::reloadProfiles);
         dialog.exec();
     });
-    file->addAction(tr("Sweep &Runs on Ray…"), this, [this] { SweepRunsDialog(currentFile(), this).exec(); });
+    file->addAction(tr("Sweep &Runs on Ray…"), this, [this] {
+        SweepRunsDialog dialog(currentFile(), this);
+        if (auto* runs = findChild<RunPanel*>())
+            connect(&dialog, &SweepRunsDialog::compareRequested, runs, &RunPanel::showSweep);
+        dialog.exec();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

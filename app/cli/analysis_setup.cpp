@@ -3,6 +3,7 @@
 
 #include "analysis/profile_library.h"
 #include "analysis/rlx_profiles.h"
+#include "cli/device_id_profiles.h"
 #include "usecases/bindings_parse.h"
 #include "usecases/profile_resolution.h"
 
@@ -78,6 +79,21 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
     if (devices.empty() && s.profiles.empty())
         devices = {"Cpu", "Cuda", "Gpu"};
     for (const std::string& name : devices) {
+        if (namesDeviceIds(name)) {
+            auto ids = profilesForDeviceIds(name, set, ProfileLibrary::load(ProfilePaths::defaults()));
+            if (!ids) {
+                std::cerr << ids.error().message << '\n';
+                return std::nullopt;
+            }
+            for (IdProfile& p : *ids) {
+                s.profiles.push_back(std::move(p.profile));
+                s.deviceIds.resize(s.profiles.size());
+                s.deviceLabels.resize(s.profiles.size());
+                s.deviceIds.back() = p.id;
+                s.deviceLabels.back() = p.label;
+            }
+            continue;
+        }
         const auto d = parseDevice(name);
         const std::vector<DeviceProfile> parity = rlxProfileSet(set);
         const DeviceProfile* p = d ? findProfile(parity, *d) : nullptr;
@@ -88,6 +104,8 @@ std::optional<AnalysisSetup> analysisSetup(const Args& a, int* exitCode)
         }
         s.profiles.push_back(*p);
     }
+    s.deviceIds.resize(s.profiles.size());
+    s.deviceLabels.resize(s.profiles.size());
     *exitCode = kOk;
     return s;
 }

@@ -49,13 +49,8 @@ Json costJson(const Graph& g, const GraphCost& c)
 // The pick among the costs under the RLX version's rule, and which costs it ranked.
 RuledPick pickAmong(const std::vector<GraphCost>& costs, RlxVersion version)
 {
-    std::vector<double> totals;
-    std::vector<Calibration> tags;
-    for (const GraphCost& c : costs) {
-        totals.push_back(c.totalNs);
-        tags.push_back(c.calibration);
-    }
-    return pickByRule(totals, tags, version);
+    return pickByRuleOver(
+        costs, [](const GraphCost& c) { return c.totalNs; }, [](const GraphCost& c) { return c.calibration; }, version);
 }
 
 // The nodes some device's estimate could not cost, in graph order, each with the first device's reason. Skipping
@@ -144,24 +139,36 @@ void printTop(const Graph& g, const std::vector<GraphCost>& costs, std::size_t n
     }
 }
 
-void printText(const Graph& g, const std::vector<GraphCost>& costs, const RuledPick& pick, RlxVersion version)
+// The device a cost is for: the local device id where --device named one, else the device kind.
+std::string deviceColumn(const GraphCost& c, const std::string& id)
 {
+    return id.empty() ? std::string(deviceName(c.device)) : id;
+}
+
+void printText(const Graph& g, const std::vector<GraphCost>& costs, const RuledPick& pick, const AnalysisSetup& setup)
+{
+    const RlxVersion version = setup.rlxVersion;
     std::cout << std::fixed << std::setprecision(1);
-    for (const GraphCost& c : costs)
-        std::cout << std::left << std::setw(8) << deviceName(c.device) << std::setw(28) << c.profile
-                  << std::setw(13) << calibrationName(c.calibration) << std::right << std::setw(14)
+    for (std::size_t i = 0; i < costs.size(); ++i) {
+        const GraphCost& c = costs[i];
+        std::cout << std::left << std::setw(8) << deviceColumn(c, setup.deviceIds[i]) << ' ' << std::setw(28)
+                  << c.profile << std::setw(13) << calibrationName(c.calibration) << std::right << std::setw(14)
                   << c.totalNs / 1000.0 << " us   launches " << c.io.kernelLaunches << ", syncs " << c.io.syncPoints
                   << ", host output " << c.io.hostOutputBytes << " B, device traffic " << c.io.deviceTrafficBytes
                   << " B\n";
+        if (!setup.deviceLabels[i].empty())
+            std::cout << "         " << setup.deviceLabels[i] << '\n';
+    }
     if (pick.pick) {
         const GraphCost& best = costs[*pick.pick];
-        std::cout << "pick (RLX " << rlxVersionName(version) << " rule): " << deviceName(best.device) << " ("
-                  << best.profile << ")\n";
+        std::cout << "pick (RLX " << rlxVersionName(version)
+                  << " rule): " << deviceColumn(best, setup.deviceIds[*pick.pick]) << " (" << best.profile
+                  << "), predicted " << best.totalNs / 1000.0 << " us\n";
     }
     for (std::size_t i = 0; i < costs.size(); ++i)
         if (!pick.ranked[i])
-            std::cout << "  " << deviceName(costs[i].device) << " (" << costs[i].profile
-                      << ") " << leftOutReason(costs[i].calibration, version) << '\n';
+            std::cout << "  " << deviceColumn(costs[i], setup.deviceIds[i]) << " (" << costs[i].profile << ") "
+                      << leftOutReason(costs[i].calibration, version) << '\n';
     const auto skipped = skippedNodes(costs);
     if (!skipped.empty())
         std::cout << "not costed (" << skipped.size() << " node(s); --bind SYM=N binds a symbol):\n";
@@ -184,9 +191,12 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     auto args = Args::parse(argv, {"json", "csv"}, options, &err);
     if (!args || args->positional().size() != 1) {
         std::cerr
-            << "usage: costscope-cli analyze FILE [--device D]... [--model rlx|costscope] [--profile NAME|FILE]..."
+            << "usage: costscope-cli analyze FILE [--device D|all|ID,...]... [--model rlx|costscope] [--profile "
+               "NAME|FILE]..."
                " [--profile-set rlx-linux|rlx-apple] [--bind SYM=N]... [--batch N] [--rlx-version V]"
                " [--top N] [--precision fp32|tf32|bf16|fp16|fp8] [--json|--csv]\n"
+            << "--device all (every local GPU) or ids (cuda:0,cuda:1): this machine's devices, each under its own "
+               "profile (calibrated, else its datasheet preset, else the set's profile of its kind)\n"
             << kRlxVersionUsage << (err.empty() ? "" : "\n" + err) << '\n';
         return kUsage;
     }
@@ -246,7 +256,7 @@ int cmdAnalyze(const std::vector<std::string>& argv)
             std::cout << "precision " << precisionName(*precision) << " (what-if: the graph's F32 tensors "
                       << (*precision == Precision::Tf32 ? "multiplied in TF32" : "stored and computed as such")
                       << ")\n";
-        printText(g, costs, pick, setup->rlxVersion);
+        printText(g, costs, pick, *setup);
         if (*top > 0)
             printTop(g, costs, static_cast<std::size_t>(*top));
         return kOk;
@@ -262,6 +272,10 @@ int cmdAnalyze(const std::vector<std::string>& argv)
     j["devices"] = Json::array();
     for (std::size_t i = 0; i < costs.size(); ++i) {
         Json d = costJson(g, costs[i]);
+        if (!setup->deviceIds[i].empty()) {
+            d["device_id"] = setup->deviceIds[i];
+            d["device_label"] = setup->deviceLabels[i];
+        }
         d["ranked"] = bool(pick.ranked[i]);
         if (*top > 0) {
             d["top"] = topJson(g, costs[i], static_cast<std::size_t>(*top));
@@ -272,6 +286,8 @@ int cmdAnalyze(const std::vector<std::string>& argv)
         j["devices"].push_back(std::move(d));
     }
     j["pick"] = pick.pick ? Json(std::string(deviceName(costs[*pick.pick].device))) : Json();
+    if (pick.pick && !setup->deviceIds[*pick.pick].empty())
+        j["pick_device_id"] = setup->deviceIds[*pick.pick];
     j["skipped"] = skippedJson(g, costs);
     std::cout << j.dump(2) << '\n';
     return kOk;

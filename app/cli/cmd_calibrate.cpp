@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/calibrate_all_devices.h"
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
 #include "evaluation/predictor_calibration.h"
@@ -22,9 +23,10 @@ namespace costscope::cli {
 
 namespace {
 constexpr const char* kUsageLine =
-    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N|all] [--quick] [--save NAME] [--json]\n"
+    "usage: costscope-cli calibrate [--backend cpu|cuda|vulkan] [--device N|all|ID] [--quick] [--save NAME] [--json]\n"
     "                               [--no-predictors] [--predictor-budget S]\n"
     "         [--remote USER@HOST[:PORT] ...]  (on a remote host; saved here as HOST/calibrated-BACKEND)\n"
+    "--device ID: cuda:0 or local/cuda:0 here, HOST/cuda:0 on the host of --remote\n"
     "--device all: one profile per device, calibrated-<backend>-<model>-<PCI bus id> (no --save); exit 3 only when "
     "every device fails";
 
@@ -34,6 +36,11 @@ int cmdCalibrate(const std::vector<std::string>& argv)
 {
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
+    if (remote)
+        if (const int code = resolveDeviceId(*remote, &err); code != kOk) {
+            std::cerr << (code == kUsage ? std::string(kUsageLine) + "\n" : "costscope-cli calibrate: ") << err << '\n';
+            return code;
+        }
     auto args = remote ? Args::parse(remote->rest, {"quick", "json", "no-predictors"},
                                      {"backend", "save", "device", "predictor-budget"}, &err)
                        : std::nullopt;

@@ -5,6 +5,7 @@
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
 #include "cpu/cpu_backend.h"
+#include "device_ref.h"
 
 #include <nlohmann/json.hpp>
 
@@ -50,7 +51,8 @@ int cmdDevices(const std::vector<std::string>& argv)
                 std::cout << '\n';
                 continue;
             }
-            list.push_back({{"backend", d.backend},
+            list.push_back({{"id", localDeviceId(d)},
+                            {"backend", d.backend},
                             {"index", d.index},
                             {"name", d.name},
                             {"memory_bytes", d.memoryBytes},

@@ -9,6 +9,7 @@
 #include "cli/analysis_setup.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
 #include "evaluation/device_evaluation.h"
@@ -29,7 +30,7 @@ namespace costscope::cli {
 namespace {
 
 constexpr const char* kUsageLine =
-    "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N] [--profile NAME] [--families F,G...]\n"
+    "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N|ID] [--profile NAME] [--families F,G...]\n"
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
     "[--save-runs FILE] [DATA...]\n"
     "                              [--remote USER@HOST[:PORT] ...]  (on a remote host's device; no DATA files)\n"
@@ -165,6 +166,11 @@ int cmdEvaluate(const std::vector<std::string>& argv)
 {
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
+    if (remote)
+        if (const int code = resolveDeviceId(*remote, &err); code != kOk) {
+            std::cerr << (code == kUsage ? std::string(kUsageLine) + "\n" : "costscope-cli evaluate: ") << err << '\n';
+            return code;
+        }
     auto args =
         remote ? Args::parse(
             remote->rest, {"json", "no-zoo", "no-sampler", "as-is"},

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/pick_benchmark.h"
+#include "cli/pick_devices.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +20,12 @@ namespace costscope::cli {
 namespace {
 constexpr const char* kUsageText =
     "usage: costscope-cli pick FILE [--allow D,..] [--deny D,..] [--prefer D,..] [--policy cost|benchmark:N]\n"
-    "       [--device-hint D] [--bind NAME=VALUE]... [--profiles SET] [--rlx-version 0.2.16|0.2.14] [--json]\n"
+    "       [--device-hint D | --device all|ID,...] [--bind NAME=VALUE]... [--profiles SET] [--rlx-version V] "
+    "[--json]\n"
+    "--device: pick among this machine's devices, not kinds: all (every local GPU) or ids (cuda:0,cuda:1,cpu:0,\n"
+    "          local/vulkan:0), each under its own calibrated profile, else its datasheet preset, else the set's\n"
+    "          profile of its kind (--allow/--deny/--prefer apply by kind; the environment's hint, chain and force\n"
+    "          choose kinds and do not apply)\n"
     "--rlx-version: whose cost-model pick (0.2.16, the default, leaves Uncalibrated models out of the ranking unless\n"
     "               every candidate is Uncalibrated; 0.2.14 ranks them all)\n"
     "environment: RLX_/COSTSCOPE_ DEVICES, DENY_DEVICES, PREFER_DEVICES, BENCHMARK_PICK, DEVICE, DEVICE_CHAIN,\n"
@@ -123,8 +129,9 @@ void printText(const std::string& setName, RlxVersion version, const std::vector
 int cmdPick(const std::vector<std::string>& argv)
 {
     std::string err, setName;
-    auto a = Args::parse(argv, {"json"},
-                         {"allow", "deny", "prefer", "policy", "device-hint", "bind", "profiles", "rlx-version"}, &err);
+    auto a = Args::parse(
+        argv, {"json"},
+        {"allow", "deny", "prefer", "policy", "device-hint", "device", "bind", "profiles", "rlx-version"}, &err);
     if (!a || a->positional().size() != 1)
         return usage(err);
     const Environment env = processEnvironment();
@@ -136,10 +143,14 @@ int cmdPick(const std::vector<std::string>& argv)
         return usage(err);
     if (!policy || !bindings || !set)
         return usage(err);
+    if (hint && a->option("device"))
+        return usage("--device-hint names a device kind; with --device the candidates are the devices named");
     const std::string& path = a->positional()[0];
     auto loaded = loadForCommand(path, a->flag("json"));
     if (!loaded)
         return kBadInput;
+    if (auto devices = a->option("device"))
+        return pickAmongLocalDevices(loaded->graph, {*devices, setName, *policy, *bindings, a->flag("json")});
 
     // Estimation covers every op, so every estimable device is available and supports the graph.
     DeviceContext ctx;

@@ -7,6 +7,7 @@
 #include "calibration/device_profile_name.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/load.h"
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
@@ -36,12 +37,14 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kUsageLine =
-    "usage: costscope-cli run FILE [--backend cpu] [--device N|all] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
+    "usage: costscope-cli run FILE [--backend cpu] [--device N|all|ID] [--bind SYMBOL=N]... [--input FILE.pb]...\n"
     "         [--runs 20] [--warmup 3] [--per-node] [--reference OUT.pb|cpu] [--rtol 1e-3] [--atol 1e-7]\n"
     "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off|compare]\n"
     "         [--json] [--trace OUT.json]\n"
     "         [--remote USER@HOST[:PORT] [--identity FILE] [--ssh-option K=V]... [--remote-cli PATH]\n"
     "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600]]\n"
+    "--device ID: cuda:0 or local/cuda:0 here, HOST/cuda:0 on the host of --remote (the ids costscope-cli devices\n"
+    "and the remote listing print)\n"
     "--device all: every device of the backend, one after another and then all at once, each predicted under its own\n"
     "calibrated profile (no --reference, --save-output or --per-node); exit 3 only when every device fails\n"
     "--fusion compare: the graph unfused and fused, each kernel's measured gain beside RLX's gate score and the\n"
@@ -337,6 +340,11 @@ int cmdRun(const std::vector<std::string>& argv)
 {
     std::string err;
     auto remote = takeRemoteOptions(argv, &err);
+    if (remote)
+        if (const int code = resolveDeviceId(*remote, &err); code != kOk) {
+            std::cerr << (code == kUsage ? std::string(kUsageLine) + "\n" : "costscope-cli run: ") << err << '\n';
+            return code;
+        }
     auto settings = remote ? parseSettings(remote->rest, &err) : std::nullopt;
     if (settings && remote->remote && (!settings->saveOutput.empty() || !settings->trace.empty())) {
         err = "--save-output and --trace write local files: not with --remote";
@@ -358,8 +366,9 @@ int cmdRun(const std::vector<std::string>& argv)
     backend->setCompileOptions(s.compile);
     const auto devices = backend->devices();
     if (!s.allDevices && s.device >= static_cast<DeviceIndex>(devices.size())) {
-        std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device << '\n';
-        return kUsage;
+        std::cerr << "costscope-cli run: backend " << s.backend << " has no device " << s.device
+                  << " (see costscope-cli devices)\n";
+        return kBadInput;
     }
     auto loaded = loadForCommand(s.file, s.json);
     if (!loaded)

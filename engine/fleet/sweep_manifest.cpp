@@ -1,11 +1,33 @@
 // SPDX-License-Identifier: MIT
 #include "fleet/sweep_manifest.h"
 
+#include "device_ref.h"
 #include "remote/ssh_target.h"
 
 #include <nlohmann/json.hpp>
 
 namespace costscope {
+
+namespace {
+// A manifest's device: "cuda" (its device 0) or a device id of the worker, "cuda:1" or "local/cuda:1". A host's id is
+// refused: Ray, not the manifest, picks the worker a cell runs on.
+Result<DeviceRef> manifestDevice(const std::string& d, const std::string& origin)
+{
+    const std::string what = origin + ": device";
+    if (d.find(':') == std::string::npos && d.find('/') == std::string::npos) {
+        if (!isKnownBackend(d))
+            return Diagnostic::error(what + " '" + d + "' names no backend Costscope has (cpu, cuda, vulkan)");
+        return DeviceRef{"", d, 0};
+    }
+    auto ref = parseDeviceRef(d, what);
+    if (ref && !ref->local())
+        return Diagnostic::error(what + " '" + d
+                                 + "': Ray picks the worker each cell runs on, so a sweep names "
+                                   "devices as the worker sees them ("
+                                 + ref->backend + ":" + std::to_string(ref->index) + "), not by host");
+    return ref;
+}
+} // namespace
 
 std::vector<SweepCell> SweepManifest::cells() const
 {
@@ -13,11 +35,8 @@ std::vector<SweepCell> SweepManifest::cells() const
     for (const std::string& g : graphs)
         for (std::int64_t b : batches)
             for (const std::string& d : devices) {
-                const auto colon = d.find(':');
-                SweepCell c{g, b, d, d.substr(0, colon), 0};
-                if (colon != std::string::npos)
-                    c.deviceIndex = std::stoi(d.substr(colon + 1));
-                out.push_back(c);
+                const auto ref = manifestDevice(d, "manifest"); // checked by parseSweepManifest
+                out.push_back({g, b, d, ref ? ref->backend : d, ref ? ref->index : 0});
             }
     return out;
 }
@@ -48,12 +67,9 @@ Result<SweepManifest> parseSweepManifest(const std::string& text, const std::str
     for (std::int64_t b : m.batches)
         if (b < 0)
             return Diagnostic::error(origin + ": batches must be >= 0 (0: as the file states)");
-    for (const std::string& d : m.devices) {
-        const auto colon = d.find(':');
-        const std::string index = colon == std::string::npos ? "0" : d.substr(colon + 1);
-        if (d.empty() || colon == 0 || index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
-            return Diagnostic::error(origin + ": device '" + d + "': expected BACKEND or BACKEND:INDEX (cuda:0)");
-    }
+    for (const std::string& d : m.devices)
+        if (auto ref = manifestDevice(d, origin); !ref)
+            return ref.error();
     if (m.retries < 0 || m.maxInFlight < 1 || m.jobTimeout.count() < 1 || m.poll.count() < 10)
         return Diagnostic::error(origin + ": retries >= 0, max_in_flight >= 1, job_timeout_s >= 1, poll_ms >= 10");
     return m;

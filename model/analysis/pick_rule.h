@@ -36,6 +36,18 @@ struct RuledPick {
     std::vector<bool> ranked;        // per candidate
 };
 RuledPick pickByRule(const std::vector<double>& totals, const std::vector<Calibration>& tags, RlxVersion version);
+// pickByRule over candidates of any type, given how to read each one's total and tag.
+template <class Candidate, class TotalOf, class TagOf>
+RuledPick pickByRuleOver(const std::vector<Candidate>& candidates, TotalOf totalOf, TagOf tagOf, RlxVersion version)
+{
+    std::vector<double> totals;
+    std::vector<Calibration> tags;
+    for (const Candidate& c : candidates) {
+        totals.push_back(totalOf(c));
+        tags.push_back(tagOf(c));
+    }
+    return pickByRule(totals, tags, version);
+}
 
 // Why a candidate that rankedByPick() leaves out was left out, for device reports and tooltips:
 // "left out of the ranking: Uncalibrated model (RLX 0.2.16 ranks Uncalibrated models only when every candidate

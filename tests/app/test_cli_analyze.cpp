@@ -449,6 +449,31 @@ private slots:
         QCOMPARE(runCli({"profiles", "show", "nope"}, &out, &err), 3);
     }
 
+    // --device with a local id: this machine's device under its own profile, named by its id beside the kinds, and
+    // the pick names the id.
+    void localDeviceIdsStandForTheirDevice()
+    {
+        QByteArray out, err;
+        QVERIFY2(
+            runCli({"analyze", m_file, "--device", "local/cpu:0", "--device", "cuda", "--bind", "batch=2", "--json"},
+                   &out, &err)
+                == 0,
+            err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(out).object();
+        const QJsonArray devices = j["devices"].toArray();
+        QCOMPARE(devices.size(), 2);
+        QCOMPARE(devices[0].toObject()["device_id"].toString(), QString("cpu:0"));
+        QCOMPARE(devices[0].toObject()["profile"].toString(), QString("rlx-linux/cpu"));
+        QVERIFY(!devices[1].toObject().contains("device_id"));
+        QCOMPARE(j["pick"].toString(), QString("Cpu"));
+        QCOMPARE(j["pick_device_id"].toString(), QString("cpu:0"));
+        QCOMPARE(runCli({"analyze", m_file, "--device", "cpu:0", "--bind", "batch=2"}, &out, &err), 0);
+        QVERIFY2(out.contains("pick (RLX 0.2.16 rule): cpu:0 (rlx-linux/cpu), predicted"), out.constData());
+
+        QCOMPARE(runCli({"analyze", m_file, "--device", "cuda:9"}, &out, &err), 3);
+        QVERIFY2(err.contains("--device: no local device 'cuda:9' (devices here: cpu:0"), err.constData());
+    }
+
 private:
     QTemporaryDir m_dir;
     QString m_file;

@@ -204,6 +204,88 @@ private slots:
         QVERIFY(out.contains("note: benchmark pick could not run"));
     }
 
+    // --device: the candidates are this machine's devices by id, each under its own profile. The CPU calibrated
+    // for itself (calibrate --device all) is estimated under that profile; lavapipe, where installed, is a GPU.
+    void deviceListPicksAmongLocalDevices()
+    {
+        QTemporaryDir home;
+        const QString xdg = "XDG_DATA_HOME=" + home.path();
+        Run r = pick({m_file, "--bind", "batch=8", "--device", "all,cpu:0", "--json"}, {xdg});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("--device 'all' has no device index"), r.err.constData());
+
+        r = pick({m_file, "--bind", "batch=8", "--device", "local/cpu:0", "--json"}, {xdg});
+        QCOMPARE(r.code, 0);
+        QJsonObject cpu = r.json["devices"].toArray()[0].toObject();
+        QCOMPARE(cpu["id"].toString(), QString("cpu:0"));
+        QCOMPARE(cpu["profile"].toString(), QString("rlx-linux/cpu"));
+        QCOMPARE(cpu["profile_origin"].toString(), QString("RLX parity"));
+        QCOMPARE(r.json["pick"].toString(), QString("cpu:0"));
+        QCOMPARE(r.json["reason"].toString(), QString("cost model"));
+        QVERIFY2(r.json["why"].toString().startsWith("lowest predicted time"), qPrintable(r.json["why"].toString()));
+
+        QProcess calibrate;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", home.path());
+        calibrate.setProcessEnvironment(env);
+        calibrate.start(costscope::test::cliPath(), {"calibrate", "--backend", "cpu", "--device", "all", "--quick"});
+        QVERIFY(calibrate.waitForFinished(300000));
+        QCOMPARE(calibrate.exitCode(), 0);
+        r = pick({m_file, "--bind", "batch=8", "--device", "cpu:0", "--json"}, {xdg});
+        QCOMPARE(r.code, 0);
+        cpu = r.json["devices"].toArray()[0].toObject();
+        QVERIFY2(cpu["profile"].toString().startsWith("calibrated-cpu-"), qPrintable(cpu["profile"].toString()));
+        QCOMPARE(cpu["profile_origin"].toString(), QString("calibrated"));
+        QCOMPARE(cpu["calibration"].toString(), QString("Measured"));
+        QVERIFY(r.json["why"].toString().contains(cpu["profile"].toString() + " (Measured)"));
+
+        r = pick({m_file, "--bind", "batch=8", "--device", "all", "--json"}, {xdg});
+        const bool gpu = r.code == 0;
+        if (!gpu) {
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains("--device all: no GPU on this machine (devices here: cpu:0"), r.err.constData());
+            QSKIP("no local GPU (lavapipe comes with mesa-vulkan-drivers): the GPU half needs one");
+        }
+        const QJsonArray gpus = r.json["devices"].toArray();
+        QVERIFY(!gpus.isEmpty());
+        for (const QJsonValue& v : gpus) {
+            QVERIFY(v.toObject()["backend"].toString() != "cpu");
+            QVERIFY(v.toObject()["estimate_ns"].toDouble() > 0);
+        }
+        QVERIFY(r.json["pick"].toString().contains(':'));
+
+        // The CPU beside the first GPU, the GPU's kind preferred; a denied kind is listed with its blocker.
+        const QString firstGpu = gpus[0].toObject()["id"].toString();
+        r = pick({m_file, "--bind", "batch=8", "--device", "cpu:0," + firstGpu, "--prefer",
+                  gpus[0].toObject()["kind"].toString(), "--deny", "cpu", "--json"},
+                 {xdg});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json["pick"].toString(), firstGpu);
+        QCOMPARE(r.json["devices"].toArray()[1].toObject()["blocker"].toString(), QString("denied by policy"));
+
+        // The benchmark times each device named for real and picks the fastest median.
+        r = pick({m_file, "--bind", "batch=8", "--device", "cpu:0," + firstGpu, "--policy", "benchmark:2", "--json"},
+                 {xdg});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json["reason"].toString(), QString("benchmark"));
+        const QJsonArray ranking = r.json["benchmark"].toObject()["ranking"].toArray();
+        QCOMPARE(ranking.size(), 2);
+        QCOMPARE(r.json["pick"].toString(), ranking[0].toObject()["id"].toString());
+    }
+
+    void deviceErrorsNameTheDevice()
+    {
+        Run r = pick({m_file, "--device", "cuda:7"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("--device: no local device 'cuda:7' (devices here: cpu:0"), r.err.constData());
+        r = pick({m_file, "--device", "gpu7/cuda:0"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("'gpu7/cuda:0' is a device of remote host 'gpu7'"), r.err.constData());
+        r = pick({m_file, "--device", "cuda:0", "--device-hint", "cuda"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--device-hint names a device kind"));
+    }
+
 private:
     QTemporaryDir m_dir;
     QString m_file;

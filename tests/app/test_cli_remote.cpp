@@ -45,6 +45,7 @@ private slots:
     void calibrationIsKeptLocallyUnderTheHostName();
     void inputAndReferenceFilesTravel();
     void remoteRunsAndProfileServeFitSweepAndEvaluate();
+    void deviceIdsNameTheHost();
     void killedConnectionExits3();
     void timeoutExits3();
     void unreachableAndRefusedExit3();
@@ -274,6 +275,37 @@ void TestCliRemote::remoteRunsAndProfileServeFitSweepAndEvaluate()
     QCOMPARE(evaluation["profile"].toString(), profile);
     QCOMPARE(runCli(QStringList{"evaluate", runFile} + remoteArgs(), &out, &err), 2);
     QVERIFY2(err.contains("not with --remote"), err.constData());
+}
+
+// The ids the remote listing prints work as --device: a run on HOST/cpu with --remote to that host, the host's kept
+// calibration in analyze; another host's id is exit 3 naming the remote configured, before any connection.
+void TestCliRemote::deviceIdsNameTheHost()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QByteArray out, err;
+    for (const char* id : {"127.0.0.1/cpu", "127.0.0.1/cpu:0"}) {
+        QVERIFY2(runCli(QStringList{"run", graph(), "--runs", "1", "--warmup", "0", "--no-host-probe", "--device", id,
+                                    "--json"}
+                            + remoteArgs(),
+                        &out, &err, 60000)
+                     == 0,
+                 err.constData());
+        QCOMPARE(QJsonDocument::fromJson(out).object()["backend"].toString(), QString("cpu"));
+    }
+    QCOMPARE(runCli(QStringList{"run", graph(), "--device", "gpu7/cuda:0"} + remoteArgs(), &out, &err), 3);
+    QVERIFY2(err.contains("'gpu7' is not a configured remote (remotes configured: 127.0.0.1)"), err.constData());
+    QCOMPARE(runCli(QStringList{"calibrate", "--device", "local/cpu:0"} + remoteArgs(), &out, &err), 3);
+    QVERIFY2(err.contains("names a device of this machine, but --remote runs on 127.0.0.1"), err.constData());
+
+    // calibrationIsKeptLocallyUnderTheHostName kept 127.0.0.1/calibrated-cpu here.
+    QVERIFY2(runCli({"analyze", graph(), "--device", "127.0.0.1/cpu,cpu:0", "--json"}, &out, &err) == 0,
+             err.constData());
+    const QJsonArray devices = QJsonDocument::fromJson(out).object()["devices"].toArray();
+    QCOMPARE(devices.size(), 2);
+    QCOMPARE(devices[0].toObject()["device_id"].toString(), QString("127.0.0.1/cpu"));
+    QCOMPARE(devices[0].toObject()["profile"].toString(), QString("127.0.0.1/calibrated-cpu"));
+    QCOMPARE(devices[1].toObject()["device_id"].toString(), QString("cpu:0"));
 }
 
 void TestCliRemote::killedConnectionExits3()

@@ -2,6 +2,7 @@
 // The parts of engine/remote and engine/fleet that need no host: ssh targets and command lines, shell quoting, the
 // sweep manifest and entry points, finding the run JSON in a job's logs, and the results' CSV.
 #include "fleet/fleet_sweep.h"
+#include "fleet/sweep_device_report.h"
 #include "fleet/sweep_manifest.h"
 #include "fleet/sweep_results.h"
 #include "remote/child_process.h"
@@ -23,6 +24,7 @@ private slots:
     void readsManifests();
     void findsTheRunJsonInLogs();
     void writesCsv();
+    void sweepIsADeviceReport();
 };
 
 void TestRemoteParts::parsesSshTargets()
@@ -104,6 +106,18 @@ void TestRemoteParts::readsManifests()
     QVERIFY(!parseSweepManifest(R"({"graphs": ["a"], "devices": ["cuda:x"]})", "m.json"));
     QVERIFY(!parseSweepManifest(R"({"graphs": ["a"], "retries": -1})", "m.json"));
     QVERIFY(!parseSweepManifest("not json", "m.json"));
+    // Device ids as the other commands take them: local/ is this worker; a host's id is refused, Ray picks the host.
+    auto local = parseSweepManifest(R"({"graphs": ["a"], "devices": ["local/vulkan:2"]})", "m.json");
+    QVERIFY(local);
+    QCOMPARE(local->cells()[0].backend, std::string("vulkan"));
+    QCOMPARE(local->cells()[0].deviceIndex, 2);
+    auto hosted = parseSweepManifest(R"({"graphs": ["a"], "devices": ["gpu7/cuda:0"]})", "m.json");
+    QVERIFY(!hosted);
+    QVERIFY2(hosted.error().message.find("m.json: device 'gpu7/cuda:0': Ray picks the worker") == 0,
+             hosted.error().message.c_str());
+    auto unknown = parseSweepManifest(R"({"graphs": ["a"], "devices": ["tpu"]})", "m.json");
+    QVERIFY(!unknown
+            && unknown.error().message == "m.json: device 'tpu' names no backend Costscope has (cpu, cuda, vulkan)");
 }
 
 void TestRemoteParts::findsTheRunJsonInLogs()
@@ -134,6 +148,35 @@ void TestRemoteParts::writesCsv()
     const auto j = nlohmann::json::parse(sweepResultsJson({ok, failed}, "http://h:8265"));
     QCOMPARE(j["succeeded"].get<int>(), 1);
     QCOMPARE(j["results"].size(), std::size_t(2));
+}
+
+// A sweep's cells as the Run panel's per-device rows: the run's timing and both predictions, a failed cell's error.
+void TestRemoteParts::sweepIsADeviceReport()
+{
+    SweepCellResult ok, failed;
+    ok.cell = {"/w/models/cnn.json", 8, "cuda:1", "cuda", 1};
+    ok.succeeded = true;
+    ok.run = nlohmann::ordered_json::parse(
+        R"({"device": {"index": 1, "name": "NVIDIA H100"}, "whole": {"runs": 5, "median_ns": 1200, "min_ns": 1100,
+            "max_ns": 1500, "spread": 0.33}, "predicted": {"rlx": {"profile": "rlx-linux/cuda", "total_ns": 1000},
+            "costscope": {"profile": "calibrated-cuda", "total_ns": 1500}}})");
+    failed.cell = {"c.json", 1, "cpu", "cpu", 0};
+    failed.error = "job s-1-3 failed: out of memory";
+    const MultiDeviceRunReport r = sweepDeviceReport({ok, failed});
+    QCOMPARE(r.devices.size(), std::size_t(2));
+    const DeviceRunReport& d = r.devices[0];
+    QCOMPARE(d.run.device.name, std::string("cnn b8 on cuda:1 (NVIDIA H100)"));
+    QCOMPARE(d.run.device.backend, std::string("cuda"));
+    QCOMPARE(d.run.device.index, 1);
+    QVERIFY(d.run.isolated && d.run.isolated->medianNs == 1200 && d.run.isolated->runs == 5);
+    QVERIFY(!d.run.concurrent && !d.contention());
+    QVERIFY(d.predicted);
+    QCOMPARE(d.predicted->costscope.profile, std::string("calibrated-cuda"));
+    QCOMPARE(d.predicted->rlx.totalNs, 1000.0);
+    QCOMPARE(*d.costscopeError(), 0.25);
+    QVERIFY(r.devices[1].run.failed());
+    QCOMPARE(r.devices[1].run.error, failed.error);
+    QVERIFY(r.spreads.empty() && !r.allFailed());
 }
 
 QTEST_GUILESS_MAIN(TestRemoteParts)

@@ -7,9 +7,11 @@
 #include "analysis/rlx_profiles.h"
 #include "canvas/overlay_model.h"
 #include "charts/run_scatter.h"
+#include "fleet/sweep_device_report.h"
 #include "formats/graph_file.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
+#include "panels/multi_device_view.h"
 #include "panels/profile_tools.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
@@ -487,6 +489,27 @@ private slots:
         QVERIFY(tools->status()->text().contains(QStringLiteral("Per node: MAPE")));
         QVERIFY(tools->status()->text().contains(QStringLiteral("Whole graph: MAPE")));
         QVERIFY(tools->status()->text().contains(QStringLiteral("→")));
+    }
+
+    // A Ray sweep opened from its dialog (Compare in Run Panel) lands in the per-device table, each run a row.
+    void showsASweepInThePerDeviceTable()
+    {
+        MainWindow w;
+        auto* panel = w.findChild<RunPanel*>();
+        QVERIFY(panel);
+        SweepCellResult ok, failed;
+        ok.cell = {"cnn.json", 4, "cpu", "cpu", 0};
+        ok.succeeded = true;
+        ok.run = nlohmann::ordered_json::parse(R"({"whole": {"runs": 3, "median_ns": 2000000},
+            "predicted": {"costscope": {"profile": "calibrated-cpu", "total_ns": 2500000}}})");
+        failed.cell = {"cnn.json", 8, "cuda:0", "cuda", 0};
+        failed.error = "no CUDA device on the worker";
+        panel->showSweep(std::make_shared<const MultiDeviceRunReport>(sweepDeviceReport({ok, failed})));
+        QCOMPARE(panel->multiDeviceView()->table()->rowCount(), 2);
+        QVERIFY(panel->multiDeviceView()->isVisibleTo(panel));
+        QVERIFY2(panel->status()->text().startsWith("Ray sweep: 1 of 2 run(s) measured"),
+                 qPrintable(panel->status()->text()));
+        QVERIFY(panel->multiDeviceView()->table()->item(0, MultiDeviceView::Predicted)->text().endsWith("s"));
     }
 
 private:

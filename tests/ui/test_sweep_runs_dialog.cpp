@@ -3,6 +3,7 @@
 // (tests/remote/fake_ray_jobs.py, which runs each job here as Ray's supervisor would), progress per finished cell,
 // a retried failure counted once, the results table and the CLI's JSON/CSV; a bad grid refused before anything is
 // submitted; Cancel and an unreachable head ending the sweep with a message.
+#include "panels/multi_device_view.h"
 #include "panels/sweep_runs_dialog.h"
 #include "test_paths.h"
 
@@ -96,6 +97,28 @@ private slots:
         QCOMPARE(j["succeeded"].toInt(), 2);
         QCOMPARE(j["ray"].toString(), url);
         QCOMPARE(csv.readAll().count('\n'), 3);
+
+        // Compare in Run Panel: each run beside its predictions in the per-device table the Run panel shows.
+        QVERIFY(d.compareButton()->isEnabled());
+        QSignalSpy compared(&d, &SweepRunsDialog::compareRequested);
+        d.compareButton()->click();
+        QCOMPARE(compared.size(), 1);
+        const auto report = compared.first().first().value<std::shared_ptr<const MultiDeviceRunReport>>();
+        QVERIFY(report && report->devices.size() == 2);
+        MultiDeviceView view;
+        view.showReport(report);
+        QCOMPARE(view.table()->rowCount(), 2);
+        for (int row = 0; row < 2; ++row) {
+            const DeviceRunReport& r = report->devices[std::size_t(row)];
+            QVERIFY(r.run.isolated && r.run.isolated->medianNs > 0);
+            QVERIFY(r.predicted && r.predicted->costscope.totalNs > 0 && r.costscopeError());
+            QVERIFY2(view.table()
+                         ->item(row, MultiDeviceView::Model)
+                         ->text()
+                         .startsWith(QString("cnn.hir b%1 on cpu").arg(row + 1)),
+                     qPrintable(view.table()->item(row, MultiDeviceView::Model)->text()));
+            QVERIFY(view.table()->item(row, MultiDeviceView::Predicted)->text().endsWith("s"));
+        }
     }
 
     void badGridIsRefusedBeforeSubmitting()

@@ -61,6 +61,8 @@ public:
     std::shared_ptr<const RunComparison> lastRun() const { return m_last; }
     // The run before it, of the same graph (nullptr before the second run).
     std::shared_ptr<const RunComparison> previousRun() const { return m_previous; }
+    // A finished Ray sweep (sweepDeviceReport) in the per-device table and chart, each run beside its predictions.
+    void showSweep(std::shared_ptr<const MultiDeviceRunReport> report);
     // Writes the run shown as a Chrome/Perfetto trace (chromeTraceJson); the error, or an empty string.
     QString exportTrace(const QString& path) const;
 

@@ -74,4 +74,17 @@ void RunPanel::showAllDevices(quint64 generation, const Result<MultiDeviceRunRep
     emit finished(!report->allFailed());
 }
 
+void RunPanel::showSweep(std::shared_ptr<const MultiDeviceRunReport> report)
+{
+    m_allDevices->showReport(report);
+    m_tabs->setCurrentWidget(m_allDevices);
+    int failed = 0;
+    for (const DeviceRunReport& d : report->devices)
+        failed += d.run.failed();
+    m_status->setText(tr("Ray sweep: %1 of %2 run(s) measured, each beside its predictions%3.")
+                          .arg(report->devices.size() - failed)
+                          .arg(report->devices.size())
+                          .arg(failed ? tr("; the failed ones are named in the table") : QString()));
+}
+
 } // namespace costscope

@@ -2,6 +2,7 @@
 #include "panels/sweep_runs_dialog.h"
 
 #include "canvas/overlay_model.h"
+#include "fleet/sweep_device_report.h"
 #include "fleet/sweep_results.h"
 #include "formats/graph_file.h"
 
@@ -90,8 +91,15 @@ SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent)
     m_start = buttons->addButton(tr("Start"), QDialogButtonBox::ActionRole);
     m_cancel = buttons->addButton(tr("Cancel"), QDialogButtonBox::ActionRole);
     m_save = buttons->addButton(tr("Save Results…"), QDialogButtonBox::ActionRole);
+    m_compare = buttons->addButton(tr("Compare in Run Panel"), QDialogButtonBox::ActionRole);
+    m_compare->setToolTip(tr("Each run beside its predictions in the Run panel's per-device table and chart"));
     m_cancel->setEnabled(false);
     m_save->setEnabled(false);
+    m_compare->setEnabled(false);
+    connect(m_compare, &QPushButton::clicked, this, [this] {
+        emit compareRequested(std::make_shared<const MultiDeviceRunReport>(sweepDeviceReport(m_results)));
+        accept();
+    });
     connect(m_start, &QPushButton::clicked, this, &SweepRunsDialog::start);
     connect(m_cancel, &QPushButton::clicked, this, &SweepRunsDialog::cancel);
     connect(m_save, &QPushButton::clicked, this, [this] {
@@ -170,6 +178,7 @@ void SweepRunsDialog::start()
     m_start->setEnabled(false);
     m_cancel->setEnabled(true);
     m_save->setEnabled(false);
+    m_compare->setEnabled(false);
     auto flag = m_cancelFlag; // kept alive by the worker until it returns
     m_watcher.setFuture(QtConcurrent::run(
         [url = m_rayUrl.toStdString(), m = *manifest, options, flag]() -> std::shared_ptr<const SweepRunsOutcome> {
@@ -203,6 +212,7 @@ void SweepRunsDialog::showOutcome()
     m_results = outcome->results;
     fillTable();
     m_save->setEnabled(true);
+    m_compare->setEnabled(!m_results.empty());
     int failed = 0;
     for (const SweepCellResult& r : m_results)
         failed += !r.succeeded;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fleet/fleet_sweep.h"
+#include "multi_device_run_report.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -24,7 +25,8 @@ struct SweepRunsOutcome;
 // as paths on the workers, the open graph's by default) submitted as Ray jobs through the Jobs REST API
 // (engine/fleet), off the GUI thread, with progress per finished cell and Cancel (which stops the jobs in flight).
 // The results land in a table, one row per cell (measured median, the Costscope and RLX predictions and the error,
-// or why the cell failed after its retries), and save as the CLI's JSON or CSV.
+// or why the cell failed after its retries), save as the CLI's JSON or CSV, and open in the Run panel's per-device
+// comparison (Compare in Run Panel: compareRequested, then the dialog closes).
 class SweepRunsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -42,6 +44,7 @@ public:
     QSpinBox* retriesSpin() const { return m_retries; }
     QPushButton* startButton() const { return m_start; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* compareButton() const { return m_compare; }
     QProgressBar* progress() const { return m_progress; }
     QLabel* statusLabel() const { return m_status; }
     QTableWidget* resultsTable() const { return m_table; }
@@ -57,6 +60,8 @@ public slots:
 signals:
     void cellFinished(int done, int total);
     void sweepFinished(bool ok);
+    // The last sweep's cells as a per-device report (sweepDeviceReport), for the Run panel.
+    void compareRequested(std::shared_ptr<const MultiDeviceRunReport> report);
 
 private:
     void showOutcome();
@@ -72,6 +77,7 @@ private:
     QPushButton* m_start;
     QPushButton* m_cancel;
     QPushButton* m_save;
+    QPushButton* m_compare;
     QProgressBar* m_progress;
     QLabel* m_status;
     QTableWidget* m_table;
