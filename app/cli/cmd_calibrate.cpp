@@ -62,9 +62,15 @@ int cmdCalibrate(const std::vector<std::string>& argv)
         std::cerr << kUsageLine << "\n--device takes a device index (0, 1, ...), got '" << deviceText << "'\n";
         return kUsage;
     }
-    if (remote->remote)
+    if (remote->remote) {
+        std::vector<std::string> predictorArgs; // the remote calibrate learns the predictors as asked here
+        if (args->flag("no-predictors"))
+            predictorArgs.push_back("--no-predictors");
+        if (auto b = args->option("predictor-budget"))
+            predictorArgs.insert(predictorArgs.end(), {"--predictor-budget", *b});
         return calibrateOnRemote(*remote->remote, backendName, static_cast<DeviceIndex>(device), args->flag("quick"),
-                                 args->option("save").value_or(""), args->flag("json"));
+                                 args->option("save").value_or(""), args->flag("json"), predictorArgs);
+    }
     auto backend = loadBackend(backendName);
     if (!backend) {
         std::cerr << "costscope-cli calibrate: " << backend.error().message << " (see costscope-cli devices)\n";

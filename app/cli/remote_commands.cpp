@@ -73,11 +73,11 @@ int evaluateOnRemote(RemoteCliOptions options, const std::vector<std::string>& e
 }
 
 int calibrateOnRemote(RemoteCliOptions options, const std::string& backend, DeviceIndex device, bool quick,
-                      const std::string& name, bool json)
+                      const std::string& name, bool json, const std::vector<std::string>& predictorArgs)
 {
     RemoteCli remote(std::move(options));
     const std::string profileName = name.empty() ? remoteProfileName(remote.options().target.host, backend) : name;
-    auto profile = calibrateRemotely(remote, backend, device, quick, profileName);
+    auto profile = calibrateRemotely(remote, backend, device, quick, profileName, predictorArgs);
     if (!profile)
         return failed("calibrate", profile.error());
     auto saved = saveCalibratedProfile(*profile);

@@ -17,6 +17,6 @@ int runOnRemote(RemoteCliOptions options, const std::string& file, const std::ve
 int devicesOnRemote(RemoteCliOptions options, bool json);
 int evaluateOnRemote(RemoteCliOptions options, const std::vector<std::string>& evaluateArgs);
 int calibrateOnRemote(RemoteCliOptions options, const std::string& backend, DeviceIndex device, bool quick,
-                      const std::string& name, bool json);
+                      const std::string& name, bool json, const std::vector<std::string>& predictorArgs = {});
 
 } // namespace costscope::cli

@@ -145,12 +145,13 @@ std::string remoteProfileName(const std::string& host, const std::string& backen
 }
 
 Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& backend, DeviceIndex device, bool quick,
-                                        const std::string& name)
+                                        const std::string& name, const std::vector<std::string>& predictorArgs)
 {
     std::vector<std::string> args = {"calibrate", "--backend", backend, "--device", std::to_string(device),
                                      "--save",    name,        "--json"};
     if (quick)
         args.push_back("--quick");
+    args.insert(args.end(), predictorArgs.begin(), predictorArgs.end());
     auto out = remote.run(args);
     if (!out)
         return out.error();

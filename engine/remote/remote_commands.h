@@ -37,8 +37,9 @@ std::string remoteDeviceId(const std::string& host, const std::string& backend, 
 
 // Calibrates a remote device and returns its profile, named `name`, for the caller to keep locally (the remote
 // costscope-cli keeps a copy under the same name, as every calibration does).
+// `predictorArgs` go to the remote calibrate as they are (--no-predictors, --predictor-budget S).
 Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& backend, DeviceIndex device, bool quick,
-                                        const std::string& name);
+                                        const std::string& name, const std::vector<std::string>& predictorArgs = {});
 // `costscope-cli evaluate ARGS` on the remote (the zoo and the sampler are built there; the profile it is held to is
 // the remote's copy of the one named, as calibrateRemotely leaves it). With --json among `args` the report gains
 // "host"; the text report comes back as printed.
