@@ -12,6 +12,7 @@ FusedPricing priceFusedGroups(const Graph& g, const Bindings& b, const DevicePro
 {
     FusedPricing out;
     out.totalNs = unfused.totalNs;
+    out.cost = unfused;
     if (groups.empty())
         return out;
     Graph fusedGraph = g;
@@ -27,10 +28,10 @@ FusedPricing priceFusedGroups(const Graph& g, const Bindings& b, const DevicePro
             price.problem = fused.error().message;
         out.groups.push_back(std::move(price));
     }
-    const GraphCost cost = makeCostModel("costscope")->estimate(fusedGraph, profile, b);
-    out.totalNs = cost.totalNs;
+    out.cost = makeCostModel("costscope")->estimate(fusedGraph, profile, b);
+    out.totalNs = out.cost.totalNs;
     std::unordered_map<NodeId, double> priceOf;
-    for (const NodeCost& c : cost.nodes)
+    for (const NodeCost& c : out.cost.nodes)
         priceOf[c.id] = c.totalNs;
     for (FusedGroupPrice& p : out.groups)
         p.fusedNs = p.problem.empty() ? priceOf[p.exit] : p.unfusedNs;

@@ -24,6 +24,7 @@ struct FusedGroupPrice {
 struct FusedPricing {
     std::vector<FusedGroupPrice> groups; // in the order given
     double totalNs = 0;                  // the whole graph with every group that fused priced as its kernel
+    GraphCost cost; // that estimate itself (read-back included; measuredPartNs gives what a timed run measures)
 };
 
 // `unfused`: the Costscope model's estimate of `g` under `profile` (its nodes in graph order); `groups`: the node

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "multi_device_run.h"
 
+#include "fused_group_prices.h"
 #include "synthetic.h"
 
 #include <algorithm>
@@ -121,6 +122,14 @@ std::vector<DeviceRun> runOnDevices(Backend& backend, const Graph& g, const Bind
             if (plan && run.isolated)
                 guarded(run, "concurrent run", [&] { return timed(*plan, run.concurrent); });
         }
+        if (options.kernels && plan && run.isolated)
+            guarded(run, "instrumented run", [&]() -> Result<bool> {
+                auto kernels = plan->runInstrumented();
+                if (!kernels)
+                    return kernels.error();
+                run.fusedGroups = fusedGroupsOf(*kernels);
+                return true;
+            });
         plan.reset(); // on this thread, which owns the device's context
     };
     std::vector<std::jthread> threads;

@@ -15,6 +15,9 @@ struct DeviceRun {
     DeviceInfo device;
     std::optional<TimingStats> isolated;   // the device alone: the others wait
     std::optional<TimingStats> concurrent; // every device that ran isolated runs at once
+    // The node ids of each kernel that ran several nodes (fusedGroupsOf of one instrumented run after the timed
+    // ones), so that the prediction prices the plan the device ran, not the unfused graph.
+    std::vector<std::vector<NodeId>> fusedGroups;
     std::string error; // the first failure ("compile: ...", "isolated run: ...", "concurrent run: ..."); empty if none
 
     bool failed() const { return !isolated.has_value(); }
@@ -23,6 +26,7 @@ struct DeviceRun {
 struct MultiDeviceRunOptions {
     MeasureOptions measure; // its progress callback is not called (the devices' threads would race on it)
     bool concurrent = true; // also the contention phase
+    bool kernels = true;    // one instrumented run at the end: which nodes ran as one kernel (DeviceRun::fusedGroups)
 };
 
 // Compiles the graph once per device, each on a thread of its own that owns that device's plan (and with it the

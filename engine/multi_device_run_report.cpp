@@ -2,6 +2,7 @@
 #include "multi_device_run_report.h"
 
 #include "calibration/device_profile_name.h"
+#include "fused_group_prices.h"
 
 #include <algorithm>
 
@@ -14,12 +15,22 @@ std::optional<double> DeviceRunReport::contention() const
     return double(run.concurrent->medianNs) / double(run.isolated->medianNs) - 1;
 }
 
+std::optional<double> DeviceRunReport::costscopeNs() const
+{
+    if (costscopeFused)
+        return measuredPartNs(*costscopeFused);
+    if (predicted)
+        return measuredPartNs(predicted->costscope); // what a timed run measures: no read-back
+    return std::nullopt;
+}
+
 std::optional<double> DeviceRunReport::costscopeError() const
 {
-    if (!predicted || !run.isolated || run.isolated->medianNs <= 0)
+    const auto predictedNs = costscopeNs();
+    if (!predictedNs || !run.isolated || run.isolated->medianNs <= 0)
         return std::nullopt;
     const auto measured = double(run.isolated->medianNs);
-    return (measuredPartNs(predicted->costscope) - measured) / measured; // what a timed run measures
+    return (*predictedNs - measured) / measured;
 }
 
 bool MultiDeviceRunReport::allFailed() const
@@ -36,11 +47,15 @@ MultiDeviceRunReport runAndPredictOnDevices(Backend& backend, const std::string&
     std::vector<DeviceRun> runs = runOnDevices(backend, g, bindings, backend.devices(), inputs, options);
     report.spreads = spreadByModel(runs);
     for (DeviceRun& r : runs) {
-        DeviceRunReport d{std::move(r), std::nullopt, {}};
+        DeviceRunReport d{std::move(r), std::nullopt, {}, std::nullopt};
         const std::string name = profile.empty() ? calibratedProfileOf(d.run.device) : profile;
-        if (auto p = predictRun(g, bindings, backendName, name))
+        if (auto p = predictRun(g, bindings, backendName, name)) {
             d.predicted = std::move(*p);
-        else
+            if (!d.run.fusedGroups.empty())
+                d.costscopeFused = priceFusedGroups(g, bindings, d.predicted->costscopeProfile, d.predicted->costscope,
+                                                    d.run.fusedGroups)
+                                       .cost;
+        } else
             d.predictionProblem = p.error().message;
         report.devices.push_back(std::move(d));
     }

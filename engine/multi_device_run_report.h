@@ -15,10 +15,15 @@ struct DeviceRunReport {
     DeviceRun run;
     std::optional<RunPredictions> predicted;
     std::string predictionProblem; // why there is no prediction (a profile that cannot be read)
+    // The Costscope prediction of the plan as the device ran it: each kernel of several nodes priced as that fused
+    // kernel (priceFusedGroups); absent where no kernel ran several nodes (then predicted->costscope is the plan's).
+    std::optional<GraphCost> costscopeFused;
 
     // concurrent / isolated median - 1, where the device ran both ways.
     std::optional<double> contention() const;
-    // The Costscope prediction's relative error against the isolated median.
+    // What the Costscope model predicts a timed run of the plan measures: the fused price where kernels fused.
+    std::optional<double> costscopeNs() const;
+    // The Costscope prediction's (costscopeNs) relative error against the isolated median.
     std::optional<double> costscopeError() const;
 };
 

@@ -44,6 +44,9 @@ Json deviceJson(const DeviceRunReport& d)
         const auto measured = double(d.run.isolated->medianNs);
         for (const GraphCost* c : {&d.predicted->rlx, &d.predicted->costscope})
             j["predicted"][c->model] = predictedJson(*c, measured);
+        if (d.costscopeFused) // the plan as it ran, each fused kernel priced as one (as `run` does)
+            j["predicted"]["costscope_fused"] = predictedJson(*d.costscopeFused, measured);
+        j["fused_kernels"] = d.run.fusedGroups.size();
     }
     if (!d.predictionProblem.empty())
         j["prediction_error"] = d.predictionProblem;
@@ -85,7 +88,7 @@ void printTable(const Graph& g, const std::string& backend, const std::vector<De
         std::string predicted = "-", error = "-", profile = "-";
         if (d.predicted) {
             char text[32];
-            std::snprintf(text, sizeof text, "%.3f", measuredPartNs(d.predicted->costscope) / 1e6);
+            std::snprintf(text, sizeof text, "%.3f", d.costscopeNs().value_or(0) / 1e6);
             predicted = text;
             profile = d.predicted->costscope.profile;
             if (const auto e = d.costscopeError())

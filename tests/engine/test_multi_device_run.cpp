@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 // runOnDevices over a fake backend of several devices: each device's plan lives on one thread of its own, the
 // isolated runs never overlap, the concurrent ones start together, and a failing device keeps the others' results.
+// The report prices the plan each device ran: kernels of several nodes as fused kernels.
+#include "fused_group_prices.h"
 #include "multi_device_run.h"
+#include "multi_device_run_report.h"
+#include "scripted_fusion_graph.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -30,6 +35,7 @@ struct Journal {
     std::mutex mutex;
     std::vector<Run> runs;
     std::vector<std::pair<DeviceIndex, std::thread::id>> owners; // compile, each run and destruction
+    std::vector<NodeTiming> kernels;                             // what an instrumented run reports
     void owner(DeviceIndex d)
     {
         const std::lock_guard lock(mutex);
@@ -58,10 +64,7 @@ public:
         m_journal.runs.push_back({m_device, begin, Clock::now()});
         return true;
     }
-    Result<std::vector<NodeTiming>> runInstrumented(const std::atomic<bool>*) override
-    {
-        return std::vector<NodeTiming>{};
-    }
+    Result<std::vector<NodeTiming>> runInstrumented(const std::atomic<bool>*) override { return m_journal.kernels; }
     Result<std::vector<HostTensor>> readOutputs() const override { return std::vector<HostTensor>{}; }
 
 private:
@@ -111,7 +114,15 @@ MultiDeviceRunOptions fewRuns()
 
 class TestMultiDeviceRun : public QObject {
     Q_OBJECT
+    QTemporaryDir m_data;
 private slots:
+    void initTestCase()
+    {
+        // No calibrated profile of the user's: each device is predicted under RLX's CUDA profile.
+        QVERIFY(m_data.isValid());
+        qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
+    }
+
     void everyDeviceRunsIsolatedThenTogether()
     {
         Journal journal;
@@ -200,6 +211,40 @@ private slots:
         QCOMPARE(spreads[1].devices, 1);
         QCOMPARE(spreads[1].isolated, 0.0);
         QVERIFY(!spreads[1].concurrent);
+    }
+
+    void fusedKernelsArePricedAsTheDeviceRanThem()
+    {
+        const test::Scripted s = test::scriptedGraph();
+        Journal journal;
+        journal.kernels = {{s.mm, "MatMul", 1000},
+                           {s.add, "Binary.Add", 1000},
+                           {s.relu, "Activation.Relu", 1000},
+                           {s.out, "fused_mul_add", 1000, {s.mul}}};
+        FakeBackend backend({Behaviour::Ok, Behaviour::Ok}, journal);
+        const auto report = runAndPredictOnDevices(backend, "cuda", s.g, {}, {}, "", fewRuns());
+        QCOMPARE(report.devices.size(), std::size_t(2));
+        for (const DeviceRunReport& d : report.devices) {
+            QCOMPARE(d.run.fusedGroups, (std::vector<std::vector<NodeId>>{{s.mul, s.out}}));
+            QVERIFY2(d.predicted && d.costscopeFused, d.predictionProblem.c_str());
+            QCOMPARE(d.predicted->costscope.profile, std::string("rlx-linux/cuda"));
+            const FusedPricing expected =
+                priceFusedGroups(s.g, {}, d.predicted->costscopeProfile, d.predicted->costscope, {{s.mul, s.out}});
+            QCOMPARE(*d.costscopeNs(), measuredPartNs(expected.cost));
+            // One kernel for the pair saves the intermediate's round trip through memory.
+            QVERIFY(*d.costscopeNs() < measuredPartNs(d.predicted->costscope));
+            const double measured = double(d.run.isolated->medianNs);
+            QCOMPARE(*d.costscopeError(), (*d.costscopeNs() - measured) / measured);
+        }
+        // A plan that fused nothing is predicted as the graph.
+        journal.kernels.pop_back();
+        journal.kernels.push_back({s.mul, "Binary.Mul", 1000});
+        journal.kernels.push_back({s.out, "Binary.Add", 1000});
+        const auto unfused = runAndPredictOnDevices(backend, "cuda", s.g, {}, {}, "", fewRuns());
+        for (const DeviceRunReport& d : unfused.devices) {
+            QVERIFY(d.run.fusedGroups.empty() && !d.costscopeFused);
+            QCOMPARE(*d.costscopeNs(), measuredPartNs(d.predicted->costscope));
+        }
     }
 
     void noDevicesIsNoRuns()

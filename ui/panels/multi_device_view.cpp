@@ -94,7 +94,7 @@ void MultiDeviceView::fillTable()
                                    median(d.run.isolated),
                                    median(d.run.concurrent),
                                    contention ? percent(*contention) : QStringLiteral("–"),
-                                   d.predicted ? formatNs(measuredPartNs(d.predicted->costscope)) : QStringLiteral("–"),
+                                   d.costscopeNs() ? formatNs(*d.costscopeNs()) : QStringLiteral("–"),
                                    error ? percent(*error) : QStringLiteral("–"),
                                    d.predicted ? QString::fromStdString(d.predicted->costscope.profile)
                                                : QStringLiteral("–"),
@@ -144,7 +144,7 @@ void MultiDeviceView::drawChart()
         ticker->addTick(key, label);
         isolated << (d.run.isolated ? double(d.run.isolated->medianNs) / 1e6 : 0.0);
         concurrent << (d.run.concurrent ? double(d.run.concurrent->medianNs) / 1e6 : 0.0);
-        predicted << (d.predicted ? measuredPartNs(d.predicted->costscope) / 1e6 : 0.0);
+        predicted << d.costscopeNs().value_or(0.0) / 1e6;
         top = std::max({top, isolated.back(), concurrent.back(), predicted.back()});
     }
     auto* group = new QCPBarsGroup(m_chart);
