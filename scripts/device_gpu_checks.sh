@@ -8,9 +8,11 @@
 #             toolkit hidden runs on the CPU and names why CUDA is unavailable; start-up time of the CLI
 #   multigpu  build-multigpu (CUDA on; no GUI, Vulkan, ONNX or tests): `devices`, then `run --backend cuda --device
 #             all` (each GPU alone, then all at once) on the bundled examples, the carried RLX graphs and an
-#             element-wise chain (scripts/elementwise_chain_graph.py), `calibrate --device all --quick` (a profile per
-#             GPU) and the runs again under those profiles; JSON per run in $OUT/multigpu, then a summary of the
-#             spread between GPUs of one model (target: within 5 %) and of the contention
+#             element-wise chain (scripts/elementwise_chain_graph.py), a calibration of every GPU at once (a profile
+#             per GPU, kernel predictors included; MULTIGPU_PREDICTOR_BUDGET seconds, default 60), with
+#             MULTIGPU_EVALUATE=1 `evaluate` on every GPU at once, and the runs again under those profiles; JSON per
+#             run in $OUT/multigpu, then a summary of the spread between GPUs of one model (target: within 5 %), the
+#             contention and each GPU's prediction error
 #   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
 #             headers (unpacked under /opt/onnx): costscope-cli and the two CUDA benches in one build; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
@@ -177,39 +179,51 @@ stage_plugins() {
     build-plugins/tests/bench/bench_startup "$cli"
 }
 
-# Every GPU of the host: run --device all before and after calibrate --device all (issue 24).
+# Every GPU of the host: run --device all before and after a calibration of each GPU (issue 24). The GPUs are
+# calibrated (kernel predictors included) at the same time, one process per GPU that sees only its own
+# (CUDA_VISIBLE_DEVICES), each saving calibrated-cuda-<model>-<PCI bus id> as `calibrate --device all` names them;
+# MULTIGPU_EVALUATE=1 then runs `evaluate` on each GPU at once under that GPU's profile (leave-one-family-out).
 stage_multigpu() {
-    local gen=()
-    command -v ninja >/dev/null && gen=(-G Ninja)
-    cmake -S . -B build-multigpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
-        -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_BUILD_TESTS=OFF \
-        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
-    cmake --build build-multigpu -j16 --target costscope-cli costscope_backend_cuda >/dev/null || return 1
-    local cli=build-multigpu/app/costscope-cli dir="$out/multigpu" g tag
+    build_cuda_only build-multigpu costscope-cli costscope_backend_cuda || return 1
+    local cli=build-multigpu/app/costscope-cli dir="$out/multigpu" g tag i n
     mkdir -p "$dir"
     # The per-GPU profiles of this stage only, away from any the machine has.
     XDG_DATA_HOME="$(mktemp -d)"
     export XDG_DATA_HOME
     nvidia-smi --format=csv --query-gpu=index,name,pci.bus_id,memory.total,clocks.max.sm,clocks.max.mem
     "$cli" devices
+    n=$(nvidia-smi -L | wc -l)
     python3 scripts/elementwise_chain_graph.py "$dir/elementwise_chain.hir.json" 8192 8192 16
     local graphs=(resources/examples/*.hir.json "$carry"/rlx/*.hir.json "$dir/elementwise_chain.hir.json")
     for tag in uncalibrated calibrated; do
         if [ "$tag" = calibrated ]; then
-            echo "--- calibrate --backend cuda --device all --quick"
-            timeout 600 "$cli" calibrate --backend cuda --device all --quick | grep -E "^===|saved profile|sgemm|copy bw"
-            echo "(exit ${PIPESTATUS[0]})"
+            echo "--- calibrate each GPU at once (--predictor-budget ${MULTIGPU_PREDICTOR_BUDGET:-60})"
+            for ((i = 0; i < n; i++)); do
+                CUDA_VISIBLE_DEVICES=$i timeout 400 "$cli" calibrate --backend cuda --device all \
+                    --predictor-budget "${MULTIGPU_PREDICTOR_BUDGET:-60}" >"$dir/calibrate-$i.log" 2>&1 &
+            done
+            wait
+            grep -hE "^===|saved profile|copy bw|error" "$dir"/calibrate-*.log
+            if [ "${MULTIGPU_EVALUATE:-0}" = 1 ]; then
+                for ((i = 0; i < n; i++)); do
+                    local profile
+                    profile=$(sed -n "s/^saved profile '\([^']*\)'.*/\1/p" "$dir/calibrate-$i.log")
+                    timeout "${EVAL_TIMEOUT:-300}" "$cli" evaluate --backend cuda --device "$i" --profile "$profile" \
+                        ${EVAL_ARGS:-} --json --save-runs "$dir/evaluate-runs-$i.json" >"$dir/evaluate-$i.json" \
+                        2>"$dir/evaluate-$i.log" &
+                done
+                wait
+                python3 scripts/multigpu_summary.py --evaluate "$dir"/evaluate-[0-9]*.json
+            fi
         fi
         for g in "${graphs[@]}"; do
             [ -f "$g" ] || continue
-            echo "--- $(basename "$g" .hir.json), $tag"
             timeout 300 "$cli" run "$g" --backend cuda --device all --bind batch=256 --runs 20 --json \
                 >"$dir/$(basename "$g" .hir.json).$tag.json"
-            echo "(exit $?)"
-            timeout 300 "$cli" run "$g" --backend cuda --device all --bind batch=256 --runs 20
+            echo "--- $(basename "$g" .hir.json), $tag (exit $?)"
         done
     done
-    python3 scripts/multigpu_summary.py "$dir"/*.json
+    python3 scripts/multigpu_summary.py "$dir"/*.{un,}calibrated.json
 }
 
 # Each graph of the carried data (RLX HIR JSON) at batch 1 and 8 on the Vulkan device, its first output checked

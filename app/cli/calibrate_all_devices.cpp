@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "cli/calibrate_all_devices.h"
 
-#include "calibration/calibrate_device.h"
 #include "calibration/device_profile_name.h"
 #include "calibration/save_calibration.h"
 #include "cli/args.h"
+#include "evaluation/calibrate_with_predictors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +12,7 @@
 
 namespace costscope::cli {
 
-int calibrateAllDevices(const std::string& backendName, bool quick, bool json)
+int calibrateAllDevices(const std::string& backendName, bool quick, bool json, bool predictors, double predictorBudgetS)
 {
     auto backend = loadBackend(backendName);
     if (!backend) {
@@ -32,12 +32,17 @@ int calibrateAllDevices(const std::string& backendName, bool quick, bool json)
     for (const DeviceInfo& d : devices) {
         nlohmann::ordered_json entry = {
             {"index", d.index}, {"name", d.name}, {"pci_bus_id", d.pciBusId}, {"profile", deviceProfileName(d)}};
-        DeviceCalibrationOptions options;
-        options.backend = backendName;
-        options.device = d.index;
-        options.quick = quick;
-        options.name = deviceProfileName(d);
-        auto measured = calibrateDevice(options);
+        CalibrationRequest request;
+        request.device.backend = backendName;
+        request.device.device = d.index;
+        request.device.quick = quick;
+        request.device.name = deviceProfileName(d);
+        request.predictors = predictors;
+        request.predictorBudgetS = predictorBudgetS;
+        std::string warning;
+        auto measured = calibrateWithPredictors(**backend, request, &warning);
+        if (!warning.empty() && &d == &devices.front()) // the build's, not the device's: said once
+            std::cerr << "warning: " << warning << '\n';
         auto stored = measured ? saveCalibratedProfile(measured->profile) : Result<SavedProfile>(measured.error());
         const std::string where = backendName + ":" + std::to_string(d.index) + " (" + d.name + ")";
         if (!stored) {
@@ -48,7 +53,8 @@ int calibrateAllDevices(const std::string& backendName, bool quick, bool json)
             entry["saved_to"] = stored->path;
             if (!json)
                 std::cout << "=== " << where << (d.pciBusId.empty() ? "" : " at " + d.pciBusId) << '\n'
-                          << measured->figures << "saved profile '" << options.name << "' to " << stored->path << '\n';
+                          << measured->figures << "saved profile '" << request.device.name << "' to " << stored->path
+                          << '\n';
         }
         list.push_back(std::move(entry));
     }

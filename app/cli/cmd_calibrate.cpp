@@ -10,7 +10,7 @@
 #include "cli/device_option.h"
 #include "cli/remote_commands.h"
 #include "cli/remote_options.h"
-#include "evaluation/predictor_calibration.h"
+#include "evaluation/calibrate_with_predictors.h"
 #include "train/family_holdout.h"
 
 #include <nlohmann/json.hpp>
@@ -50,12 +50,21 @@ int cmdCalibrate(const std::vector<std::string>& argv)
     }
     const std::string backendName = args->option("backend").value_or("cpu");
     const std::string deviceText = args->option("device").value_or("0");
+    double predictorBudgetS = 0; // 0: the default for the device and --quick
+    if (auto b = args->option("predictor-budget")) {
+        predictorBudgetS = parseDouble(*b).value_or(-1);
+        if (predictorBudgetS <= 0) {
+            std::cerr << kUsageLine << "\n--predictor-budget takes seconds\n";
+            return kUsage;
+        }
+    }
     if (deviceText == "all") {
         if (args->option("save")) {
             std::cerr << kUsageLine << "\n--device all names each profile itself; it takes no --save\n";
             return kUsage;
         }
-        return calibrateAllDevices(backendName, args->flag("quick"), args->flag("json"));
+        return calibrateAllDevices(backendName, args->flag("quick"), args->flag("json"), !args->flag("no-predictors"),
+                                   predictorBudgetS);
     }
     const std::int64_t device = parseInt(deviceText).value_or(-1);
     if (device < 0) {
@@ -81,37 +90,21 @@ int cmdCalibrate(const std::vector<std::string>& argv)
                   << " (see costscope-cli devices)\n";
         return kBadInput;
     }
-    DeviceCalibrationOptions options;
-    options.backend = backendName;
-    options.device = static_cast<DeviceIndex>(device);
-    options.quick = args->flag("quick");
+    CalibrationRequest request;
+    request.device.backend = backendName;
+    request.device.device = static_cast<DeviceIndex>(device);
+    request.device.quick = args->flag("quick");
     const std::string name = args->option("save").value_or("calibrated-" + backendName);
-    options.name = name;
-    auto measured = calibrateDevice(options);
+    request.device.name = name;
+    request.predictors = !args->flag("no-predictors");
+    request.predictorBudgetS = predictorBudgetS;
+    std::string warning;
+    auto measured = calibrateWithPredictors(**backend, request, &warning);
+    if (!warning.empty())
+        std::cerr << "warning: " << warning << '\n';
     if (!measured) {
         std::cerr << "costscope-cli calibrate: " << measured.error().message << '\n';
         return kBadInput;
-    }
-    if (!args->flag("no-predictors")) {
-        PredictorCalibrationOptions po;
-        po.device = options.device;
-        po.quick = options.quick;
-        po.budgetS = defaultPredictorBudgetS(measured->profile.device, options.quick);
-        if (auto b = args->option("predictor-budget"))
-            po.budgetS = parseDouble(*b).value_or(-1);
-        if (po.budgetS <= 0) {
-            std::cerr << kUsageLine << "\n--predictor-budget takes seconds\n";
-            return kUsage;
-        }
-        if (!predictorTrainingAvailable()) {
-            std::cerr << "warning: this build has no XGBoost: no kernel predictors; the analytic terms price every "
-                         "kernel\n";
-        } else if (auto p = withMeasuredPredictors(**backend, measured->profile, po, measured->figures)) {
-            measured->profile = std::move(*p);
-        } else {
-            std::cerr << "costscope-cli calibrate: kernel predictors: " << p.error().message << '\n';
-            return kBadInput;
-        }
     }
     auto saved = saveCalibratedProfile(measured->profile);
     if (!saved) {

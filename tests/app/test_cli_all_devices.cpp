@@ -55,13 +55,21 @@ private slots:
     void cpuProfilesPerDeviceArePickedByRun()
     {
         QByteArray out, err;
-        QVERIFY2(runCli({"calibrate", "--backend", "cpu", "--device", "all", "--quick", "--json"}, &out, &err) == 0,
-                 err.constData());
+        // A short predictor budget: each device's profile learns its kernel predictors as a one-device calibrate does.
+        QVERIFY2(
+            runCli({"calibrate", "--backend", "cpu", "--device", "all", "--quick", "--json", "--predictor-budget", "6"},
+                   &out, &err)
+                == 0,
+            err.constData());
         const QJsonArray calibrated = QJsonDocument::fromJson(out).object()["devices"].toArray();
         QCOMPARE(calibrated.size(), 1);
         const QString profile = calibrated[0].toObject()["profile"].toString();
         QVERIFY2(profile.startsWith("calibrated-cpu-") && profile.endsWith("-dev0"), qPrintable(profile));
-        QVERIFY(QFile::exists(calibrated[0].toObject()["saved_to"].toString()));
+        QFile saved(calibrated[0].toObject()["saved_to"].toString());
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QJsonObject predictors =
+            QJsonDocument::fromJson(saved.readAll()).object()["kernel_predictors"].toObject();
+        QVERIFY2(predictors.contains("matmul"), qPrintable(QStringList(predictors.keys()).join(',')));
 
         QVERIFY2(runCli({"run", sourcePath("resources/examples/cnn.hir.json"), "--backend", "cpu", "--device", "all",
                          "--runs", "2", "--warmup", "1", "--json"},

@@ -228,7 +228,8 @@ private slots:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_DATA_HOME", home.path());
         calibrate.setProcessEnvironment(env);
-        calibrate.start(costscope::test::cliPath(), {"calibrate", "--backend", "cpu", "--device", "all", "--quick"});
+        calibrate.start(costscope::test::cliPath(),
+                        {"calibrate", "--backend", "cpu", "--device", "all", "--quick", "--no-predictors"});
         QVERIFY(calibrate.waitForFinished(300000));
         QCOMPARE(calibrate.exitCode(), 0);
         r = pick({m_file, "--bind", "batch=8", "--device", "cpu:0", "--json"}, {xdg});

@@ -2,7 +2,7 @@
 #include "panels/profile_tools.h"
 #include "analysis/profile_library.h"
 #include "calibration/calibrate_device.h"
-#include "evaluation/predictor_calibration.h"
+#include "evaluation/calibrate_with_predictors.h"
 #include "panels/evaluation_view.h"
 #include "train/kernel_predictor_train.h"
 #include <QApplication>
@@ -165,26 +165,13 @@ void ProfileTools::calibrate()
         self,
         [cancel = m_cancel, options, predictors = m_predictors->isChecked()]() mutable -> Result<SavedProfile> {
             options.cancel = cancel.get();
-            auto c = calibrateDevice(options);
+            auto backend = loadBackend(options.backend);
+            if (!backend)
+                return backend.error();
+            CalibrationRequest request{options, predictors, 0};
+            auto c = calibrateWithPredictors(**backend, request);
             if (!c)
                 return c.error();
-            if (predictors) {
-                auto backend = loadBackend(options.backend);
-                if (!backend)
-                    return backend.error();
-                PredictorCalibrationOptions po;
-                po.device = options.device;
-                po.quick = options.quick;
-                po.cancel = cancel.get();
-                po.onProgress = [progress = options.progress](std::size_t done, std::size_t total) {
-                    if (progress)
-                        progress(int(done), int(total));
-                };
-                auto learned = withMeasuredPredictors(**backend, c->profile, po, c->figures);
-                if (!learned)
-                    return Diagnostic::error("kernel predictors: " + learned.error().message);
-                c->profile = std::move(*learned);
-            }
             return saveCalibratedProfile(std::move(c->profile));
         },
         [](ProfileTools& tools, const Result<SavedProfile>& saved) { tools.showCalibration(saved); });
