@@ -198,21 +198,25 @@ stage_multigpu() {
     for tag in uncalibrated calibrated; do
         if [ "$tag" = calibrated ]; then
             echo "--- calibrate each GPU at once (--predictor-budget ${MULTIGPU_PREDICTOR_BUDGET:-60})"
+            date -u +%T
             for ((i = 0; i < n; i++)); do
-                CUDA_VISIBLE_DEVICES=$i timeout 400 "$cli" calibrate --backend cuda --device all \
+                CUDA_VISIBLE_DEVICES=$i OMP_NUM_THREADS=$(($(nproc) / n)) timeout 300 "$cli" calibrate --backend cuda --device all \
                     --predictor-budget "${MULTIGPU_PREDICTOR_BUDGET:-60}" >"$dir/calibrate-$i.log" 2>&1 &
             done
             wait
+            date -u +%T
             grep -hE "^===|saved profile|copy bw|error" "$dir"/calibrate-*.log
             if [ "${MULTIGPU_EVALUATE:-0}" = 1 ]; then
                 for ((i = 0; i < n; i++)); do
                     local profile
                     profile=$(sed -n "s/^saved profile '\([^']*\)'.*/\1/p" "$dir/calibrate-$i.log")
-                    timeout "${EVAL_TIMEOUT:-300}" "$cli" evaluate --backend cuda --device "$i" --profile "$profile" \
+                    [ -n "$profile" ] || { echo "GPU $i: no calibrated profile, no evaluation"; continue; }
+                    OMP_NUM_THREADS=$(($(nproc) / n)) timeout "${EVAL_TIMEOUT:-300}" "$cli" evaluate --backend cuda --device "$i" --profile "$profile" \
                         ${EVAL_ARGS:-} --json --save-runs "$dir/evaluate-runs-$i.json" >"$dir/evaluate-$i.json" \
                         2>"$dir/evaluate-$i.log" &
                 done
                 wait
+                date -u +%T
                 python3 scripts/multigpu_summary.py --evaluate "$dir"/evaluate-[0-9]*.json
             fi
         fi

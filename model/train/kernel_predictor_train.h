@@ -16,7 +16,7 @@ struct PredictorTrainOptions {
     int maxDepth = 5;
     double eta = 0.1;
     double minChildWeight = 0.0; // per-sample weights sum to about one per run, so this stays small
-    int threads = 0;             // 0: XGBoost's default
+    int threads = 0;             // 0: the host's cores, at most 8 (see kernel_predictor_train.cpp)
     unsigned seed = 7;
 };
 
