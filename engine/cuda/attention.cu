@@ -7,12 +7,15 @@
 // kernel (attention_tiled.cu), which shares each key/value tile among 8 query rows. Semantics as the CPU backend
 // (engine/cpu/attention.cpp): scores scaled, optionally soft-capped, masked, softmax over keys, times v; heads packed
 // in the last dim or per head, KV heads possibly grouped (the strides of AttentionArgs).
+#include "cuda/attention_flash.h"
+#include "cuda/attention_score.cuh"
 #include "cuda/attention_tiled.h"
 #include "cuda/cuda_kernels.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace costscope::cuda {
 
@@ -37,13 +40,8 @@ __global__ void attentionKernel(AttentionArgs a)
         q[d] = d < a.headDim ? a.q[qRow + d] : 0.0f;
     }
     __syncwarp();
-    // The keys this query sees: all, up to its own position (causal), or the last `window` of those.
-    const std::int64_t last = i + a.sk - a.sq;
-    std::int64_t begin = 0, end = a.sk;
-    if (a.mask == MaskKind::Causal || a.mask == MaskKind::Window)
-        end = last + 1 < a.sk ? last + 1 : a.sk;
-    if (a.mask == MaskKind::Window && last - a.window + 1 > 0)
-        begin = last - a.window + 1;
+    std::int64_t begin = 0, end = 0; // the keys this query sees
+    attentionKeyRange(a, i, begin, end);
     // Rows of 4 floats can be read as float4 where the layout keeps them 16-byte aligned.
     const bool vec4 = a.headDim % 4 == 0 && a.kvStrides[2] % 4 == 0
         && (reinterpret_cast<std::uintptr_t>(a.k + kvBase) % 16) == 0;
@@ -67,17 +65,7 @@ __global__ void attentionKernel(AttentionArgs a)
                 for (std::int64_t d = 0; d < a.headDim; ++d)
                     dot += q[d] * k[d];
             }
-            s = dot * a.scale;
-            if (a.softcap > 0.0f)
-                s = a.softcap * tanhf(s / a.softcap);
-            if (a.mask == MaskKind::Input) {
-                const std::int64_t off = b * a.maskStrides[0] + h * a.maskStrides[1] + i * a.maskStrides[2]
-                    + j * a.maskStrides[3];
-                if (a.maskIsBool)
-                    s = static_cast<const unsigned char*>(a.maskData)[off] ? s : -INFINITY;
-                else
-                    s += static_cast<const float*>(a.maskData)[off];
-            }
+            s = attentionScore(a, b, h, i, j, dot);
         }
         float chunkMax = s;
         for (int o = 16; o > 0; o >>= 1)
@@ -133,12 +121,25 @@ void launchAttention(const AttentionArgs& a, cudaStream_t s)
 {
     if (a.batch * a.heads * a.sq == 0)
         return;
-    // COSTSCOPE_CUDA_ATTENTION=rows keeps the warp-per-row kernel (to time one against the other).
-    static const bool rowsOnly = [] {
+    // COSTSCOPE_CUDA_ATTENTION picks a kernel, to time one against another: rows (warp per row), tiled (8 rows a
+    // block), flash32 or flash64 (the register-tiled kernel with 32 or 64 rows a block); unset: flash, else tiled.
+    enum class Kernel { Auto, Rows, Tiled, Flash32, Flash64 };
+    static const Kernel chosen = [] {
         const char* v = std::getenv("COSTSCOPE_CUDA_ATTENTION");
-        return v && std::strcmp(v, "rows") == 0;
+        if (!v)
+            return Kernel::Auto;
+        for (auto [name, k] : {std::pair{"rows", Kernel::Rows}, std::pair{"tiled", Kernel::Tiled},
+                               std::pair{"flash32", Kernel::Flash32}, std::pair{"flash64", Kernel::Flash64}})
+            if (std::strcmp(v, name) == 0)
+                return k;
+        return Kernel::Auto;
     }();
-    if (!rowsOnly && launchAttentionTiled(a, s))
+    const FlashRows rows = chosen == Kernel::Flash32 ? FlashRows::Rows32
+        : chosen == Kernel::Flash64                  ? FlashRows::Rows64
+                                                     : FlashRows::Auto;
+    if (chosen != Kernel::Rows && chosen != Kernel::Tiled && launchAttentionFlash(a, rows, s))
+        return;
+    if (chosen != Kernel::Rows && launchAttentionTiled(a, s))
         return;
     // Registers per lane sized to the head dim: 64-wide heads (GPT-2, BERT) use 2.
     if (a.headDim <= 32)

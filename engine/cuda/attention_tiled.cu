@@ -8,6 +8,8 @@
 // attention.cu (masks, soft cap, grouped KV heads, strides).
 #include "cuda/attention_tiled.h"
 
+#include "cuda/attention_score.cuh"
+
 #include <cstdint>
 
 namespace costscope::cuda {
@@ -34,22 +36,12 @@ __global__ void attentionTiledKernel(AttentionArgs a, std::int64_t tilesPerHead)
         const std::int64_t d = lane + 32 * t;
         qRows[warp][d] = rowValid && d < a.headDim ? a.q[qRow + d] : 0.0f;
     }
-    // Keys a query row sees: all, up to its position (causal), or the last `window` of those. The block walks the
-    // union of its rows' ranges; each warp masks the keys outside its own.
-    auto range = [&](std::int64_t row, std::int64_t& begin, std::int64_t& end) {
-        const std::int64_t last = row + a.sk - a.sq;
-        begin = 0;
-        end = a.sk;
-        if (a.mask == MaskKind::Causal || a.mask == MaskKind::Window)
-            end = last + 1 < a.sk ? last + 1 : a.sk;
-        if (a.mask == MaskKind::Window && last - a.window + 1 > 0)
-            begin = last - a.window + 1;
-    };
+    // The block walks the union of its rows' key ranges; each warp masks the keys outside its own.
     std::int64_t myBegin = 0, myEnd = 0, blockBegin = 0, blockEnd = 0, unused = 0;
-    range(i, myBegin, myEnd);
-    range(tile * kRows, blockBegin, unused);
+    attentionKeyRange(a, i, myBegin, myEnd);
+    attentionKeyRange(a, tile * kRows, blockBegin, unused);
     const std::int64_t lastRow = (tile + 1) * kRows - 1 < a.sq ? (tile + 1) * kRows - 1 : a.sq - 1;
-    range(lastRow, unused, blockEnd);
+    attentionKeyRange(a, lastRow, unused, blockEnd);
     float acc[PerLane];
     for (int t = 0; t < PerLane; ++t)
         acc[t] = 0.0f;
@@ -72,17 +64,7 @@ __global__ void attentionTiledKernel(AttentionArgs a, std::int64_t tilesPerHead)
             float dot = 0.0f;
             for (int d = 0; d < kDim; ++d) // zero-padded past the head dim
                 dot += qRows[warp][d] * kTile[lane][d];
-            s = dot * a.scale;
-            if (a.softcap > 0.0f)
-                s = a.softcap * tanhf(s / a.softcap);
-            if (a.mask == MaskKind::Input) {
-                const std::int64_t off = b * a.maskStrides[0] + h * a.maskStrides[1] + i * a.maskStrides[2]
-                                       + j * a.maskStrides[3];
-                if (a.maskIsBool)
-                    s = static_cast<const unsigned char*>(a.maskData)[off] ? s : -INFINITY;
-                else
-                    s += static_cast<const float*>(a.maskData)[off];
-            }
+            s = attentionScore(a, b, h, i, j, dot);
         }
         float chunkMax = s;
         for (int o = 16; o > 0; o >>= 1)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // RLX Attention per head ([batch, heads, seq, head_dim]) for the CUDA backend's test and bench: causal, grouped KV
-// heads, an additive mask input and a 64-wide head (GPT-2's), against attention_reference.h.
+// heads, an additive mask input, a 64-wide head (GPT-2's) and shapes over several of the kernels' tiles, against
+// attention_reference.h.
 
 #include "attention_reference.h"
 #include "cuda_cases.h"
@@ -20,6 +21,9 @@ inline std::vector<Case> perHeadAttentionCases()
         {"Attention per head causal, Sq 3 < Sk 7", {2, 2, 2, 3, 7, 40}, "Causal"},
         {"Attention per head GQA 8/2 causal, d 64", {1, 8, 2, 33, 33, 64}, "Causal"},
         {"Attention per head MQA with additive mask", {2, 4, 1, 5, 9, 16}, "Bias"},
+        // Several 32- and 64-row query blocks and 64-key tiles, the last of each partial (the flash kernel).
+        {"Attention per head causal, d 64, Sq 130", {2, 3, 3, 130, 130, 64}, "Causal"},
+        {"Attention per head with additive mask, d 48, Sq 70 < Sk 100", {1, 2, 2, 70, 100, 48}, "Bias"},
     };
     std::vector<Case> out;
     int seed = 40;

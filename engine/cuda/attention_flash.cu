@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// Attention as FlashAttention-2 tiles it, in fp32 on the CUDA cores: a block takes BQ query rows of one (batch,
+// head) and walks the keys 64 at a time. Per key tile it stages K (transposed) and V in shared memory, computes the
+// BQ×64 scores with each thread holding a 4×4 register tile of them (4 query rows × 4 keys), updates each row's
+// online softmax across the 16 threads that share the row, writes the probabilities to shared memory and adds
+// P·V into a 4×4 register tile of the output (4 rows × 4 head-dim columns). Each shared value read feeds 4 FMAs,
+// where the tiled kernel (attention_tiled.cu: a warp per query row, a lane per key) spends one read per FMA: at
+// GPT-2's shapes on an H100/H200 that kernel took about 3× PyTorch's memory-efficient attention (CUTLASS, fp32).
+// Why hand-written: cuDNN's SDPA graphs are fp16/bf16 only and cuBLAS cannot keep the softmax on chip. Semantics
+// as the other kernels (attention_score.cuh: masks, soft cap, grouped KV heads, strides).
+#include "cuda/attention_flash.h"
+#include "cuda/attention_score.cuh"
+
+#include <cstdint>
+
+namespace costscope::cuda {
+
+namespace {
+constexpr int kD = 64;       // head dims up to 64 (zero-padded)
+constexpr int kKeys = 64;    // keys per staged tile
+constexpr int kQStride = 65; // row strides in shared memory, padded so that the threads' reads of a row or a
+constexpr int kKStride = 65; // column fall in different banks (a stride of 68 puts the two query-row groups of a
+constexpr int kPStride = 68; // warp, 4 rows apart, 16 banks apart)
+
+template <int BQ>
+constexpr int sharedFloats()
+{
+    return BQ * kQStride + kD * kKStride + kKeys * kD + BQ * kPStride;
+}
+
+template <int BQ>
+__global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, std::int64_t tilesPerHead)
+{
+    extern __shared__ float shared[];
+    float* qs = shared;                 // [BQ][kQStride]: the block's query rows
+    float* kt = qs + BQ * kQStride;     // [kD][kKStride]: the key tile, transposed
+    float* vs = kt + kD * kKStride;     // [kKeys][kD]: the value tile
+    float* ps = vs + kKeys * kD;        // [BQ][kPStride]: the tile's probabilities
+    const int tx = threadIdx.x % 16;    // keys (and head-dim columns) tx, tx + 16, tx + 32, tx + 48
+    const int ty = threadIdx.x / 16;    // query rows 4 ty .. 4 ty + 3
+    const std::int64_t tile = blockIdx.x % tilesPerHead, bh = blockIdx.x / tilesPerHead;
+    const std::int64_t h = bh % a.heads, b = bh / a.heads;
+    const std::int64_t i0 = tile * BQ;
+    const std::int64_t qBase = b * a.qStrides[0] + h * a.qStrides[1];
+    const std::int64_t kvBase = b * a.kvStrides[0] + (h / a.kvGroup) * a.kvStrides[1];
+    for (int e = threadIdx.x; e < BQ * kD; e += blockDim.x) {
+        const int r = e / kD, d = e % kD;
+        const std::int64_t i = i0 + r;
+        qs[r * kQStride + d] = i < a.sq && d < a.headDim ? a.q[qBase + i * a.qStrides[2] + d] : 0.0f;
+    }
+    // The block walks the union of its rows' key ranges; each row masks the keys outside its own.
+    std::int64_t blockBegin = 0, blockEnd = 0, unused = 0;
+    attentionKeyRange(a, i0, blockBegin, unused);
+    attentionKeyRange(a, i0 + BQ - 1 < a.sq ? i0 + BQ - 1 : a.sq - 1, unused, blockEnd);
+    std::int64_t rowBegin[4], rowEnd[4];
+    for (int r = 0; r < 4; ++r)
+        attentionKeyRange(a, i0 + 4 * ty + r, rowBegin[r], rowEnd[r]);
+    float o[4][4], m[4], l[4];
+    for (int r = 0; r < 4; ++r) {
+        m[r] = -INFINITY;
+        l[r] = 0.0f;
+        for (int c = 0; c < 4; ++c)
+            o[r][c] = 0.0f;
+    }
+    for (std::int64_t j0 = blockBegin; j0 < blockEnd; j0 += kKeys) {
+        __syncthreads(); // the previous tile's K, V and P are no longer read
+        for (int e = threadIdx.x; e < kKeys * kD; e += blockDim.x) {
+            const int r = e / kD, d = e % kD;
+            const std::int64_t j = j0 + r;
+            const bool in = j < a.sk && d < a.headDim;
+            const std::int64_t at = kvBase + j * a.kvStrides[2] + d;
+            kt[d * kKStride + r] = in ? a.k[at] : 0.0f;
+            vs[r * kD + d] = in ? a.v[at] : 0.0f;
+        }
+        __syncthreads();
+        float s[4][4] = {};
+#pragma unroll 16
+        for (int d = 0; d < kD; ++d) {
+            float qa[4], kb[4];
+            for (int r = 0; r < 4; ++r)
+                qa[r] = qs[(4 * ty + r) * kQStride + d];
+            for (int c = 0; c < 4; ++c)
+                kb[c] = kt[d * kKStride + tx + 16 * c];
+            for (int r = 0; r < 4; ++r)
+                for (int c = 0; c < 4; ++c)
+                    s[r][c] += qa[r] * kb[c];
+        }
+        for (int r = 0; r < 4; ++r) {
+            const std::int64_t i = i0 + 4 * ty + r;
+            float rowMax = -INFINITY;
+            for (int c = 0; c < 4; ++c) {
+                const std::int64_t j = j0 + tx + 16 * c;
+                s[r][c] = j >= rowBegin[r] && j < rowEnd[r] ? attentionScore(a, b, h, i, j, s[r][c]) : -INFINITY;
+                rowMax = fmaxf(rowMax, s[r][c]);
+            }
+            // The 16 threads of a row are one half of a warp: offsets below 16 stay inside it.
+            for (int off = 8; off > 0; off >>= 1)
+                rowMax = fmaxf(rowMax, __shfl_xor_sync(0xffffffffu, rowMax, off));
+            const float mNew = fmaxf(m[r], rowMax);
+            // Every key so far masked out (a row past the last query, or a hidden prefix): nothing to add yet.
+            const float corr = mNew == -INFINITY ? 1.0f : expf(m[r] - mNew);
+            float rowSum = 0.0f;
+            for (int c = 0; c < 4; ++c) {
+                const float p = s[r][c] == -INFINITY ? 0.0f : expf(s[r][c] - mNew);
+                ps[(4 * ty + r) * kPStride + tx + 16 * c] = p;
+                rowSum += p;
+            }
+            for (int off = 8; off > 0; off >>= 1)
+                rowSum += __shfl_xor_sync(0xffffffffu, rowSum, off);
+            l[r] = l[r] * corr + rowSum;
+            for (int c = 0; c < 4; ++c)
+                o[r][c] *= corr;
+            m[r] = mNew;
+        }
+        __syncthreads();
+#pragma unroll 16
+        for (int j = 0; j < kKeys; ++j) {
+            float pa[4], vb[4];
+            for (int r = 0; r < 4; ++r)
+                pa[r] = ps[(4 * ty + r) * kPStride + j];
+            for (int c = 0; c < 4; ++c)
+                vb[c] = vs[j * kD + tx + 16 * c];
+            for (int r = 0; r < 4; ++r)
+                for (int c = 0; c < 4; ++c)
+                    o[r][c] += pa[r] * vb[c];
+        }
+    }
+    for (int r = 0; r < 4; ++r) {
+        const std::int64_t i = i0 + 4 * ty + r;
+        if (i >= a.sq)
+            continue;
+        float* out = a.out + qBase + i * a.qStrides[2];
+        for (int c = 0; c < 4; ++c) {
+            const int d = tx + 16 * c;
+            if (d < a.headDim)
+                out[d] = l[r] > 0.0f ? o[r][c] / l[r] : 0.0f;
+        }
+    }
+}
+
+template <int BQ>
+void launchFlash(const AttentionArgs& a, std::int64_t tilesPerHead, cudaStream_t s)
+{
+    constexpr auto bytes = static_cast<int>(sharedFloats<BQ>() * sizeof(float));
+    // Over the default 48 KB of shared memory: the opt-in is per device, so it is set on each one it runs on.
+    static bool optedIn[64] = {};
+    int device = 0;
+    cudaGetDevice(&device);
+    if (device < 0 || device >= 64 || !optedIn[device]) {
+        cudaFuncSetAttribute(attentionFlashKernel<BQ>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        if (device >= 0 && device < 64)
+            optedIn[device] = true;
+    }
+    const auto blocks = static_cast<unsigned>(a.batch * a.heads * tilesPerHead);
+    attentionFlashKernel<BQ><<<blocks, BQ * 4, bytes, s>>>(a, tilesPerHead);
+}
+} // namespace
+
+bool launchAttentionFlash(const AttentionArgs& a, FlashRows rows, cudaStream_t s)
+{
+    if (a.headDim > kD || a.batch * a.heads * ((a.sq + 31) / 32) > 0x7fffffff)
+        return false;
+    if (rows == FlashRows::Auto) {
+        // A block walks its key tiles one after another: with fewer blocks than a large GPU has SMs (132) the
+        // tiled kernel's many small blocks finish first. Measured on an H100 (bench_cuda_fusion --quick): GPT-2
+        // small's attention at batch 8 (192 blocks of 64 rows) 45.2 us here against 70.2 us tiled (32 rows a
+        // block: 48.2 us); the small cases (a few blocks) 20.7-21.1 us here against 9.3-12.2 us tiled.
+        if (a.batch * a.heads * ((a.sq + 63) / 64) < 132)
+            return false;
+        rows = FlashRows::Rows64;
+    }
+    if (rows == FlashRows::Rows64)
+        launchFlash<64>(a, (a.sq + 63) / 64, s);
+    else
+        launchFlash<32>(a, (a.sq + 31) / 32, s);
+    return true;
+}
+
+} // namespace costscope::cuda
