@@ -112,6 +112,23 @@ __global__ void channelBiasKernel(float* y, const float* bias, std::int64_t tota
         y[i] += bias[(i / inner) % c];
 }
 
+// One window element (k0, k1, k2) of output (o0, o1, o2) into the pool's running result: read where it falls
+// inside the input, counted where it is inside or (count_include_pad) in the padding. Both pool kernels use it.
+__device__ inline void poolStep(const PoolArgs& a, const float* x, std::int64_t o0, std::int64_t o1, std::int64_t o2,
+                                std::int64_t k0, std::int64_t k1, std::int64_t k2, float& acc, std::int64_t& counted)
+{
+    const std::int64_t i0 = o0 * a.stride[0] - a.padBegin[0] + k0 * a.dilation[0];
+    const std::int64_t i1 = o1 * a.stride[1] - a.padBegin[1] + k1 * a.dilation[1];
+    const std::int64_t i2 = o2 * a.stride[2] - a.padBegin[2] + k2 * a.dilation[2];
+    const bool inside = i0 >= 0 && i0 < a.in[0] && i1 >= 0 && i1 < a.in[1] && i2 >= 0 && i2 < a.in[2];
+    const bool inPadded = i0 < a.in[0] + a.padEnd[0] && i1 < a.in[1] + a.padEnd[1] && i2 < a.in[2] + a.padEnd[2];
+    if (inside) {
+        const float v = x[(i0 * a.in[1] + i1) * a.in[2] + i2];
+        acc = a.isMax ? fmaxf(acc, v) : acc + v;
+    }
+    counted += (inside || (a.includePad && inPadded)) ? 1 : 0;
+}
+
 __global__ void poolKernel(PoolArgs a)
 {
     const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
@@ -125,19 +142,8 @@ __global__ void poolKernel(PoolArgs a)
         std::int64_t counted = 0;
         for (std::int64_t k0 = 0; k0 < a.kernel[0]; ++k0)
             for (std::int64_t k1 = 0; k1 < a.kernel[1]; ++k1)
-                for (std::int64_t k2 = 0; k2 < a.kernel[2]; ++k2) {
-                    const std::int64_t i0 = o0 * a.stride[0] - a.padBegin[0] + k0 * a.dilation[0];
-                    const std::int64_t i1 = o1 * a.stride[1] - a.padBegin[1] + k1 * a.dilation[1];
-                    const std::int64_t i2 = o2 * a.stride[2] - a.padBegin[2] + k2 * a.dilation[2];
-                    const bool inside = i0 >= 0 && i0 < a.in[0] && i1 >= 0 && i1 < a.in[1] && i2 >= 0 && i2 < a.in[2];
-                    const bool inPadded = i0 < a.in[0] + a.padEnd[0] && i1 < a.in[1] + a.padEnd[1]
-                        && i2 < a.in[2] + a.padEnd[2];
-                    if (inside) {
-                        const float v = x[(i0 * a.in[1] + i1) * a.in[2] + i2];
-                        acc = a.isMax ? fmaxf(acc, v) : acc + v;
-                    }
-                    counted += (inside || (a.includePad && inPadded)) ? 1 : 0;
-                }
+                for (std::int64_t k2 = 0; k2 < a.kernel[2]; ++k2)
+                    poolStep(a, x, o0, o1, o2, k0, k1, k2, acc, counted);
         a.y[i] = a.isMax ? acc : (counted ? acc / float(counted) : 0.0f);
     }
 }
@@ -145,7 +151,7 @@ __global__ void poolKernel(PoolArgs a)
 // One warp per output for large windows (global pooling: a 56x56 window is 3 136 elements). One thread walking such
 // a window serially is latency-bound: on an H100 a ShuffleNet's global average pool took ~0.2 ms this way, 3x what
 // the cost model could learn. The lanes stride over the window (consecutive lanes read consecutive elements of a
-// row) and the warp reduces the partial results; the arithmetic is the same as poolKernel's.
+// row) and the warp reduces the partial results; each element's step is poolKernel's (poolStep).
 __global__ void poolWarpKernel(PoolArgs a)
 {
     const std::int64_t outSpatial = a.out[0] * a.out[1] * a.out[2];
@@ -162,16 +168,7 @@ __global__ void poolWarpKernel(PoolArgs a)
         for (std::int64_t w = lane; w < window; w += 32) {
             const std::int64_t k2 = w % a.kernel[2], k1 = (w / a.kernel[2]) % a.kernel[1],
                                k0 = w / (a.kernel[2] * a.kernel[1]);
-            const std::int64_t i0 = o0 * a.stride[0] - a.padBegin[0] + k0 * a.dilation[0];
-            const std::int64_t i1 = o1 * a.stride[1] - a.padBegin[1] + k1 * a.dilation[1];
-            const std::int64_t i2 = o2 * a.stride[2] - a.padBegin[2] + k2 * a.dilation[2];
-            const bool inside = i0 >= 0 && i0 < a.in[0] && i1 >= 0 && i1 < a.in[1] && i2 >= 0 && i2 < a.in[2];
-            const bool inPadded = i0 < a.in[0] + a.padEnd[0] && i1 < a.in[1] + a.padEnd[1] && i2 < a.in[2] + a.padEnd[2];
-            if (inside) {
-                const float v = x[(i0 * a.in[1] + i1) * a.in[2] + i2];
-                acc = a.isMax ? fmaxf(acc, v) : acc + v;
-            }
-            counted += (inside || (a.includePad && inPadded)) ? 1 : 0;
+            poolStep(a, x, o0, o1, o2, k0, k1, k2, acc, counted);
         }
         for (int o = 16; o > 0; o >>= 1) {
             const float other = __shfl_xor_sync(0xffffffffu, acc, o);
