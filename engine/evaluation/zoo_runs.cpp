@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 namespace costscope {
 
@@ -41,12 +42,25 @@ std::vector<PlannedGraph> zooPlan(const std::set<std::string>& families, const s
 
 std::vector<PlannedGraph> samplerPlan(double maxGflop)
 {
-    std::vector<PlannedGraph> out;
+    // The classes in rotation (a matmul graph, an attention graph, ...), each class's graphs in the sampler's
+    // order: a calibration whose budget runs out early (a quick one on a busy machine) still samples every class.
+    std::vector<std::string> classes;
+    std::map<std::string, std::vector<PlannedGraph>> byClass;
     for (SamplerGraph& s : kernelSamplerGraphs(maxGflop)) {
+        if (!byClass.contains(s.kernelClass))
+            classes.push_back(s.kernelClass);
         const std::string name = s.graph.name;
-        out.push_back({kSamplerFamily, name, 0, std::make_shared<const Graph>(std::move(s.graph))});
+        byClass[s.kernelClass].push_back({kSamplerFamily, name, 0, std::make_shared<const Graph>(std::move(s.graph))});
     }
-    return out;
+    std::vector<PlannedGraph> out;
+    for (std::size_t round = 0;; ++round) {
+        const std::size_t before = out.size();
+        for (const std::string& c : classes)
+            if (round < byClass[c].size())
+                out.push_back(std::move(byClass[c][round]));
+        if (out.size() == before)
+            return out;
+    }
 }
 
 Result<std::vector<PlannedGraph>> filePlan(const std::vector<std::string>& data,
