@@ -35,9 +35,4 @@ Result<SavedProfile> saveCalibratedProfile(DeviceProfile profile)
     return saved;
 }
 
-Result<SavedProfile> saveCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& tool)
-{
-    return saveCalibratedProfile(profileFromCpuCalibration(c, name, calibrationHost(), calibrationDate(), tool));
-}
-
 } // namespace costscope

@@ -12,10 +12,7 @@ struct SavedProfile {
     std::string path;
 };
 
-// Keeps a CPU calibration the way costscope-cli calibrate and the GUI's "Calibrate this device" both do: as the
-// user device profile `name`, stamped with this host, the UTC time and the `tool` that measured it.
-Result<SavedProfile> saveCpuCalibration(const CpuCalibration& c, const std::string& name, const std::string& tool);
-// Keeps any calibrated profile as the user device profile of its name (the GPU backends' calibrations).
+// Keeps a calibrated profile (calibrateDevice's, any backend) as the user device profile of its name.
 Result<SavedProfile> saveCalibratedProfile(DeviceProfile profile);
 // The stamps a calibration carries: this host's name and the UTC time ("2026-11-24T13:05Z").
 std::string calibrationHost();

@@ -47,9 +47,10 @@ void transformRows(std::vector<Complex>& data, std::int64_t rows, std::int64_t n
         Complex* x = data.data() + r * n;
         for (std::int64_t f = 0; f < n; ++f) {
             std::complex<double> acc = 0;
-            for (std::int64_t t = 0; t < n; ++t)
+            for (std::int64_t t = 0; t < n; ++t) {
                 const double angle = sign * 2.0 * std::numbers::pi * double(f * t % n) / double(n);
                 acc += std::complex<double>(x[t]) * std::polar(1.0, angle);
+            }
             row[static_cast<std::size_t>(f)] = Complex(acc);
         }
         std::copy(row.begin(), row.end(), x);

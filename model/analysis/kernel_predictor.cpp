@@ -68,15 +68,6 @@ bool readArray(const Json& tree, const char* key, std::vector<T>& out)
 
 } // namespace
 
-std::string_view kernelFeatureName(KernelFeature f)
-{
-    static constexpr std::array<std::string_view, kKernelFeatureCount> names = {
-        "op_kind",       "log_flops",       "log_bytes", "log_gemm_m",  "log_gemm_k", "log_gemm_n",
-        "log_groups",    "log_elements",    "log_inner", "kernel_area", "stride",     "dtype_bytes",
-        "log_intensity", "log_analytic_ns", "sub_op",    "masked"};
-    return names[static_cast<std::size_t>(f)];
-}
-
 std::string kernelClassOf(const Node& node, const OpWork& work)
 {
     if (work.free || work.skipped)

@@ -43,7 +43,6 @@ enum class KernelFeature : std::uint8_t {
 };
 constexpr std::size_t kKernelFeatureCount = static_cast<std::size_t>(KernelFeature::Count);
 using KernelFeatures = std::array<float, kKernelFeatureCount>;
-std::string_view kernelFeatureName(KernelFeature f);
 
 // The predictor class a node belongs to: the op class (opClassName) of what the backend launches for it, the
 // class of the fused kernel for a fused node. Views and leaves have none ("").
