@@ -288,6 +288,10 @@ void GraphScene::rebuildView()
                                   : ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
     layout::LayoutInput in;
     in.direction = m_direction;
+    // The canvas beside the docks of a 1280x800 window, less the scene's margins: a long graph folds into columns
+    // that fit its shape, so that it reads when fitted (a larger window keeps about the same shape).
+    in.wrapWidth = 870;
+    in.wrapHeight = 580;
     in.nodes.reserve(m_view.units.size());
     for (const auto& unit : m_view.units) {
         const auto content = unit.isGroup
@@ -340,6 +344,9 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     m_dragLine = nullptr; // clear() deleted it
     m_dragFrom = -1;
     blockSignals(false);
+    // The views follow the scene's rect through this signal, which was blocked while it changed: without it a view
+    // kept the previous graph's rect, and a fitted graph that needs no scroll range was drawn off-centre.
+    emit sceneRectChanged(sceneRect());
     if (previouslySelected >= 0)
         selectNode(static_cast<std::size_t>(previouslySelected));
     if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
