@@ -13,7 +13,10 @@ namespace costscope::layout::detail {
 
 namespace {
 
-Point swapped(Point p) { return {p.y, p.x}; }
+Point swapped(Point p)
+{
+    return {p.y, p.x};
+}
 
 void transpose(LayoutResult& r)
 {
@@ -77,8 +80,14 @@ public:
 
     void apply(const std::vector<Band>& bands)
     {
-        for (std::size_t v = 0; v < m_r.centers.size(); ++v)
-            m_r.centers[v] = moved(bands, m_r.centers[v], bandOfLayer(bands, m_r.layers[v]));
+        if (bands.size() < 2)
+            return;
+        m_r.columns.resize(m_r.centers.size());
+        for (std::size_t v = 0; v < m_r.centers.size(); ++v) {
+            const std::size_t band = bandOfLayer(bands, m_r.layers[v]);
+            m_r.centers[v] = moved(bands, m_r.centers[v], band);
+            m_r.columns[v] = static_cast<int>(band);
+        }
         for (auto& route : m_r.routes) {
             std::vector<Point> out;
             for (std::size_t k = 0; k < route.size(); ++k) {
@@ -158,7 +167,8 @@ private:
                     continue;
                 if (at > ideal + slack)
                     break;
-                if (chosen < 0 || m_crossing[static_cast<std::size_t>(l)] < m_crossing[static_cast<std::size_t>(chosen)])
+                if (chosen < 0
+                    || m_crossing[static_cast<std::size_t>(l)] < m_crossing[static_cast<std::size_t>(chosen)])
                     chosen = l;
             }
             if (chosen < 0) // layers thicker than the slack: the first cut past the ideal

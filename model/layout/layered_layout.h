@@ -47,6 +47,7 @@ struct LayoutHint {
 struct LayoutResult {
     std::vector<Point> centers;             // per input node
     std::vector<int> layers;                // per input node
+    std::vector<int> columns;               // per input node, the column of a folded drawing; empty: not folded
     std::vector<std::vector<Point>> routes; // per input edge, from source border to target border
     double width = 0;
     double height = 0;

@@ -47,9 +47,9 @@ FitMeasure measureAtFit(MainWindow& w)
             (box->style() == NodeItem::Style::Param || box->style() == NodeItem::Style::Constant ? params : pixels)
                 .push_back(box->labelScreenPixels(m.zoom));
     auto legible = [](const std::vector<double>& p) {
-        return p.empty() ? 1.0
-                         : static_cast<double>(std::count_if(p.begin(), p.end(), [](double x) { return x >= kLegiblePixels; })) /
-                               static_cast<double>(p.size());
+        return p.empty() ? 1.0 : static_cast<double>(std::count_if(p.begin(), p.end(), [](double x) {
+                                     return x >= kLegiblePixels;
+                                 })) / static_cast<double>(p.size());
     };
     if (pixels.empty())
         return m;
@@ -76,12 +76,14 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<double>("legibleOps"); // the share of op boxes whose label must read
-        QTest::addColumn<double>("leastZoom");  // a bound on the zoom at fit (before wrapping: 0.34, 0.26, 0.08, 0.12, 0.10)
+        QTest::addColumn<double>(
+            "leastZoom"); // a bound on the zoom at fit (before wrapping: 0.34, 0.26, 0.08, 0.12, 0.10)
         QTest::newRow("cnn example (53 nodes)")
             << test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json")) << 0.9 << 0.4;
         QTest::newRow("tiny transformer (55 nodes)")
             << test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json")) << 0.9 << 0.45;
-        QTest::newRow("gpt2 tiny (125 nodes)") << test::testDataPath(QStringLiteral("hf/gpt2_tiny_fp32.onnx")) << 0.9 << 0.2;
+        QTest::newRow("gpt2 tiny (125 nodes)")
+            << test::testDataPath(QStringLiteral("hf/gpt2_tiny_fp32.onnx")) << 0.9 << 0.2;
         if (!test::sharedDir().isEmpty()) {
             // Half of squeezenet's "ops" are the light model's ConstantOfShape weights, whose long op name is
             // squeezed; inception's 354 boxes are past what a fitted window reads: its Relus come out at 6 px.
@@ -104,12 +106,15 @@ private slots:
         QVERIFY(openAndWait(w, file));
         const FitMeasure m = measureAtFit(w);
         const QRectF all = w.scene()->itemsBoundingRect();
-        qInfo("%s: %d boxes, drawing %.0fx%.0f, canvas %dx%d, zoom at fit %.3f, median op label %.1f px, legible: %.0f %% of ops, %.0f %% of weights",
+        qInfo("%s: %d boxes, drawing %.0fx%.0f, canvas %dx%d, zoom at fit %.3f, median op label %.1f px, legible: %.0f "
+              "%% of ops, %.0f %% of weights",
               QTest::currentDataTag(), m.boxes, all.width(), all.height(), w.canvas()->viewport()->width(),
-              w.canvas()->viewport()->height(), m.zoom, m.medianLabelPixels, 100 * m.legibleShare, 100 * m.paramLegibleShare);
+              w.canvas()->viewport()->height(), m.zoom, m.medianLabelPixels, 100 * m.legibleShare,
+              100 * m.paramLegibleShare);
         QVERIFY(m.boxes > 0);
         QVERIFY2(m.zoom >= leastZoom, qPrintable(QStringLiteral("zoom at fit %1").arg(m.zoom)));
-        QVERIFY2(m.legibleShare >= legibleOps, qPrintable(QStringLiteral("only %1 % of op labels legible at fit").arg(100 * m.legibleShare)));
+        QVERIFY2(m.legibleShare >= legibleOps,
+                 qPrintable(QStringLiteral("only %1 % of op labels legible at fit").arg(100 * m.legibleShare)));
     }
 };
 

@@ -163,10 +163,12 @@ private slots:
         in.wrapWidth = 870;
         in.wrapHeight = 580;
         const LayoutResult r = layeredLayout(in);
-        std::set<long long> columns;
-        for (const Point& c : r.centers)
-            columns.insert(std::llround(c.x));
+        QCOMPARE(r.columns.size(), in.nodes.size());
+        const std::set<int> columns(r.columns.begin(), r.columns.end());
         QVERIFY2(columns.size() >= 4, qPrintable(QString::number(columns.size())));
+        for (std::size_t i = 1; i < r.columns.size(); ++i) // a chain reads column after column, top to bottom
+            QVERIFY(r.columns[i] > r.columns[i - 1]
+                    || (r.columns[i] == r.columns[i - 1] && r.centers[i].y > r.centers[i - 1].y));
         QVERIFY(r.height <= 580 * r.width / 870 * 1.5); // about the window's shape, not a strip
         QVERIFY2(test::boxesOverlap(in, r).isEmpty(), qPrintable(test::boxesOverlap(in, r)));
         QVERIFY2(test::routeEndsOffBorders(in, r).isEmpty(), qPrintable(test::routeEndsOffBorders(in, r)));
@@ -175,6 +177,7 @@ private slots:
         small.nodes.resize(5);
         small.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
         const LayoutResult s = layeredLayout(small);
+        QVERIFY(s.columns.empty());
         for (const Point& c : s.centers)
             QCOMPARE(c.x, s.centers.front().x);
     }

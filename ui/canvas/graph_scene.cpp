@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/graph_scene.h"
 #include "canvas/edge_item.h"
+#include "canvas/group_frames.h"
 #include "canvas/node_content.h"
 #include "canvas/node_item.h"
 #include "jobs/layout_job.h"
@@ -329,6 +330,14 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         addItem(item);
         m_items.push_back(item);
     }
+    if (!showsNeighbourhood()) { // a neighbourhood shows nodes without their groups
+        std::vector<QRectF> rects;
+        rects.reserve(m_items.size());
+        for (const NodeItem* item : m_items)
+            rects.push_back(item->sceneBoundingRect());
+        for (GroupFrame& frame : groupFrames(m_tree, m_laidOut, m_collapsed, rects, result->columns))
+            addItem(new GroupFrameItem(std::move(frame)));
+    }
     for (std::size_t e = 0; e < m_laidOut.edges.size(); ++e) {
         const auto& edge = m_laidOut.edges[e];
         QPolygonF route;
@@ -338,7 +347,9 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         item->setToolTip(edgeTooltip(*m_graph, edge.sourceNode, edge.multiplicity));
         addItem(item);
     }
-    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120));
+    // Group frames may reach past the drawing's margin (nested ones add their padding).
+    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120)
+                     .united(itemsBoundingRect().adjusted(-20, -20, 20, 20)));
     refreshOverlay();
     applyProblems();
     m_dragLine = nullptr; // clear() deleted it
@@ -524,6 +535,11 @@ int GraphScene::innermostGroupOf(const NodeItem* item) const
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
     QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    if (it && it->type() == GroupFrameItem::Type) { // double-clicking an open group's frame closes it
+        setGroupCollapsed(static_cast<GroupFrameItem*>(it)->frame().group, true);
+        event->accept();
+        return;
+    }
     if (it && it->type() == NodeItem::Type && !showsNeighbourhood()) {
         const int group = innermostGroupOf(static_cast<NodeItem*>(it));
         if (group > 0) {
@@ -538,6 +554,15 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
 {
     QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    if (it && it->type() == GroupFrameItem::Type) {
+        const int group = static_cast<GroupFrameItem*>(it)->frame().group;
+        QMenu menu;
+        menu.addAction(
+            tr("Collapse group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path)),
+            this, [this, group] { setGroupCollapsed(group, true); });
+        menu.exec(event->screenPos());
+        return;
+    }
     if (!it || it->type() != NodeItem::Type)
         return;
     QMenu menu;
