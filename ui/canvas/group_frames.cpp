@@ -71,7 +71,10 @@ GroupFrameItem::GroupFrameItem(GroupFrame frame) : m_frame(std::move(frame))
     setToolTip(m_frame.label);
 }
 
-QRectF GroupFrameItem::boundingRect() const { return m_frame.rect.adjusted(-1, -1, 1, 1); }
+QRectF GroupFrameItem::boundingRect() const
+{
+    return m_frame.rect.adjusted(-1, -1, 1, 1);
+}
 
 void GroupFrameItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
