@@ -40,9 +40,8 @@ ReportDevicesDialog::ReportDevicesDialog(const QString& current, QWidget* parent
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Costs in the report, per node and in total, on these devices (%1 first):")
-                                     .arg(current),
-                                 this));
+    layout->addWidget(
+        new QLabel(tr("Costs in the report, per node and in total, on these devices (%1 first):").arg(current), this));
     layout->addWidget(m_list);
     layout->addWidget(buttons);
     resize(360, 480);
@@ -72,8 +71,9 @@ QStringList ReportDevicesDialog::remembered(const QString& current)
     for (const DeviceGroup& group : costDeviceGroups())
         offered << group.names;
     const QVariant saved = QSettings().value(QLatin1String(kSettingsKey));
-    const QStringList wanted = saved.isValid() ? saved.toStringList()
-                                               : QStringList{QStringLiteral("Cpu"), QStringLiteral("Cuda"), QStringLiteral("Gpu")};
+    const QStringList wanted = saved.isValid()
+                                   ? saved.toStringList()
+                                   : QStringList{QStringLiteral("Cpu"), QStringLiteral("Cuda"), QStringLiteral("Gpu")};
     QStringList out{current};
     for (const QString& name : wanted)
         if (offered.contains(name) && !out.contains(name))
