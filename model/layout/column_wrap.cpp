@@ -52,12 +52,27 @@ public:
         for (std::size_t l = 0; l < layers; ++l)
             if (m_layerTop[l] > m_layerBottom[l]) // no real node (cannot happen: empty layers are removed)
                 m_layerTop[l] = m_layerBottom[l] = l > 0 ? m_layerBottom[l - 1] : 0;
+        // Each layer's extent across (its boxes and the edges through it), so that a fold of k bands costs O(layers).
+        m_layerLeft.assign(layers, std::numeric_limits<double>::max());
+        m_layerRight.assign(layers, std::numeric_limits<double>::lowest());
+        for (std::size_t v = 0; v < r.centers.size(); ++v) {
+            const auto l = static_cast<std::size_t>(r.layers[v]);
+            m_layerLeft[l] = std::min(m_layerLeft[l], r.centers[v].x - nodeWidth(v) / 2);
+            m_layerRight[l] = std::max(m_layerRight[l], r.centers[v].x + nodeWidth(v) / 2);
+        }
         // Edges crossing the cut below each layer: a cut with few of them makes a drawing with few gutter runs.
         m_crossing.assign(layers, 0);
         for (const auto& route : r.routes)
-            for (std::size_t k = 1; k < route.size(); ++k) {
-                const auto [a, b] = std::minmax(layerOf(route[k - 1].y), layerOf(route[k].y));
-                for (int l = a; l < b; ++l)
+            for (std::size_t k = 0; k < route.size(); ++k) {
+                const int here = layerOf(route[k].y);
+                m_layerLeft[static_cast<std::size_t>(here)] =
+                    std::min(m_layerLeft[static_cast<std::size_t>(here)], route[k].x);
+                m_layerRight[static_cast<std::size_t>(here)] =
+                    std::max(m_layerRight[static_cast<std::size_t>(here)], route[k].x);
+                if (k == 0)
+                    continue;
+                const int before = layerOf(route[k - 1].y); // by value: std::minmax returns references
+                for (int l = std::min(before, here); l < std::max(before, here); ++l)
                     ++m_crossing[static_cast<std::size_t>(l)];
             }
     }
@@ -192,16 +207,10 @@ private:
             bands.push_back(b);
             first = last + 1;
         }
-        for (std::size_t v = 0; v < m_r.centers.size(); ++v) {
-            Band& b = bands[bandOfLayer(bands, m_r.layers[v])];
-            b.left = std::min(b.left, m_r.centers[v].x - nodeWidth(v) / 2);
-            b.right = std::max(b.right, m_r.centers[v].x + nodeWidth(v) / 2);
-        }
-        for (const auto& route : m_r.routes)
-            for (const Point& p : route) {
-                Band& b = bands[bandOfLayer(bands, layerOf(p.y))];
-                b.left = std::min(b.left, p.x);
-                b.right = std::max(b.right, p.x);
+        for (Band& b : bands)
+            for (int l = b.firstLayer; l <= b.lastLayer; ++l) {
+                b.left = std::min(b.left, m_layerLeft[static_cast<std::size_t>(l)]);
+                b.right = std::max(b.right, m_layerRight[static_cast<std::size_t>(l)]);
             }
         double x = 0;
         for (Band& b : bands) {
@@ -225,7 +234,7 @@ private:
     LayoutResult& m_r;
     const LayoutInput& m_in;
     double m_gutter;
-    std::vector<double> m_layerTop, m_layerBottom;
+    std::vector<double> m_layerTop, m_layerBottom, m_layerLeft, m_layerRight;
     std::vector<int> m_crossing;
 };
 

@@ -326,6 +326,16 @@ private slots:
         QVERIFY2(ms < 5000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
         QVERIFY(test::layerOverlap(in, r).isEmpty());
         QVERIFY(test::edgeDirectionProblem(in, r).isEmpty());
+        // Folded into columns as the canvas asks: the fold adds little (it costs O(layers) per column count tried).
+        LayoutInput folded = in;
+        folded.wrapWidth = 870;
+        folded.wrapHeight = 580;
+        t.restart();
+        const LayoutResult w = layeredLayout(folded);
+        const qint64 foldedMs = t.elapsed();
+        qInfo("folded: %lld ms, %zu columns", foldedMs, std::set<int>(w.columns.begin(), w.columns.end()).size());
+        QVERIFY2(foldedMs < 5000, qPrintable(QStringLiteral("took %1 ms").arg(foldedMs)));
+        QVERIFY(!w.columns.empty());
     }
 };
 
