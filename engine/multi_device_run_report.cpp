@@ -2,6 +2,7 @@
 #include "multi_device_run_report.h"
 
 #include "calibration/device_profile_name.h"
+#include "device_ref.h"
 #include "fused_group_prices.h"
 
 #include <algorithm>
@@ -36,6 +37,28 @@ std::optional<double> DeviceRunReport::costscopeError() const
 bool MultiDeviceRunReport::allFailed() const
 {
     return std::all_of(devices.begin(), devices.end(), [](const DeviceRunReport& d) { return d.run.failed(); });
+}
+
+RunDevicePick pickAmongRunDevices(const MultiDeviceRunReport& report, RlxVersion version)
+{
+    RunDevicePick out;
+    for (std::size_t i = 0; i < report.devices.size(); ++i) {
+        const DeviceRunReport& d = report.devices[i];
+        if (d.run.failed())
+            continue;
+        if (!out.fastestMeasured
+            || d.run.isolated->medianNs < report.devices[*out.fastestMeasured].run.isolated->medianNs)
+            out.fastestMeasured = i;
+        if (!d.predicted)
+            continue;
+        const DeviceInfo& info = d.run.device;
+        out.estimates.push_back({localDeviceId(info),
+                                 info.pciBusId.empty() ? info.name : info.name + ", PCI " + info.pciBusId,
+                                 d.predicted->costscopeProfile.name, d.costscopeNs().value_or(0), // as it ran
+                                 d.predicted->costscopeProfile.calibration});
+    }
+    out.byPrediction = pickAmongInstances(out.estimates, version);
+    return out;
 }
 
 MultiDeviceRunReport runAndPredictOnDevices(Backend& backend, const std::string& backendName, const Graph& g,

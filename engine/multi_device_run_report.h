@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/instance_pick.h"
 #include "analysis/run_predictions.h"
 #include "multi_device_run.h"
 
@@ -35,6 +36,16 @@ struct MultiDeviceRunReport {
 
     bool allFailed() const;
 };
+
+// The pick among the devices of such a run (issue 24, as `pick --device all` makes it): RLX's rule over each device
+// that ran, by its Costscope prediction under its own profile; the benchmark's view beside it, the device with the
+// fastest isolated median. A failed device is in neither.
+struct RunDevicePick {
+    std::vector<InstanceEstimate> estimates; // the devices that ran and were predicted, in the run's order
+    InstancePick byPrediction;
+    std::optional<std::size_t> fastestMeasured; // index into MultiDeviceRunReport::devices
+};
+RunDevicePick pickAmongRunDevices(const MultiDeviceRunReport& report, RlxVersion version = kDefaultRlxVersion);
 
 // Runs the graph on every device of the backend (runOnDevices) and predicts each under `profile`, else the device's
 // own calibrated profile (calibratedProfileOf), else predictRun's choice. The use case the CLI and the GUI share.

@@ -38,7 +38,8 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("actionOpen"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
-    addExportMenu(this, file, m_feed, [this] { return m_file; });
+    addExportMenu(
+        this, file, m_feed, [this] { return m_file; }, m_scene);
     file->addAction(tr("Remote &Devices…"), this, [this] {
         RemoteDevicesDialog dialog(this);
         connect(&dialog, &RemoteDevicesDialog::profileSaved, this, &MainWindow::reloadProfiles);

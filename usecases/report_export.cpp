@@ -70,7 +70,7 @@ Result<bool> writeReport(const Report& r, const std::string& format, const std::
         if (!plugin)
             return plugin.error();
         std::string err;
-        const bool written = format == "png" ? (*plugin)->svgToPng(diagramSvg(r, r.pick), path, &err)
+        const bool written = format == "png" ? (*plugin)->svgToPng(reportDiagramSvg(r), path, &err)
                                              : (*plugin)->htmlToPdf(reportHtml(r), path, &err);
         if (!written)
             return Diagnostic::error(err);
@@ -86,7 +86,7 @@ Result<bool> writeReport(const Report& r, const std::string& format, const std::
     else if (format == "node-data")
         bytes = reportNodeData(r, r.pick);
     else if (format == "svg")
-        bytes = diagramSvg(r, r.pick);
+        bytes = reportDiagramSvg(r);
     else
         return Diagnostic::error("unknown report format '" + format
                                  + "' (html, pdf, csv, json, node-data, svg or png; *.nodedata.json for node-data)");

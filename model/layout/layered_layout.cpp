@@ -154,6 +154,7 @@ LayoutResult layeredLayout(const LayoutInput& in, const LayoutHint* hint, const 
     r.crossings = countCrossings(g);
     r.width = tb ? minorExtent : majorExtent;
     r.height = tb ? majorExtent : minorExtent;
+    wrapIntoColumns(r, in);
     return r;
 }
 

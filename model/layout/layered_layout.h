@@ -30,6 +30,11 @@ struct LayoutInput {
     double nodeGap = 24;  // between neighbours in one layer
     double layerGap = 48; // between layers
     int maxSweeps = 24;   // crossing reduction down+up sweeps (stops early when nothing improves)
+    // A window's size in layout units at zoom 1 (0 x 0: none). A drawing that fits it at a smaller zoom than need be
+    // because it is much longer than the window's shape is folded into side-by-side columns (rows when left to
+    // right) of consecutive layers, as few as give the largest zoom up to 1.
+    double wrapWidth = 0;
+    double wrapHeight = 0;
 };
 
 // What a previous layout knew, keyed by LayoutInput::Node::key; lets a relayout keep unchanged parts in place.
@@ -42,6 +47,7 @@ struct LayoutHint {
 struct LayoutResult {
     std::vector<Point> centers;             // per input node
     std::vector<int> layers;                // per input node
+    std::vector<int> columns;               // per input node, the column of a folded drawing; empty: not folded
     std::vector<std::vector<Point>> routes; // per input edge, from source border to target border
     double width = 0;
     double height = 0;

@@ -56,6 +56,11 @@ struct Report {
     std::vector<std::size_t> top; // the costliest nodes on the picked device, most costly first
     std::optional<ReportSweep> sweep;
     std::string measuredSource; // trace file, when measured times were attached
+    // The diagram as the GUI's canvas draws it (its groups, folded columns and heat colours, for `canvasDevice`);
+    // when set, the HTML, PDF, SVG and PNG show it instead of the one laid out here, so that an export matches what
+    // the user saw.
+    std::string canvasSvg;
+    std::string canvasDevice;
 };
 
 struct ReportOptions {

@@ -119,6 +119,11 @@ std::string diagramSvg(const Report& r, std::size_t device)
     return s;
 }
 
+std::string reportDiagramSvg(const Report& r)
+{
+    return r.canvasSvg.empty() ? diagramSvg(r, r.pick) : r.canvasSvg;
+}
+
 std::string sweepChartSvg(const Report& r)
 {
     if (!r.sweep || r.sweep->values.empty())

@@ -8,6 +8,7 @@
 
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -135,8 +136,9 @@ private slots:
         const std::string html = reportHtml(m_report);
         char total[40];
         for (const GraphCost& c : m_costs) {
+            // Rounded for reading (issue 22: "65621.687562189036" in the PDF); the JSON keeps the exact value.
             std::snprintf(total, sizeof total, "%.17g", c.totalNs);
-            QVERIFY2(html.find(total) != std::string::npos, total);
+            QVERIFY2(html.find(total) == std::string::npos || c.totalNs == std::round(c.totalNs), total);
             QVERIFY(html.find(reportTime(c.totalNs)) != std::string::npos);
         }
         QVERIFY(html.find("<svg") != std::string::npos);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The layered layout, headless: geometry on the shared graphs, cycles, cancellation, relayout hints, speed.
-#include "layout/group_tree.h"
 #include "formats/graph_file.h"
+#include "layout/group_tree.h"
 #include "layout/layered_layout.h"
 #include "layout_checks.h"
 #include "test_paths.h"
 #include <QElapsedTimer>
 #include <QtTest>
+#include <cmath>
 #include <random>
+#include <set>
 
 using namespace costscope;
 using namespace costscope::layout;
@@ -123,6 +125,61 @@ private slots:
         QVERIFY2(test::edgeDirectionProblem(in, r).isEmpty(), qPrintable(test::edgeDirectionProblem(in, r)));
         QVERIFY(r.layerCount > 1);
         QVERIFY(r.width > 0 && r.height > 0);
+    }
+
+    // Folded into columns for a 870x580 window: no two boxes overlap, everything lies inside the drawing, edges
+    // still leave their source's border and reach their target's, and the drawing fits at a zoom no smaller.
+    void wrappedSharedGraphs_data() { sharedGraphs_data(); }
+    void wrappedSharedGraphs()
+    {
+        COSTSCOPE_REQUIRE_SHARED();
+        QFETCH(QString, path);
+        QFETCH(bool, leftToRight);
+        auto loaded = loadGraphFile(path.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message.c_str());
+        LayoutInput in = inputFor(loaded->graph, leftToRight ? Direction::LeftToRight : Direction::TopToBottom);
+        const LayoutResult strip = layeredLayout(in);
+        in.wrapWidth = 870;
+        in.wrapHeight = 580;
+        const LayoutResult r = layeredLayout(in);
+        QVERIFY2(test::boxesOverlap(in, r).isEmpty(), qPrintable(test::boxesOverlap(in, r)));
+        QVERIFY2(test::outsideDrawing(in, r).isEmpty(), qPrintable(test::outsideDrawing(in, r)));
+        QVERIFY2(test::routeEndsOffBorders(in, r).isEmpty(), qPrintable(test::routeEndsOffBorders(in, r)));
+        QCOMPARE(r.layers, strip.layers);
+        const auto fit = [](const LayoutResult& l) { return std::min({1.0, 870 / l.width, 580 / l.height}); };
+        qInfo("%.0fx%.0f -> %.0fx%.0f: zoom to fit %.3f -> %.3f", strip.width, strip.height, r.width, r.height,
+              fit(strip), fit(r));
+        QVERIFY(fit(r) >= fit(strip) - 1e-9);
+    }
+
+    void longChainFoldsIntoColumns()
+    {
+        LayoutInput in;
+        for (int i = 0; i < 120; ++i)
+            in.nodes.push_back({120, 40, std::to_string(i)});
+        for (int i = 1; i < 120; ++i)
+            in.edges.push_back({i - 1, i});
+        in.edges.push_back({0, 119}); // one long skip: it runs through every column
+        in.wrapWidth = 870;
+        in.wrapHeight = 580;
+        const LayoutResult r = layeredLayout(in);
+        QCOMPARE(r.columns.size(), in.nodes.size());
+        const std::set<int> columns(r.columns.begin(), r.columns.end());
+        QVERIFY2(columns.size() >= 4, qPrintable(QString::number(columns.size())));
+        for (std::size_t i = 1; i < r.columns.size(); ++i) // a chain reads column after column, top to bottom
+            QVERIFY(r.columns[i] > r.columns[i - 1]
+                    || (r.columns[i] == r.columns[i - 1] && r.centers[i].y > r.centers[i - 1].y));
+        QVERIFY(r.height <= 580 * r.width / 870 * 1.5); // about the window's shape, not a strip
+        QVERIFY2(test::boxesOverlap(in, r).isEmpty(), qPrintable(test::boxesOverlap(in, r)));
+        QVERIFY2(test::routeEndsOffBorders(in, r).isEmpty(), qPrintable(test::routeEndsOffBorders(in, r)));
+        // A small graph that fits at zoom 1 stays one strip.
+        LayoutInput small = in;
+        small.nodes.resize(5);
+        small.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+        const LayoutResult s = layeredLayout(small);
+        QVERIFY(s.columns.empty());
+        for (const Point& c : s.centers)
+            QCOMPARE(c.x, s.centers.front().x);
     }
 
     void cycleIsLaidOutWithoutHanging()
@@ -269,6 +326,16 @@ private slots:
         QVERIFY2(ms < 5000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
         QVERIFY(test::layerOverlap(in, r).isEmpty());
         QVERIFY(test::edgeDirectionProblem(in, r).isEmpty());
+        // Folded into columns as the canvas asks: the fold adds little (it costs O(layers) per column count tried).
+        LayoutInput folded = in;
+        folded.wrapWidth = 870;
+        folded.wrapHeight = 580;
+        t.restart();
+        const LayoutResult w = layeredLayout(folded);
+        const qint64 foldedMs = t.elapsed();
+        qInfo("folded: %lld ms, %zu columns", foldedMs, std::set<int>(w.columns.begin(), w.columns.end()).size());
+        QVERIFY2(foldedMs < 5000, qPrintable(QStringLiteral("took %1 ms").arg(foldedMs)));
+        QVERIFY(!w.columns.empty());
     }
 };
 

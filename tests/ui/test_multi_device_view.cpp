@@ -129,7 +129,22 @@ private slots:
         auto ticker = chart->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker);
         QCOMPARE(ticker->ticks().value(3.0), QString("fake:2 (failed)"));
+        // The pick among the GPUs: RLX's rule over the two that ran (equal predictions: the first), the measured
+        // fastest beside it; the lost device is in neither.
+        const QString pick = view.pickLabel()->text();
+        QVERIFY2(pick.contains("Pick: fake:0") && pick.contains("Fake A100, PCI 0000:00:00.0"), qPrintable(pick));
+        // The sleeps (2 and 3 ms) can trade places on a loaded machine: the fastest is whichever median is lower.
+        const bool firstFaster = report->devices[0].run.isolated->medianNs <= report->devices[1].run.isolated->medianNs;
+        QVERIFY2(pick.contains(firstFaster ? "measured fastest: fake:0" : "measured fastest: fake:1"),
+                 qPrintable(pick));
+        QVERIFY2(!pick.contains("fake:2"), qPrintable(pick));
+        QVERIFY(t->item(0, MultiDeviceView::Device)->font().bold());
+        QVERIFY(!t->item(1, MultiDeviceView::Device)->font().bold());
+        const RunDevicePick byRule = pickAmongRunDevices(*report);
+        QCOMPARE(byRule.estimates.size(), std::size_t(2));
+        QCOMPARE(byRule.fastestMeasured, std::optional<std::size_t>(firstFaster ? 0 : 1));
         view.showReport(nullptr);
+        QVERIFY(view.pickLabel()->text().isEmpty());
         QCOMPARE(view.table()->rowCount(), 0);
         QCOMPARE(chart->plottableCount(), 0);
     }

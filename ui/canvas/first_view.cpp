@@ -12,7 +12,7 @@ namespace costscope {
 void showFirstView(CanvasView* canvas, const GraphScene& scene, const GraphCost* cost)
 {
     canvas->fitAll();
-    if (canvas->zoom() >= kLegibleZoom)
+    if (canvas->zoom() >= kFitReadsZoom)
         return;
     canvas->zoomBy(kLegibleZoom / canvas->zoom());
     const NodeItem* costliest = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/graph_scene.h"
 #include "canvas/edge_item.h"
+#include "canvas/group_frames.h"
 #include "canvas/node_content.h"
 #include "canvas/node_item.h"
 #include "jobs/layout_job.h"
@@ -288,6 +289,10 @@ void GraphScene::rebuildView()
                                   : ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
     layout::LayoutInput in;
     in.direction = m_direction;
+    // The canvas beside the docks of a 1280x800 window, less the scene's margins: a long graph folds into columns
+    // that fit its shape, so that it reads when fitted (a larger window keeps about the same shape).
+    in.wrapWidth = 870;
+    in.wrapHeight = 580;
     in.nodes.reserve(m_view.units.size());
     for (const auto& unit : m_view.units) {
         const auto content = unit.isGroup
@@ -325,6 +330,14 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         addItem(item);
         m_items.push_back(item);
     }
+    if (!showsNeighbourhood()) { // a neighbourhood shows nodes without their groups
+        std::vector<QRectF> rects;
+        rects.reserve(m_items.size());
+        for (const NodeItem* item : m_items)
+            rects.push_back(item->sceneBoundingRect());
+        for (GroupFrame& frame : groupFrames(m_tree, m_laidOut, m_collapsed, rects, result->columns))
+            addItem(new GroupFrameItem(std::move(frame)));
+    }
     for (std::size_t e = 0; e < m_laidOut.edges.size(); ++e) {
         const auto& edge = m_laidOut.edges[e];
         QPolygonF route;
@@ -334,12 +347,17 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         item->setToolTip(edgeTooltip(*m_graph, edge.sourceNode, edge.multiplicity));
         addItem(item);
     }
-    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120));
+    // Group frames may reach past the drawing's margin (nested ones add their padding).
+    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120)
+                     .united(itemsBoundingRect().adjusted(-20, -20, 20, 20)));
     refreshOverlay();
     applyProblems();
     m_dragLine = nullptr; // clear() deleted it
     m_dragFrom = -1;
     blockSignals(false);
+    // The views follow the scene's rect through this signal, which was blocked while it changed: without it a view
+    // kept the previous graph's rect, and a fitted graph that needs no scroll range was drawn off-centre.
+    emit sceneRectChanged(sceneRect());
     if (previouslySelected >= 0)
         selectNode(static_cast<std::size_t>(previouslySelected));
     if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
@@ -517,6 +535,11 @@ int GraphScene::innermostGroupOf(const NodeItem* item) const
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
     QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    if (it && it->type() == GroupFrameItem::Type) { // double-clicking an open group's frame closes it
+        setGroupCollapsed(static_cast<GroupFrameItem*>(it)->frame().group, true);
+        event->accept();
+        return;
+    }
     if (it && it->type() == NodeItem::Type && !showsNeighbourhood()) {
         const int group = innermostGroupOf(static_cast<NodeItem*>(it));
         if (group > 0) {
@@ -531,6 +554,15 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
 {
     QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    if (it && it->type() == GroupFrameItem::Type) {
+        const int group = static_cast<GroupFrameItem*>(it)->frame().group;
+        QMenu menu;
+        menu.addAction(
+            tr("Collapse group %1").arg(QString::fromStdString(m_tree.groups[static_cast<std::size_t>(group)].path)),
+            this, [this, group] { setGroupCollapsed(group, true); });
+        menu.exec(event->screenPos());
+        return;
+    }
     if (!it || it->type() != NodeItem::Type)
         return;
     QMenu menu;

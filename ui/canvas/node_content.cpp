@@ -52,6 +52,7 @@ NodeItem::Content nodeContent(const Graph& g, std::size_t index)
     case OpKind::Param:
         c.style = NodeItem::Style::Param;
         c.title = QString::fromStdString(n.displayName());
+        c.op = c.title.section(QLatin1Char('.'), -1); // "weight" of "h.0.attn.c_attn.weight" when zoomed out
         c.accent = QColor(0xb4, 0xba, 0xc6);
         return c;
     case OpKind::Constant:
@@ -68,7 +69,9 @@ NodeItem::Content nodeContent(const Graph& g, std::size_t index)
         break;
     }
     c.title = QString::fromStdString(n.op.label());
-    c.op = c.title;
+    // A zoomed-out box says "Relu", not "Activation.Relu": the family is the stripe's colour, and the short word is
+    // what still fits the box at a legible size when the graph is fitted.
+    c.op = c.title.section(QLatin1Char('.'), -1);
     if (n.name)
         c.title += QStringLiteral("  ·  ") + QString::fromStdString(*n.name);
     c.detail = keyAttributes(n.op);

@@ -2,21 +2,23 @@
 #include "canvas/node_item.h"
 #include <QCoreApplication>
 #include <QFont>
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <algorithm>
+#include <cmath>
 
 namespace costscope {
 namespace {
 
 constexpr double kRadius = 6;
 constexpr double kStripe = 4;
-// Semantic zoom: the zoom at which each detail level starts. Below kNameLod even one word per box would be
+// Semantic zoom: the zoom at which each detail level starts. Below kNameLod even one short word per box would be
 // unreadable: boxes and heat colours only (which also keeps 50k nodes smooth).
 constexpr double kFullLod = 0.75;
 constexpr double kCostLod = 0.45;
-constexpr double kNameLod = 0.25;
+constexpr double kNameLod = 0.12;
 // The on-screen text height, in pixels, that the reduced levels aim for.
 constexpr double kSummaryScreenPixels = 11;
 constexpr double kPortRadius = 4;
@@ -242,25 +244,57 @@ void NodeItem::paintFrame(QPainter* painter, const QColor& fill) const
     painter->drawRoundedRect(QRectF(m_rect.left() + 1, m_rect.top() + 1, kStripe, m_rect.height() - 2), 2, 2);
 }
 
+QString NodeItem::summaryLabel() const
+{
+    return m_content.op.isEmpty() ? m_content.title : m_content.op;
+}
+
+double NodeItem::summaryPixels(double levelOfDetail, bool withCost) const
+{
+    const bool costLine = withCost && !m_cost.isEmpty();
+    const QRectF text = m_rect.adjusted(kStripe + 6, 2, -4, -2);
+    const double lines = costLine ? 2.2 : 1.0; // one word may take the box's height: it is all the box says
+    QFont font;
+    font.setBold(true);
+    font.setPixelSize(100);
+    const double widthAt100 = QFontMetricsF(font).horizontalAdvance(summaryLabel());
+    return std::min({kSummaryScreenPixels / levelOfDetail, text.height() / lines,
+                     widthAt100 > 0 ? 100.0 * text.width() / widthAt100 : text.height()});
+}
+
+double NodeItem::labelScreenPixels(double levelOfDetail) const
+{
+    switch (detailForZoom(levelOfDetail)) {
+    case Detail::Box:
+        return 0;
+    case Detail::OpName:
+        return std::max(1.0, std::floor(summaryPixels(levelOfDetail, false))) * levelOfDetail;
+    case Detail::OpAndCost:
+        return std::max(1.0, std::floor(summaryPixels(levelOfDetail, true))) * levelOfDetail;
+    case Detail::Full:
+        break;
+    }
+    QFont font;
+    font.setPointSizeF(8.5);
+    return QFontInfo(font).pixelSize() * levelOfDetail;
+}
+
 // The op (and its cost) alone, in a font that keeps a legible size on screen at this zoom, shrunk where the box is
 // too small for it.
 void NodeItem::paintSummary(QPainter* painter, const QColor& fill, double levelOfDetail, bool withCost) const
 {
     paintFrame(painter, fill);
-    const QString op = m_content.op.isEmpty() ? m_content.title : m_content.op;
+    const QString op = summaryLabel();
     const bool costLine = withCost && !m_cost.isEmpty();
-    const QRectF text = m_rect.adjusted(kStripe + 6, 3, -4, -3);
-    const double lines = costLine ? 2.2 : 1.2;
+    const QRectF text = m_rect.adjusted(kStripe + 6, 2, -4, -2);
+    const double pixels = summaryPixels(levelOfDetail, withCost);
     QFont font = painter->font();
     font.setBold(true);
-    font.setPixelSize(100);
-    const double widthAt100 = QFontMetricsF(font).horizontalAdvance(op);
-    const double pixels = std::min({kSummaryScreenPixels / levelOfDetail, text.height() / lines,
-                                    widthAt100 > 0 ? 100.0 * text.width() / widthAt100 : text.height()});
     font.setPixelSize(std::max(1, static_cast<int>(pixels)));
     painter->setFont(font);
     painter->setPen(textOn(fill));
-    QRectF line(text.left(), text.center().y() - (costLine ? pixels * 1.1 : pixels * 0.6), text.width(), pixels * 1.2);
+    QRectF line(text.left(), text.center().y() - (costLine ? pixels * 1.1 : pixels * 0.5), text.width(),
+                costLine ? pixels * 1.2 : pixels);
     painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
                       painter->fontMetrics().elidedText(op, Qt::ElideRight, static_cast<int>(line.width())));
     if (!costLine)

@@ -42,6 +42,9 @@ public:
     // The detail level of the last paint (Full before the first one).
     Detail paintedDetail() const { return m_paintedDetail; }
     QColor heat() const { return m_heat; }
+    // The on-screen height, in pixels, of the box's op label when painted at this zoom; 0 where only a coloured box
+    // is drawn. What "legible at fit" is measured by.
+    double labelScreenPixels(double levelOfDetail) const;
     // Why the node is invalid (drawn red with a "!" badge, said in the tooltip); empty when it is fine.
     void setProblem(QString problem);
     const QString& problem() const { return m_problem; }
@@ -73,6 +76,9 @@ private:
     void paintBox(QPainter* painter, const QColor& fill) const;
     void paintFull(QPainter* painter, const QColor& fill) const;
     void paintSummary(QPainter* painter, const QColor& fill, double levelOfDetail, bool withCost) const;
+    QString summaryLabel() const;
+    // The summary levels' label size in scene units: legible on screen, shrunk to fit the box.
+    double summaryPixels(double levelOfDetail, bool withCost) const;
     void paintPorts(QPainter* painter) const;
     void paintFusionBadge(QPainter* painter) const;
     void keepBaseToolTip();

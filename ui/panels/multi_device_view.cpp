@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "panels/multi_device_view.h"
 
+#include "device_ref.h"
+
 #include "canvas/overlay_model.h"
 #include "charts/chart_style.h"
 
@@ -43,7 +45,7 @@ QString status(const DeviceRunReport& d)
 } // namespace
 
 MultiDeviceView::MultiDeviceView(QWidget* parent)
-    : QWidget(parent), m_table(new QTableWidget), m_spread(new QLabel), m_chart(new QCustomPlot)
+    : QWidget(parent), m_table(new QTableWidget), m_spread(new QLabel), m_pick(new QLabel), m_chart(new QCustomPlot)
 {
     m_table->setObjectName(QStringLiteral("multiDeviceTable"));
     m_table->setColumnCount(Status + 1);
@@ -56,6 +58,8 @@ MultiDeviceView::MultiDeviceView(QWidget* parent)
                            "Predicted: the Costscope model under the device's own calibrated profile."));
     m_spread->setObjectName(QStringLiteral("multiDeviceSpread"));
     m_spread->setWordWrap(true);
+    m_pick->setObjectName(QStringLiteral("multiDevicePick"));
+    m_pick->setWordWrap(true);
     m_chart->setObjectName(QStringLiteral("multiDeviceChart"));
     setupChart(m_chart, tr("Median time per device"), tr("device"), tr("time (ms)"), false, false);
     auto* split = new QSplitter(Qt::Vertical);
@@ -64,6 +68,7 @@ MultiDeviceView::MultiDeviceView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_spread);
+    layout->addWidget(m_pick);
     layout->addWidget(split, 1);
     showReport(nullptr);
 }
@@ -72,7 +77,41 @@ void MultiDeviceView::showReport(std::shared_ptr<const MultiDeviceRunReport> rep
 {
     m_report = std::move(report);
     fillTable();
+    showPick();
     drawChart();
+}
+
+void MultiDeviceView::showPick()
+{
+    m_pick->clear();
+    if (!m_report)
+        return;
+    const RunDevicePick pick = pickAmongRunDevices(*m_report);
+    QStringList parts;
+    if (pick.byPrediction.pick) {
+        const InstanceEstimate& chosen = pick.estimates[*pick.byPrediction.pick];
+        parts << tr("<b>Pick: %1</b> (%2): %3")
+                     .arg(QString::fromStdString(chosen.id), QString::fromStdString(chosen.label).toHtmlEscaped(),
+                          QString::fromStdString(pick.byPrediction.reason).toHtmlEscaped());
+    }
+    if (pick.fastestMeasured) {
+        const DeviceRun& run = m_report->devices[*pick.fastestMeasured].run;
+        parts << tr("measured fastest: %1 (%2)")
+                     .arg(QString::fromStdString(localDeviceId(run.device)),
+                          QString::fromStdString(run.device.name).toHtmlEscaped());
+    }
+    m_pick->setText(parts.join(QStringLiteral("; ")));
+    // The picked device's row reads bold.
+    if (pick.byPrediction.pick)
+        for (int row = 0; row < m_table->rowCount(); ++row)
+            if (QTableWidgetItem* item = m_table->item(row, Device);
+                item && item->text().toStdString() == pick.estimates[*pick.byPrediction.pick].id)
+                for (int c = 0; c < m_table->columnCount(); ++c)
+                    if (QTableWidgetItem* cell = m_table->item(row, c)) {
+                        QFont bold = cell->font();
+                        bold.setBold(true);
+                        cell->setFont(bold);
+                    }
 }
 
 void MultiDeviceView::fillTable()
