@@ -4,8 +4,9 @@
 namespace costscope {
 
 class CanvasView;
+class DocumentController;
+class GraphPresenter;
 class GraphScene;
-class MainWindow;
 struct GraphCost;
 
 // How an opened graph is first shown: fitted to the window; where that leaves the boxes too small to read
@@ -16,8 +17,8 @@ void showFirstView(CanvasView* canvas, const GraphScene& scene, const GraphCost*
 // The zoom under which box labels (8.5 pt titles, 7.5 pt details) stop being legible.
 inline constexpr double kLegibleZoom = 0.55;
 
-// Shows each graph the window opens by showFirstView, once it is laid out and its costs arrived (or laid out, when
+// Shows each graph `documents` opens by showFirstView, once it is laid out and its costs arrived (or laid out, when
 // the window has no cost provider); the user's own moves before that are not overridden afterwards.
-void installFirstView(MainWindow* window);
+void installFirstView(GraphPresenter* presenter, DocumentController* documents);
 
 } // namespace costscope
