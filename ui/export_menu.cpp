@@ -2,6 +2,7 @@
 #include "export_menu.h"
 
 #include "edit/precision_transform.h"
+#include "jobs/job_tracker.h"
 #include "open_graph_feed.h"
 #include "render/render.h"
 #include "usecases/report_export.h"
@@ -9,7 +10,6 @@
 #include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QKeyEvent>
 #include <QMainWindow>
 #include <QMenu>
@@ -106,25 +106,29 @@ void addExportMenu(QMainWindow* window, QMenu* fileMenu, const OpenGraphFeed* fe
         const QString ext = selected.section(QLatin1String("(*"), 1).chopped(1);
         if (!path.endsWith(ext, Qt::CaseInsensitive))
             path += ext;
-        auto* watcher = new QFutureWatcher<QString>(window);
-        QObject::connect(watcher, &QFutureWatcherBase::finished, window, [window, watcher, path] {
-            watcher->deleteLater();
-            if (const QString error = watcher->result(); !error.isEmpty())
+        window->statusBar()->showMessage(QObject::tr("Exporting %1 …").arg(path));
+        // Each export is a job of its own: a second one does not make the first one's outcome stale.
+        auto* job = new JobTracker(window);
+        job->start(exportJob(feed, currentFile(), path), [window, job, path](const QString& error) {
+            job->deleteLater();
+            if (!error.isEmpty())
                 QMessageBox::warning(window, QObject::tr("Export failed"), path + QLatin1String(": ") + error);
             else
                 window->statusBar()->showMessage(QObject::tr("Exported %1").arg(path), 5000);
         });
-        window->statusBar()->showMessage(QObject::tr("Exporting %1 …").arg(path));
-        watcher->setFuture(exportInBackground(feed, currentFile(), path));
     });
 }
 
 QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path)
 {
+    return QtConcurrent::run(exportJob(feed, source, path));
+}
+
+std::function<QString()> exportJob(const OpenGraphFeed* feed, const QString& source, const QString& path)
+{
     const AnalysisSettings& s = feed->settings()->value();
-    return QtConcurrent::run([graph = feed->graph(), source,
-                              request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion},
-                              precision = s.whatIfPrecision(), path] {
+    return [graph = feed->graph(), source, request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion},
+            precision = s.whatIfPrecision(), path] {
         if (!graph)
             return QObject::tr("no graph is open");
         if (precision == Precision::Fp32)
@@ -133,7 +137,7 @@ QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& so
         auto retyped = edit::withPrecision(*graph, precision);
         return retyped ? exportReport(*retyped, source, request, path)
                        : QString::fromStdString(retyped.error().format(graph->name));
-    });
+    };
 }
 
 } // namespace costscope

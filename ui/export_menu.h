@@ -26,5 +26,7 @@ QString exportReport(const Graph& g, const QString& source, const CostRequest& r
 // the RLX version, the precision what-if), written on a worker thread; the future's result is the error, empty on
 // success. `source` is the graph's file.
 QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path);
+// That work, with the settings and the graph taken now, to run on a worker thread (File → Export runs it as a job).
+std::function<QString()> exportJob(const OpenGraphFeed* feed, const QString& source, const QString& path);
 
 } // namespace costscope

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // JobTracker, the one owner of background jobs: a result comes back on the GUI thread, a second start drops the
 // first's result (and asks it to stop), cancel stops a job but keeps its answer, drop keeps nothing, progress of a
-// superseded job is dropped, and destroying the tracker while a job runs is safe.
+// superseded job is dropped, waitForDone waits for every job, and destroying the tracker while a job runs is safe.
 #include "jobs/job_tracker.h"
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -31,10 +31,11 @@ private slots:
         QSignalSpy busy(&jobs, &JobTracker::busyChanged);
         QThread* deliveredOn = nullptr;
         int result = 0;
-        jobs.start([] { return 42; }, [&](int r) {
-            result = r;
-            deliveredOn = QThread::currentThread();
-        });
+        jobs.start([] { return 42; },
+                   [&](int r) {
+                       result = r;
+                       deliveredOn = QThread::currentThread();
+                   });
         QVERIFY(jobs.busy());
         QTRY_COMPARE_WITH_TIMEOUT(result, 42, kWaitMs);
         QCOMPARE(deliveredOn, QThread::currentThread());
@@ -57,7 +58,8 @@ private slots:
                 return QStringLiteral("first");
             },
             [&](const QString& r) { delivered << r; });
-        const quint64 second = jobs.start([] { return QStringLiteral("second"); }, [&](const QString& r) { delivered << r; });
+        const quint64 second =
+            jobs.start([] { return QStringLiteral("second"); }, [&](const QString& r) { delivered << r; });
         QVERIFY(!jobs.isCurrent(first));
         QVERIFY(jobs.isCurrent(second));
         QTRY_COMPARE_WITH_TIMEOUT(delivered, QStringList{QStringLiteral("second")}, kWaitMs);
@@ -83,7 +85,8 @@ private slots:
     {
         JobTracker jobs;
         bool delivered = false;
-        const quint64 id = jobs.start([](const JobContext& job) { return waitForCancel(job); }, [&](bool) { delivered = true; });
+        const quint64 id =
+            jobs.start([](const JobContext& job) { return waitForCancel(job); }, [&](bool) { delivered = true; });
         QVERIFY(jobs.pending());
         jobs.drop();
         QVERIFY(!jobs.isCurrent(id));
@@ -120,6 +123,21 @@ private slots:
         QCOMPARE(progress.size(), 2);
         QCOMPARE(progress.at(1).at(0).toInt(), 2);
         QCOMPARE(progress.at(1).at(1).toInt(), 2);
+    }
+
+    void waitForDoneWaitsForEveryJob()
+    {
+        JobTracker jobs;
+        auto returned = std::make_shared<std::atomic<int>>(0);
+        for (int i = 0; i < 2; ++i)
+            jobs.start(
+                [returned] {
+                    QThread::msleep(50);
+                    return ++*returned;
+                },
+                [](int) {});
+        jobs.waitForDone();
+        QCOMPARE(returned->load(), 2);
     }
 
     void destructionWhileRunningIsSafe()

@@ -16,6 +16,7 @@ void JobContext::progress(int done, int total) const
 quint64 JobTracker::begin()
 {
     drop();
+    m_futures.removeIf([](const QFuture<void>& f) { return f.isFinished(); });
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_current = ++m_lastId;
     m_dropped = false;
@@ -41,6 +42,13 @@ void JobTracker::drop()
     if (m_cancel)
         m_cancel->store(true);
     m_dropped = true;
+}
+
+void JobTracker::waitForDone()
+{
+    for (QFuture<void>& f : m_futures)
+        f.waitForFinished();
+    m_futures.clear();
 }
 
 void JobTracker::cancel()

@@ -6,6 +6,8 @@
 // cancel() asks the job to stop but still delivers what it returns (a panel shows "cancelled"). Destroying the tracker
 // while a job runs is safe: the job's flag is set and its result goes nowhere.
 #include <QCoreApplication>
+#include <QFuture>
+#include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -52,15 +54,16 @@ public:
     {
         const quint64 id = begin();
         QPointer<JobTracker> self(this);
-        (void)QtConcurrent::run([self, id, cancel = m_cancel, work = std::move(work), deliver = std::move(deliver)]() mutable {
-            const JobContext context(cancel, self, id);
-            auto result = std::make_shared<decltype(invoke(work, context))>(invoke(work, context));
-            // qApp lives on the GUI thread, where the tracker lives; the tracker may be gone by the time this runs.
-            QMetaObject::invokeMethod(qApp, [self, id, deliver = std::move(deliver), result]() mutable {
-                if (self && self->end(id))
-                    deliver(std::move(*result));
-            });
-        });
+        m_futures.append(QtConcurrent::run(
+            [self, id, cancel = m_cancel, work = std::move(work), deliver = std::move(deliver)]() mutable {
+                const JobContext context(cancel, self, id);
+                auto result = std::make_shared<decltype(invoke(work, context))>(invoke(work, context));
+                // qApp lives on the GUI thread, where the tracker lives; the tracker may be gone by the time this runs.
+                QMetaObject::invokeMethod(qApp, [self, id, deliver = std::move(deliver), result]() mutable {
+                    if (self && self->end(id))
+                        deliver(std::move(*result));
+                });
+            }));
         return id;
     }
 
@@ -72,6 +75,9 @@ public:
     bool isCurrent(quint64 id) const { return id == m_current && m_cancel && !m_dropped; }
     // A job of this tracker runs (the current one, or one dropped that has not returned yet).
     bool busy() const { return m_running > 0; }
+    // Blocks until every job started has returned, for an owner whose job holds what must end with it (a dialog's
+    // ssh child); results still arrive later, through the event loop, or not at all once the tracker is gone.
+    void waitForDone();
     // The current job runs and its result will be delivered.
     bool pending() const { return m_current != 0 && !m_dropped && m_currentRunning; }
 
@@ -101,6 +107,7 @@ private:
     bool m_dropped = false;
     bool m_currentRunning = false;
     int m_running = 0;
+    QList<QFuture<void>> m_futures; // of the jobs that may still run (waitForDone)
 };
 
 } // namespace costscope
