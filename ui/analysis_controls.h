@@ -19,7 +19,7 @@ class AnalysisSettingsOwner;
 class BindingsEditor;
 class LegendWidget;
 class SearchBar;
-struct Graph;
+class Graph;
 
 class AnalysisControls : public QObject {
     Q_OBJECT

@@ -20,7 +20,7 @@ class Autosaver;
 class GraphDocument;
 class GraphPresenter;
 class LoadJob;
-struct Graph;
+class Graph;
 struct RecoveryCopy;
 
 // Shows an error to the user (title, message).
