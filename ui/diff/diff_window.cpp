@@ -108,9 +108,8 @@ DiffWindow::DiffWindow(Side a, Side b, CostProvider provider, CostRequest reques
     m_sceneB->setGraph(m_b.graph);
     markNodes();
     for (auto* scene : {m_sceneA, m_sceneB})
-        connect(scene, &GraphScene::layoutFinished, this, [scene, view = scene == m_sceneA ? m_viewA : m_viewB] {
-            view->fitAll();
-        });
+        connect(scene, &GraphScene::layoutFinished, this,
+                [view = scene == m_sceneA ? m_viewA : m_viewB] { view->fitAll(); });
     m_summary->setText(summaryText());
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
         m_totals->setText(totalsText());
