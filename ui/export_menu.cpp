@@ -2,6 +2,7 @@
 #include "export_menu.h"
 
 #include "edit/precision_transform.h"
+#include "jobs/job_tracker.h"
 #include "open_graph_feed.h"
 #include "render/render.h"
 #include "report_devices_dialog.h"
@@ -11,7 +12,6 @@
 #include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QMainWindow>
@@ -163,26 +163,31 @@ void addExportMenu(QMainWindow* window, QMenu* fileMenu, const OpenGraphFeed* fe
         }
         if (canvas && drawsDiagram(path))
             choices.canvasSvg = canvasSvg(*canvas);
-        auto* watcher = new QFutureWatcher<QString>(window);
-        QObject::connect(watcher, &QFutureWatcherBase::finished, window, [window, watcher, path] {
-            watcher->deleteLater();
-            if (const QString error = watcher->result(); !error.isEmpty())
+        window->statusBar()->showMessage(QObject::tr("Exporting %1 …").arg(path));
+        // Each export is a job of its own: a second one does not make the first one's outcome stale.
+        auto* job = new JobTracker(window);
+        job->start(exportJob(feed, currentFile(), path, std::move(choices)), [window, job, path](const QString& error) {
+            job->deleteLater();
+            if (!error.isEmpty())
                 QMessageBox::warning(window, QObject::tr("Export failed"), path + QLatin1String(": ") + error);
             else
                 window->statusBar()->showMessage(QObject::tr("Exported %1").arg(path), 5000);
         });
-        window->statusBar()->showMessage(QObject::tr("Exporting %1 …").arg(path));
-        watcher->setFuture(exportInBackground(feed, currentFile(), path, std::move(choices)));
     });
 }
 
 QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path,
                                     ReportChoices choices)
 {
+    return QtConcurrent::run(exportJob(feed, source, path, std::move(choices)));
+}
+
+std::function<QString()> exportJob(const OpenGraphFeed* feed, const QString& source, const QString& path,
+                                   ReportChoices choices)
+{
     const AnalysisSettings& s = feed->settings()->value();
-    return QtConcurrent::run([graph = feed->graph(), source,
-                              request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion},
-                              precision = s.whatIfPrecision(), path, choices = std::move(choices)] {
+    return [graph = feed->graph(), source, request = CostRequest{s.model, s.device, s.bindings, s.rlxVersion},
+            precision = s.whatIfPrecision(), path, choices = std::move(choices)] {
         if (!graph)
             return QObject::tr("no graph is open");
         if (precision == Precision::Fp32)
@@ -191,7 +196,7 @@ QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& so
         auto retyped = edit::withPrecision(*graph, precision);
         return retyped ? exportReport(*retyped, source, request, path, choices)
                        : QString::fromStdString(retyped.error().format(graph->name));
-    });
+    };
 }
 
 } // namespace costscope

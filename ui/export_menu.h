@@ -44,5 +44,8 @@ QString exportReport(const Graph& g, const QString& source, const CostRequest& r
 // success. `source` is the graph's file.
 QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path,
                                     ReportChoices choices = {});
+// That work, with the settings and the graph taken now, to run on a worker thread (File → Export runs it as a job).
+std::function<QString()> exportJob(const OpenGraphFeed* feed, const QString& source, const QString& path,
+                                   ReportChoices choices = {});
 
 } // namespace costscope

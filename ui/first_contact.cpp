@@ -4,35 +4,35 @@
 #include "canvas/canvas_view.h"
 #include "canvas/empty_prompt.h"
 #include "canvas/first_view.h"
+#include "document_controller.h"
+#include "graph_presenter.h"
 #include "help_guide.h"
-#include "main_window.h"
-#include "model_explainer.h"
 #include "recent_files.h"
 #include <QAction>
+#include <QMainWindow>
 
 namespace costscope {
 
-EmptyCanvasPrompt* installFirstContact(MainWindow* window)
+EmptyCanvasPrompt* installFirstContact(QMainWindow* window, GraphPresenter* presenter, DocumentController* documents)
 {
-    auto* prompt = new EmptyCanvasPrompt(window->canvas()->viewport());
-    auto refresh = [window, prompt] {
-        prompt->setVisible(!window->graph());
-        if (!window->graph())
+    auto* prompt = new EmptyCanvasPrompt(presenter->views().canvas->viewport());
+    auto refresh = [presenter, prompt] {
+        prompt->setVisible(!presenter->graph());
+        if (!presenter->graph())
             prompt->setRecentFiles(recentFiles());
     };
     refresh();
-    QObject::connect(window->openGraph(), &OpenGraphFeed::graphChanged, prompt, refresh);
+    QObject::connect(presenter->feed(), &OpenGraphFeed::graphChanged, prompt, refresh);
     QObject::connect(prompt, &EmptyCanvasPrompt::openRequested, window, [window] {
         if (auto* open = window->findChild<QAction*>(QStringLiteral("actionOpen")))
             open->trigger();
     });
-    QObject::connect(prompt, &EmptyCanvasPrompt::recentChosen, window, &MainWindow::openFile);
-    QObject::connect(prompt, &EmptyCanvasPrompt::templateChosen, window,
-                     [window](edit::GraphTemplate t) { window->newGraph(t); });
-    installCanvasMenu(window);
-    installFirstView(window);
+    QObject::connect(prompt, &EmptyCanvasPrompt::recentChosen, documents, &DocumentController::openFile);
+    QObject::connect(prompt, &EmptyCanvasPrompt::templateChosen, documents,
+                     [documents](edit::GraphTemplate t) { documents->newGraph(t); });
+    installCanvasMenu(window, presenter, documents);
+    installFirstView(presenter, documents);
     addHelpActions(window);
-    explainCostModels(window);
     return prompt;
 }
 

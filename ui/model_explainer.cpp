@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "model_explainer.h"
-#include "main_window.h"
 #include <QComboBox>
 #include <QMessageBox>
 #include <QToolBar>
@@ -37,9 +36,8 @@ QString costModelsExplanation()
         "for what RLX will decide, <i>rlx</i>; above both, a measured run (the Measured time overlay).</p>");
 }
 
-void explainCostModels(MainWindow* window)
+void explainCostModels(QComboBox* models, QWidget* window)
 {
-    QComboBox* models = window->modelSelector();
     for (int i = 0; i < models->count(); ++i)
         models->setItemData(i, costModelToolTip(models->itemText(i)), Qt::ToolTipRole);
     models->setToolTip(QObject::tr("Cost model: rlx (RLX parity) or costscope (calibrated roofline); ? explains"));

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/canvas_menu.h"
 #include "canvas/canvas_view.h"
+#include "document_controller.h"
 #include "edit/graph_templates.h"
-#include "main_window.h"
+#include "graph_presenter.h"
 #include "recent_files.h"
 #include <QAction>
+#include <QMainWindow>
 #include <QMenu>
 
 namespace costscope {
 namespace {
-void addWindowActions(MainWindow* window, QMenu* menu, const QStringList& names)
+void addWindowActions(QMainWindow* window, QMenu* menu, const QStringList& names)
 {
     for (const QString& name : names) {
         if (name.isEmpty()) {
@@ -21,9 +23,9 @@ void addWindowActions(MainWindow* window, QMenu* menu, const QStringList& names)
 }
 } // namespace
 
-void fillCanvasMenu(MainWindow* window, QMenu* menu)
+void fillCanvasMenu(QMainWindow* window, DocumentController* documents, bool graphOpen, QMenu* menu)
 {
-    if (window->graph()) {
+    if (graphOpen) {
         addWindowActions(window, menu,
                          {QStringLiteral("actionFit"), QStringLiteral("actionJumpCostliest"), QString(),
                           QStringLiteral("actionCollapseAll"), QStringLiteral("actionExpandAll"), QString(),
@@ -39,17 +41,20 @@ void fillCanvasMenu(MainWindow* window, QMenu* menu)
     QMenu* recent = menu->addMenu(QObject::tr("Open Recent"));
     const QStringList files = recentFiles();
     for (const QString& path : files)
-        recent->addAction(recentFileLabel(path, files), window, [window, path] { window->openFile(path); });
+        recent->addAction(recentFileLabel(path, files), documents, [documents, path] { documents->openFile(path); });
     recent->setEnabled(!files.isEmpty());
     QMenu* templates = menu->addMenu(QObject::tr("New from Template"));
     for (const edit::TemplateInfo& t : edit::graphTemplates())
-        templates->addAction(QString::fromStdString(t.title), window, [window, id = t.id] { window->newGraph(id); });
+        templates->addAction(QString::fromStdString(t.title), documents,
+                             [documents, id = t.id] { documents->newGraph(id); });
 }
 
-void installCanvasMenu(MainWindow* window)
+void installCanvasMenu(QMainWindow* window, GraphPresenter* presenter, DocumentController* documents)
 {
-    QObject::connect(window->canvas(), &CanvasView::backgroundContextMenu, window,
-                     [window](QMenu* menu, QPointF) { fillCanvasMenu(window, menu); });
+    QObject::connect(presenter->views().canvas, &CanvasView::backgroundContextMenu, window,
+                     [window, presenter, documents](QMenu* menu, QPointF) {
+                         fillCanvasMenu(window, documents, presenter->graph() != nullptr, menu);
+                     });
 }
 
 } // namespace costscope

@@ -3,8 +3,9 @@
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
+#include "document_controller.h"
+#include "graph_presenter.h"
 #include "jobs/device_costs.h"
-#include "main_window.h"
 #include <memory>
 
 namespace costscope {
@@ -41,36 +42,41 @@ QRectF visibleSceneRect(const CanvasView* canvas)
 }
 } // namespace
 
-void installFirstView(MainWindow* window)
+void installFirstView(GraphPresenter* presenter, DocumentController* documents)
 {
+    CanvasView* canvas = presenter->views().canvas;
+    const GraphScene* scene = presenter->views().scene;
     auto state = std::make_shared<FirstViewState>();
-    auto showIfReady = [window, state] {
-        const GraphCost* cost = window->overlay().cost();
+    auto showIfReady = [presenter, canvas, scene, state] {
+        const GraphCost* cost = presenter->overlay().cost();
         if (!state->waiting || !state->laidOut || !cost)
             return;
         state->waiting = false;
-        if (visibleSceneRect(window->canvas()) != state->shown)
+        if (visibleSceneRect(canvas) != state->shown)
             return;
-        showFirstView(window->canvas(), *window->scene(), cost);
+        showFirstView(canvas, *scene, cost);
     };
-    QObject::connect(window, &MainWindow::graphLoaded, window, [state] {
+    QObject::connect(documents, &DocumentController::graphLoaded, presenter, [state] {
         state->waiting = true;
         state->laidOut = false;
     });
-    QObject::connect(window, &MainWindow::layoutReady, window, [window, state, showIfReady] {
-        if (!state->waiting || state->laidOut) // only the opened graph's first layout; later ones are the user's edits
-            return;
-        if (window->restoredSavedView()) { // a saved document's own view wins over the first view
-            state->waiting = false;
-            return;
-        }
-        state->laidOut = true;
-        // Laid out: the window fitted it; a legible part is shown now, and again around the costliest once costed.
-        showFirstView(window->canvas(), *window->scene(), window->overlay().cost());
-        state->shown = visibleSceneRect(window->canvas());
-        showIfReady();
-    });
-    QObject::connect(window->openGraph(), &OpenGraphFeed::costsUpdated, window, showIfReady);
+    QObject::connect(presenter, &GraphPresenter::layoutReady, presenter,
+                     [presenter, canvas, scene, state, showIfReady] {
+                         if (!state->waiting
+                             || state->laidOut) // only the opened graph's first layout; later ones are the user's edits
+                             return;
+                         if (presenter->restoredSavedView()) { // a saved document's own view wins over the first view
+                             state->waiting = false;
+                             return;
+                         }
+                         state->laidOut = true;
+                         // Laid out: the window fitted it; a legible part is shown now, and again around the costliest
+                         // once costed.
+                         showFirstView(canvas, *scene, presenter->overlay().cost());
+                         state->shown = visibleSceneRect(canvas);
+                         showIfReady();
+                     });
+    QObject::connect(presenter->feed(), &OpenGraphFeed::costsUpdated, presenter, showIfReady);
 }
 
 } // namespace costscope

@@ -4,8 +4,9 @@
 namespace costscope {
 
 class CanvasView;
+class DocumentController;
+class GraphPresenter;
 class GraphScene;
-class MainWindow;
 struct GraphCost;
 
 // How an opened graph is first shown: fitted to the window; where that leaves the boxes too small to read
@@ -20,8 +21,8 @@ inline constexpr double kFitReadsZoom = 0.2;
 // The zoom of the close-up a graph too large for that opens at: box labels with their costs.
 inline constexpr double kLegibleZoom = 0.55;
 
-// Shows each graph the window opens by showFirstView, once it is laid out and its costs arrived (or laid out, when
+// Shows each graph `documents` opens by showFirstView, once it is laid out and its costs arrived (or laid out, when
 // the window has no cost provider); the user's own moves before that are not overridden afterwards.
-void installFirstView(MainWindow* window);
+void installFirstView(GraphPresenter* presenter, DocumentController* documents);
 
 } // namespace costscope

@@ -2,7 +2,6 @@
 #include "canvas/fusion_badges.h"
 #include "analysis/missed_fusions.h"
 #include "canvas/graph_scene.h"
-#include "main_window.h"
 #include <memory>
 
 namespace costscope {
@@ -19,11 +18,10 @@ std::map<NodeId, std::string> fusionBadgeHints(const Graph& g)
     return hints;
 }
 
-void installFusionBadges(MainWindow* window)
+void installFusionBadges(GraphScene* scene)
 {
     // Once the scene drew the graph: before that its boxes are still the last graph's. Each graph is read once.
     auto badged = std::make_shared<const Graph*>(nullptr);
-    GraphScene* scene = window->scene();
     QObject::connect(scene, &GraphScene::layoutFinished, scene, [scene, badged] {
         if (scene->graph() == *badged)
             return;

@@ -6,12 +6,12 @@
 
 namespace costscope {
 
-class MainWindow;
+class GraphScene;
 
 // The badge text of each node RLX leaves unfused: "<reason>: <hint>" per missed fusion (missedFusions), one line each.
 std::map<NodeId, std::string> fusionBadgeHints(const Graph& g);
 
 // Badges every graph the window shows (opened or edited) with its missed fusions.
-void installFusionBadges(MainWindow* window);
+void installFusionBadges(GraphScene* scene);
 
 } // namespace costscope

@@ -3,10 +3,10 @@
 #include "canvas/canvas_view.h"
 #include "canvas/graph_scene.h"
 #include "canvas/node_item.h"
-#include "main_window.h"
 #include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QSpinBox>
 #include <algorithm>
@@ -56,10 +56,8 @@ void NeighbourhoodBar::refresh()
     raise();
 }
 
-void installNeighbourhoodView(MainWindow* window)
+void installNeighbourhoodView(QMainWindow* window, GraphScene* scene, CanvasView* canvas)
 {
-    GraphScene* scene = window->scene();
-    CanvasView* canvas = window->canvas();
     new NeighbourhoodBar(scene, canvas);
     auto* showAll = new QAction(QObject::tr("Show All Nodes"), window);
     showAll->setObjectName(QStringLiteral("actionShowAllNodes"));

@@ -3,6 +3,7 @@
 #include <QFrame>
 
 class QLabel;
+class QMainWindow;
 class QPushButton;
 class QSpinBox;
 
@@ -10,7 +11,6 @@ namespace costscope {
 
 class CanvasView;
 class GraphScene;
-class MainWindow;
 
 // The strip in the canvas's top-left corner while a neighbourhood view is shown: whose neighbourhood it is, how
 // many nodes it shows, the hop count and Show all. Hidden otherwise.
@@ -32,6 +32,6 @@ private:
 
 // Gives the window's canvas a neighbourhood bar and a "Show All Nodes" action (actionShowAllNodes, in the canvas
 // menu while a neighbourhood is shown), and frames each neighbourhood once laid out.
-void installNeighbourhoodView(MainWindow* window);
+void installNeighbourhoodView(QMainWindow* window, GraphScene* scene, CanvasView* canvas);
 
 } // namespace costscope

@@ -3,13 +3,12 @@
 #include "charts/chart_style.h"
 #include "jobs/batched_graph.h"
 #include "jobs/cost_job.h"
+#include "jobs/job_tracker.h"
 #include "open_graph_feed.h"
 #include "panel_dock.h"
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 #include <cmath>
 
@@ -134,9 +133,9 @@ RooflineChart* installRooflineDock(QMainWindow* window, OpenGraphFeed* feed)
     // The Costscope model's costs whatever model the canvas shows: it counts every op's FLOPs and bytes, where RLX
     // parity counts them for a few op kinds only. Priced off the GUI thread; an answer the window moved on from is
     // dropped.
-    auto generation = std::make_shared<quint64>(0);
-    const auto update = [feed, chart, generation] {
-        const quint64 asked = ++*generation;
+    auto* job = new JobTracker(chart);
+    const auto update = [feed, chart, job] {
+        job->drop();
         const QString device = QString::fromStdString(feed->settings()->value().device);
         const auto profile = profileForDeviceName(device.toStdString());
         if (!feed->graph() || !profile) {
@@ -145,22 +144,20 @@ RooflineChart* installRooflineDock(QMainWindow* window, OpenGraphFeed* feed)
         }
         const Bindings bindings = feed->settings()->value().bindings;
         const auto graph = graphAtBatch(feed->graph(), bindings.at("batch")).graph;
-        auto* watcher = new QFutureWatcher<Roofline>(chart);
-        QObject::connect(watcher, &QFutureWatcherBase::finished, chart, [=] {
-            watcher->deleteLater();
-            if (asked == *generation)
+        job->start(
+            [graph, bindings, profile, measured = feed->overlay().measured()] {
+                return rooflineOf(makeCostModel("costscope")->estimate(*graph, *profile, bindings), *profile, measured);
+            },
+            [chart, device, profile](const Roofline& roofline) {
                 chart->showRoofline(
-                    watcher->result(),
+                    roofline,
                     QStringLiteral("%1 (%2), Costscope model").arg(device, QString::fromStdString(profile->name)));
-        });
-        watcher->setFuture(QtConcurrent::run([graph, bindings, profile, measured = feed->overlay().measured()] {
-            return rooflineOf(makeCostModel("costscope")->estimate(*graph, *profile, bindings), *profile, measured);
-        }));
+            });
     };
     QObject::connect(feed, &OpenGraphFeed::costsUpdated, chart, update);
     QObject::connect(feed, &OpenGraphFeed::measuredChanged, chart, update);
-    QObject::connect(feed, &OpenGraphFeed::graphChanged, chart, [chart, generation] {
-        ++*generation;
+    QObject::connect(feed, &OpenGraphFeed::graphChanged, chart, [chart, job] {
+        job->drop();
         chart->showRoofline({}, {});
     });
     QObject::connect(chart, &RooflineChart::nodeSelected, feed, &OpenGraphFeed::selectNodeRequested);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "charts/sweep_panel.h"
-#include "charts/chart_interaction.h"
-#include "charts/sweep_charts.h"
 #include "analysis/fusion_gate.h"
 #include "analysis/welch_peaks.h"
+#include "charts/chart_interaction.h"
+#include "charts/sweep_charts.h"
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,7 +12,6 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
 
 namespace costscope {
@@ -106,11 +105,7 @@ SweepPanel::SweepPanel(QWidget* parent, Arrangement arrangement)
     schedule();
 }
 
-SweepPanel::~SweepPanel()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+SweepPanel::~SweepPanel() = default;
 
 void SweepPanel::setGraph(std::shared_ptr<const Graph> graph)
 {
@@ -206,28 +201,23 @@ std::optional<SweepInputs> SweepPanel::inputs()
 quint64 SweepPanel::recompute()
 {
     m_delay->stop();
-    const quint64 generation = ++m_generation;
-    if (m_cancel)
-        m_cancel->store(true);
+    m_job.drop(); // the request moved on, whether or not the new one can start
     auto in = inputs();
     if (!in)
-        return generation;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
+        return 0;
     m_status->setText(tr("Computing…"));
-    auto* watcher = new QFutureWatcher<SweepData>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        applyResult(generation, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([in = std::move(*in), cancel = m_cancel] {
-        return computeSweepData(in, cancel.get());
-    }));
-    return generation;
+    return m_job.start([in = std::move(*in)](const JobContext& job) { return computeSweepData(in, job.cancelFlag()); },
+                       [this](SweepData data) { showData(std::move(data)); });
 }
 
-bool SweepPanel::applyResult(quint64 generation, SweepData data)
+bool SweepPanel::applyResult(quint64 job, SweepData data)
 {
-    if (generation != m_generation || data.cancelled)
+    return m_job.isCurrent(job) && showData(std::move(data));
+}
+
+bool SweepPanel::showData(SweepData data)
+{
+    if (data.cancelled)
         return false;
     m_data = std::move(data);
     replot();

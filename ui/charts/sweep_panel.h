@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "charts/sweep_data.h"
-#include <QFutureWatcher>
+#include "jobs/job_tracker.h"
 #include <QWidget>
 #include <memory>
 
@@ -47,10 +47,11 @@ public:
     const SweepData& data() const { return m_data; }
     QString statusText() const;
 
-    // Starts a recomputation now (the controls call it after a short delay); returns its generation.
+    // Starts a recomputation now (the controls call it after a short delay); returns its job id (JobTracker), 0
+    // when the inputs are bad.
     quint64 recompute();
-    // Shows `data` when `generation` is the latest request; returns false (and shows nothing) for a stale one.
-    bool applyResult(quint64 generation, SweepData data);
+    // Shows `data` when `job` is the latest request; returns false (and shows nothing) for a stale one.
+    bool applyResult(quint64 job, SweepData data);
 
 signals:
     void valueClicked(qint64 value);
@@ -61,12 +62,12 @@ private:
     void schedule();
     std::optional<SweepInputs> inputs();
     void replot();
+    bool showData(SweepData data);
 
     SweepInputs m_in;
     SweepData m_data;
     long long m_highlight = -1;
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobTracker m_job;
     QTimer* m_delay;
     QLineEdit* m_symbol;
     QLineEdit* m_values;

@@ -5,16 +5,15 @@
 #include "canvas/node_item.h"
 #include "canvas/overlay_model.h"
 #include "jobs/device_costs.h"
+#include "jobs/job_tracker.h"
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <cmath>
 
 namespace costscope {
@@ -109,9 +108,8 @@ DiffWindow::DiffWindow(Side a, Side b, CostProvider provider, CostRequest reques
     m_sceneB->setGraph(m_b.graph);
     markNodes();
     for (auto* scene : {m_sceneA, m_sceneB})
-        connect(scene, &GraphScene::layoutFinished, this, [scene, view = scene == m_sceneA ? m_viewA : m_viewB] {
-            view->fitAll();
-        });
+        connect(scene, &GraphScene::layoutFinished, this,
+                [view = scene == m_sceneA ? m_viewA : m_viewB] { view->fitAll(); });
     m_summary->setText(summaryText());
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
         m_totals->setText(totalsText());
@@ -127,29 +125,27 @@ DiffWindow::DiffWindow(Side a, Side b, CostProvider provider, CostRequest reques
     std::vector<std::string> names;
     for (const QString& d : devices)
         names.push_back(d.toStdString());
-    auto* watcher = new QFutureWatcher<std::vector<DeviceCostDiff>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, current = request.device] {
-        watcher->deleteLater();
-        m_costs = watcher->result();
-        const QSignalBlocker block(m_device);
-        for (const DeviceCostDiff& c : m_costs)
-            m_device->addItem(QString::fromStdString(c.device));
-        m_device->setCurrentText(QString::fromStdString(current));
-        m_totals->setText(totalsText());
-        QStringList all; // every device at a glance, in the tooltip
-        for (int i = 0; i < m_device->count(); ++i) {
-            const QSignalBlocker pick(m_device);
-            m_device->setCurrentIndex(i);
-            all << totalsText();
-        }
-        m_device->setCurrentText(QString::fromStdString(current));
-        m_totals->setToolTip(all.join(QLatin1Char('\n')));
-        fillTable();
-        emit costsReady();
-    });
-    watcher->setFuture(QtConcurrent::run([a = m_a.graph, b = m_b.graph, d = m_diff, provider, request, names] {
-        return computeCostDiff(*a, *b, d, provider, request, names);
-    }));
+    auto* job = new JobTracker(this);
+    job->start([a = m_a.graph, b = m_b.graph, d = m_diff, provider, request,
+                names] { return computeCostDiff(*a, *b, d, provider, request, names); },
+               [this, current = request.device](std::vector<DeviceCostDiff> costs) {
+                   m_costs = std::move(costs);
+                   const QSignalBlocker block(m_device);
+                   for (const DeviceCostDiff& c : m_costs)
+                       m_device->addItem(QString::fromStdString(c.device));
+                   m_device->setCurrentText(QString::fromStdString(current));
+                   m_totals->setText(totalsText());
+                   QStringList all; // every device at a glance, in the tooltip
+                   for (int i = 0; i < m_device->count(); ++i) {
+                       const QSignalBlocker pick(m_device);
+                       m_device->setCurrentIndex(i);
+                       all << totalsText();
+                   }
+                   m_device->setCurrentText(QString::fromStdString(current));
+                   m_totals->setToolTip(all.join(QLatin1Char('\n')));
+                   fillTable();
+                   emit costsReady();
+               });
 }
 
 void DiffWindow::markNodes()

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include "jobs/job_tracker.h"
 #include "layout/layered_layout.h"
-#include <QFutureWatcher>
 #include <QObject>
-#include <atomic>
 #include <memory>
 
 namespace costscope {
@@ -14,7 +13,6 @@ class LayoutJob : public QObject {
     Q_OBJECT
 public:
     explicit LayoutJob(QObject* parent = nullptr);
-    ~LayoutJob() override;
     void start(layout::LayoutInput input, std::shared_ptr<const layout::LayoutHint> hint);
     void cancel();
 
@@ -22,12 +20,7 @@ signals:
     void finished(std::shared_ptr<const costscope::layout::LayoutResult> result);
 
 private:
-    struct Run {
-        std::shared_ptr<std::atomic<bool>> cancel;
-        QFutureWatcher<std::shared_ptr<const layout::LayoutResult>>* watcher = nullptr;
-    };
-    Run m_current;
-    quint64 m_generation = 0;
+    JobTracker m_job;
 };
 
 } // namespace costscope

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "formats/graph_file.h"
-#include <QFutureWatcher>
+#include "jobs/job_tracker.h"
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -13,7 +13,6 @@ class LoadJob : public QObject {
     Q_OBJECT
 public:
     explicit LoadJob(QObject* parent = nullptr);
-    ~LoadJob() override;
     void start(const QString& path);
 
 signals:
@@ -23,8 +22,7 @@ signals:
     void failed(const QString& path, const QString& message);
 
 private:
-    quint64 m_generation = 0;
-    QList<QFutureWatcherBase*> m_watchers;
+    JobTracker m_job;
 };
 
 } // namespace costscope

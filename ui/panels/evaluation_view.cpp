@@ -5,18 +5,15 @@
 #include "evaluation/device_evaluation.h"
 #include "zoo/model_zoo.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <set>
@@ -79,17 +76,14 @@ EvaluationView::EvaluationView(QWidget* parent)
     layout->addWidget(new QLabel(tr("Worst misses of the learned model:")));
     layout->addWidget(m_worst, 1);
     connect(m_evaluate, &QPushButton::clicked, this, &EvaluationView::evaluate);
-    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
-        if (m_cancel)
-            m_cancel->store(true);
+    connect(m_cancelButton, &QPushButton::clicked, &m_job, &JobTracker::cancel);
+    connect(&m_job, &JobTracker::progressed, this, [this](int done, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
     });
 }
 
-EvaluationView::~EvaluationView()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+EvaluationView::~EvaluationView() = default;
 
 void EvaluationView::setBackend(const std::string& backend, DeviceIndex device)
 {
@@ -119,13 +113,11 @@ void EvaluationView::evaluate()
         emit evaluated(false);
         return;
     }
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_evaluate->setEnabled(false);
     m_cancelButton->setEnabled(true);
     m_progress->setVisible(true);
     m_progress->setRange(0, 0);
     m_status->setText(tr("Measuring the zoo on %1 …").arg(QString::fromStdString(m_backend)));
-    QPointer<EvaluationView> self(this);
     DeviceEvaluationOptions o;
     o.backend = m_backend;
     o.device = m_device;
@@ -134,36 +126,26 @@ void EvaluationView::evaluate()
         o.perGraphS = m_backend == "cpu" ? 0.1 : 0.05;
     }
     o.families = families;
-    o.cancel = m_cancel.get();
-    o.onProgress = [self, cancel = m_cancel](std::size_t done, std::size_t total) {
-        QMetaObject::invokeMethod(qApp, [self, cancel, done, total] {
-            if (!self || self->m_cancel != cancel)
-                return;
-            self->m_progress->setRange(0, int(total));
-            self->m_progress->setValue(int(done));
-        });
-    };
     const QString title = tr("%1 (profile %2)").arg(QString::fromStdString(m_backend), QString::fromStdString(name));
-    (void)QtConcurrent::run([self, cancel = m_cancel, o, calibrated = *profile, title]() {
-        auto backend = loadBackend(o.backend);
-        auto e = std::make_shared<Result<DeviceEvaluation>>(backend ? evaluateOnDevice(**backend, calibrated, o)
-                                                                    : Result<DeviceEvaluation>(backend.error()));
-        QMetaObject::invokeMethod(qApp, [self, cancel, e, title] {
-            if (!self || self->m_cancel != cancel)
-                return;
-            if (!*e) {
-                self->finish(QString::fromStdString(e->error().message));
+    m_job.start(
+        [o, calibrated = *profile](const JobContext& job) mutable {
+            o.cancel = job.cancelFlag();
+            o.onProgress = [&job](std::size_t done, std::size_t total) { job.progress(int(done), int(total)); };
+            auto backend = loadBackend(o.backend);
+            return backend ? evaluateOnDevice(**backend, calibrated, o) : Result<DeviceEvaluation>(backend.error());
+        },
+        [this, title](const Result<DeviceEvaluation>& e) {
+            if (!e) {
+                finish(QString::fromStdString(e.error().message));
                 return;
             }
-            self->showReport((*e)->report, title);
-            self->finish({});
+            showReport(e->report, title);
+            finish({});
         });
-    });
 }
 
 void EvaluationView::finish(const QString& error)
 {
-    m_cancel.reset();
     m_evaluate->setEnabled(true);
     m_cancelButton->setEnabled(false);
     m_progress->setVisible(false);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "backend.h"
+#include "jobs/job_tracker.h"
 #include "train/family_holdout.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <string>
 
@@ -39,7 +39,7 @@ public:
     QTableWidget* accuracyTable() const { return m_table; }
     QTableWidget* worstTable() const { return m_worst; }
     QLabel* status() const { return m_status; }
-    bool busy() const { return m_cancel != nullptr; }
+    bool busy() const { return m_job.busy(); }
 
 signals:
     void evaluated(bool ok);
@@ -58,7 +58,7 @@ private:
     QTableWidget* m_worst;
     std::string m_backend = "cpu";
     DeviceIndex m_device = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel; // the evaluation's, while one is under way
+    JobTracker m_job; // the evaluation
 };
 
 } // namespace costscope

@@ -8,15 +8,12 @@
 #include "jobs/fusion_verify_job.h"
 #include "open_graph_feed.h"
 
-#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -68,25 +65,18 @@ FusionVerifiedView::FusionVerifiedView(OpenGraphFeed* feed, GraphScene* scene,
     layout->addLayout(controls);
     layout->addWidget(split, 1);
     connect(m_verify, &QPushButton::clicked, this, &FusionVerifiedView::start);
+    connect(&m_job, &JobTracker::busyChanged, this, &FusionVerifiedView::setBusy);
     // A newly opened or edited graph makes a verification in flight, and the one shown, stale.
     connect(feed, &OpenGraphFeed::graphChanged, this, [this] {
-        ++m_generation;
-        if (m_cancel)
-            m_cancel->store(true);
+        m_job.drop();
         showVerification(nullptr, nullptr);
     });
 }
 
-FusionVerifiedView::~FusionVerifiedView()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+FusionVerifiedView::~FusionVerifiedView() = default;
 
 void FusionVerifiedView::setBusy(bool busy)
 {
-    if (!busy)
-        m_cancel.reset();
     m_verify->setEnabled(!busy);
     emit busyChanged(busy);
 }
@@ -99,28 +89,17 @@ void FusionVerifiedView::start()
         emit finished(false);
         return;
     }
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = ++m_generation;
     m_summary->setText(tr("Running unfused, then fused …"));
-    setBusy(true);
-    QPointer<FusionVerifiedView> self(this);
-    (void)QtConcurrent::run([self, request = *request, cancel = m_cancel, generation] {
-        auto result = verifyFusionOf(request, cancel.get(), {});
-        QMetaObject::invokeMethod(qApp, [self, generation, result, graph = request.graph] {
-            if (!self)
-                return;
-            self->setBusy(false);
-            if (generation != self->m_generation)
-                return; // the graph changed since: these numbers describe another one
-            if (!result) {
-                self->m_summary->setText(QString::fromStdString(result.error().message));
-                emit self->finished(false);
-                return;
-            }
-            self->showVerification(std::make_shared<const FusionVerification>(*result), graph);
-            emit self->finished(true);
-        });
-    });
+    m_job.start([request = *request](const JobContext& job) { return verifyFusionOf(request, job.cancelFlag(), {}); },
+                [this, graph = request->graph](const Result<FusionVerification>& result) {
+                    if (!result) {
+                        m_summary->setText(QString::fromStdString(result.error().message));
+                        emit finished(false);
+                        return;
+                    }
+                    showVerification(std::make_shared<const FusionVerification>(*result), graph);
+                    emit finished(true);
+                });
 }
 
 void FusionVerifiedView::showVerification(std::shared_ptr<const FusionVerification> verification,

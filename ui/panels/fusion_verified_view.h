@@ -2,12 +2,12 @@
 #pragma once
 
 #include "fusion_verified.h"
+#include "jobs/job_tracker.h"
 #include "panels/value_items.h"
 #include "usecases/run_and_compare.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -55,7 +55,7 @@ public:
     QLabel* summary() const { return m_summary; }
     QTableWidget* table() const { return m_table; }
     QCustomPlot* chart() const { return m_chart; }
-    bool busy() const { return bool(m_cancel); }
+    bool busy() const { return m_job.busy(); }
 
 signals:
     void busyChanged(bool busy);
@@ -74,8 +74,7 @@ private:
     QTableWidget* m_table;
     QCustomPlot* m_chart;
     std::shared_ptr<const FusionVerification> m_verification;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_generation = 0;
+    JobTracker m_job;
 };
 
 } // namespace costscope

@@ -5,34 +5,18 @@
 #include "evaluation/calibrate_with_predictors.h"
 #include "panels/evaluation_view.h"
 #include "train/kernel_predictor_train.h"
-#include <QApplication>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 
 namespace costscope {
 
 namespace {
 constexpr const char* kCalibratedBy = "Costscope (Calibrate this device)";
-
-// Runs `work` on the thread pool and hands its result to `show` on the GUI thread, unless `self` is gone.
-template <typename Work, typename Show>
-void offGuiThread(QPointer<ProfileTools> self, Work work, Show show)
-{
-    (void)QtConcurrent::run([self, work = std::move(work), show = std::move(show)]() mutable {
-        auto result = work();
-        QMetaObject::invokeMethod(qApp, [self, show, result] {
-            if (self)
-                show(*self, result);
-        });
-    });
-}
 
 QString stats(const ErrorStats& before, const ErrorStats& after)
 {
@@ -73,18 +57,17 @@ ProfileTools::ProfileTools(QWidget* parent)
     layout->addWidget(m_evaluation, 1);
     connect(m_calibrate, &QPushButton::clicked, this, &ProfileTools::calibrate);
     connect(m_fit, &QPushButton::clicked, this, &ProfileTools::fit);
-    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
-        if (m_cancel)
-            m_cancel->store(true);
+    connect(m_cancelButton, &QPushButton::clicked, &m_job, &JobTracker::cancel);
+    connect(&m_job, &JobTracker::busyChanged, this, &ProfileTools::setBusy);
+    connect(&m_job, &JobTracker::progressed, this, [this](int done, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        emit calibrationProgress(done, total);
     });
     updateButtons();
 }
 
-ProfileTools::~ProfileTools()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+ProfileTools::~ProfileTools() = default;
 
 void ProfileTools::setBackend(const std::string& backend, DeviceIndex device)
 {
@@ -123,7 +106,7 @@ void ProfileTools::updateButtons()
                                                .arg(QString::fromStdString(m_backend)));
     m_quick->setEnabled(!busy() && calibratable);
     m_predictors->setEnabled(!busy() && calibratable && predictorTrainingAvailable());
-    m_cancelButton->setEnabled(m_cancel != nullptr);
+    m_cancelButton->setEnabled(busy() && m_calibrating);
     m_fit->setEnabled(!busy() && runs > 0);
     m_fit->setToolTip(tr("Fit the Costscope model's per-op-class corrections from this session's %n run(s) on %1 "
                          "and store them in calibrated-%1", nullptr, static_cast<int>(runs))
@@ -132,9 +115,8 @@ void ProfileTools::updateButtons()
 
 void ProfileTools::setBusy(bool busy)
 {
-    m_busy = busy;
     if (!busy)
-        m_cancel.reset();
+        m_calibrating = false;
     m_progress->setVisible(busy);
     updateButtons();
     emit busyChanged(busy);
@@ -142,44 +124,31 @@ void ProfileTools::setBusy(bool busy)
 
 void ProfileTools::calibrate()
 {
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_calibrating = true;
     m_progress->setRange(0, 0); // busy until the first figure is in
     m_status->setText(tr("Calibrating %1 …").arg(QString::fromStdString(m_backend)));
-    setBusy(true);
-    QPointer<ProfileTools> self(this);
     DeviceCalibrationOptions options;
     options.backend = m_backend;
     options.device = m_device;
     options.quick = m_quick->isChecked();
     options.tool = kCalibratedBy;
-    options.progress = [self, cancel = m_cancel](int done, int total) {
-        QMetaObject::invokeMethod(qApp, [self, cancel, done, total] {
-            if (!self || self->m_cancel != cancel)
-                return; // that calibration is over: a late report would show a stale bar
-            self->m_progress->setRange(0, total);
-            self->m_progress->setValue(done);
-            emit self->calibrationProgress(done, total);
-        });
-    };
-    offGuiThread(
-        self,
-        [cancel = m_cancel, options, predictors = m_predictors->isChecked()]() mutable -> Result<SavedProfile> {
-            options.cancel = cancel.get();
+    m_job.start(
+        [options, predictors = m_predictors->isChecked()](const JobContext& job) mutable -> Result<SavedProfile> {
+            options.cancel = job.cancelFlag();
+            options.progress = [&job](int done, int total) { job.progress(done, total); };
             auto backend = loadBackend(options.backend);
             if (!backend)
                 return backend.error();
-            CalibrationRequest request{options, predictors, 0};
-            auto c = calibrateWithPredictors(**backend, request);
+            auto c = calibrateWithPredictors(**backend, CalibrationRequest{options, predictors, 0});
             if (!c)
                 return c.error();
             return saveCalibratedProfile(std::move(c->profile));
         },
-        [](ProfileTools& tools, const Result<SavedProfile>& saved) { tools.showCalibration(saved); });
+        [this](const Result<SavedProfile>& saved) { showCalibration(saved); });
 }
 
 void ProfileTools::showCalibration(const Result<SavedProfile>& saved)
 {
-    setBusy(false);
     if (!saved) {
         m_status->setText(tr("Calibration stopped: %1").arg(QString::fromStdString(saved.error().message)));
         emit calibrated(false);
@@ -200,9 +169,7 @@ void ProfileTools::fit()
 {
     m_status->setText(tr("Fitting …"));
     m_progress->setRange(0, 0);
-    setBusy(true);
-    offGuiThread(
-        QPointer<ProfileTools>(this),
+    m_job.start(
         [runs = runsOfBackend(), name = "calibrated-" + m_backend]() -> Result<ProfileFit> {
             auto lib = ProfileLibrary::load(ProfilePaths::defaults());
             const DeviceProfile* profile = lib.find(name);
@@ -214,12 +181,11 @@ void ProfileTools::fit()
                 return saved.error();
             return fitted;
         },
-        [](ProfileTools& tools, const Result<ProfileFit>& fitted) { tools.showFit(fitted); });
+        [this](const Result<ProfileFit>& fitted) { showFit(fitted); });
 }
 
 void ProfileTools::showFit(const Result<ProfileFit>& result)
 {
-    setBusy(false);
     if (!result) {
         m_status->setText(tr("No fit: %1").arg(QString::fromStdString(result.error().message)));
         emit fitted(false);

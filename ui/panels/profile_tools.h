@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "calibration/save_calibration.h"
+#include "jobs/job_tracker.h"
 #include "run_comparison.h"
 #include <QWidget>
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -32,7 +32,7 @@ public:
     // The backend and device the Run panel has selected: what Calibrate measures and whose runs Fit uses.
     void setBackend(const std::string& backend, DeviceIndex device = 0);
     void addRun(std::shared_ptr<const RunComparison> run);
-    bool busy() const { return m_busy; }
+    bool busy() const { return m_job.busy(); }
 
     QPushButton* calibrateButton() const { return m_calibrate; }
     QPushButton* cancelButton() const { return m_cancelButton; }
@@ -68,8 +68,8 @@ private:
     std::string m_backend = "cpu";
     DeviceIndex m_device = 0;
     std::vector<std::shared_ptr<const RunComparison>> m_runs;
-    bool m_busy = false;                         // a calibration or a fit is under way
-    std::shared_ptr<std::atomic<bool>> m_cancel; // the calibration's, while one is under way (a fit is short)
+    JobTracker m_job;           // a calibration or a fit
+    bool m_calibrating = false; // the job is a calibration, which Cancel stops (a fit is short)
 };
 
 } // namespace costscope

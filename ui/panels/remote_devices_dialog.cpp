@@ -14,7 +14,6 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace costscope {
 
@@ -68,7 +67,7 @@ RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
     connect(m_list, &QPushButton::clicked, this, &RemoteDevicesDialog::listDevices);
     connect(m_cancel, &QPushButton::clicked, this, &RemoteDevicesDialog::cancel);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &RemoteDevicesDialog::showOutcome);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_devices);
@@ -80,7 +79,7 @@ RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
 RemoteDevicesDialog::~RemoteDevicesDialog()
 {
     cancel();
-    m_watcher.waitForFinished(); // the ssh child is killed within a tenth of a second of the cancel
+    m_job.waitForDone(); // the ssh child is killed within a tenth of a second of the cancel
 }
 
 std::optional<RemoteCliOptions> RemoteDevicesDialog::connectionOptions()
@@ -97,8 +96,6 @@ std::optional<RemoteCliOptions> RemoteDevicesDialog::connectionOptions()
         options.target.options.push_back(o.toStdString());
     if (!m_remoteCli->text().trimmed().isEmpty())
         options.cli = m_remoteCli->text().trimmed().toStdString();
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    options.cancel = m_cancelFlag.get();
     QPointer<QLabel> status = m_status;
     options.onProgress = [status](const std::string& line) {
         QMetaObject::invokeMethod(status, [status, text = QString::fromStdString(line)] {
@@ -124,17 +121,19 @@ void RemoteDevicesDialog::listDevices()
     m_devices->clear();
     m_status->setText(tr("Connecting to %1…").arg(m_host->text().trimmed()));
     setBusy(true);
-    auto flag = m_cancelFlag; // kept alive by the worker until it returns
-    m_watcher.setFuture(QtConcurrent::run([options = *options, flag]() -> std::shared_ptr<const RemoteDevicesOutcome> {
-        RemoteCli remote(options);
-        auto devices = remoteDevices(remote);
-        auto outcome = std::make_shared<RemoteDevicesOutcome>();
-        if (devices)
-            outcome->devices = std::move(*devices);
-        else
-            outcome->error = devices.error().message;
-        return outcome;
-    }));
+    m_job.start(
+        [options = *options](const JobContext& job) mutable {
+            options.cancel = job.cancelFlag();
+            RemoteCli remote(options);
+            auto devices = remoteDevices(remote);
+            auto outcome = std::make_shared<RemoteDevicesOutcome>();
+            if (devices)
+                outcome->devices = std::move(*devices);
+            else
+                outcome->error = devices.error().message;
+            return std::shared_ptr<const RemoteDevicesOutcome>(std::move(outcome));
+        },
+        [this](std::shared_ptr<const RemoteDevicesOutcome> outcome) { showOutcome(*outcome); });
 }
 
 void RemoteDevicesDialog::calibrateSelected()
@@ -149,9 +148,9 @@ void RemoteDevicesDialog::calibrateSelected()
     m_status->setText(
         tr("Calibrating %1 on %2 (quick)…").arg(item->text().section(' ', 0, 0), m_host->text().trimmed()));
     setBusy(true);
-    auto flag = m_cancelFlag;
-    m_watcher.setFuture(QtConcurrent::run(
-        [options = *options, flag, backend, device, name]() -> std::shared_ptr<const RemoteDevicesOutcome> {
+    m_job.start(
+        [options = *options, backend, device, name](const JobContext& job) mutable {
+            options.cancel = job.cancelFlag();
             RemoteCli remote(options);
             auto outcome = std::make_shared<RemoteDevicesOutcome>();
             outcome->calibration = true;
@@ -163,40 +162,38 @@ void RemoteDevicesDialog::calibrateSelected()
             } else {
                 outcome->error = saved.error().message;
             }
-            return outcome;
-        }));
+            return std::shared_ptr<const RemoteDevicesOutcome>(std::move(outcome));
+        },
+        [this](std::shared_ptr<const RemoteDevicesOutcome> outcome) { showOutcome(*outcome); });
 }
 
 void RemoteDevicesDialog::cancel()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
+    m_job.cancel();
 }
 
-void RemoteDevicesDialog::showOutcome()
+void RemoteDevicesDialog::showOutcome(const RemoteDevicesOutcome& outcome)
 {
     setBusy(false);
-    const auto outcome = m_watcher.result();
-    if (outcome->calibration) {
-        const QString name = QString::fromStdString(outcome->profile);
-        m_status->setText(outcome->error.empty()
-                              ? tr("Saved profile %1 to %2: the toolbar's device list offers it now.")
-                                    .arg(name, QString::fromStdString(outcome->savedTo))
-                              : QString::fromStdString(outcome->error));
-        if (outcome->error.empty())
+    if (outcome.calibration) {
+        const QString name = QString::fromStdString(outcome.profile);
+        m_status->setText(outcome.error.empty() ? tr("Saved profile %1 to %2: the toolbar's device list offers it now.")
+                                                      .arg(name, QString::fromStdString(outcome.savedTo))
+                                                : QString::fromStdString(outcome.error));
+        if (outcome.error.empty())
             emit profileSaved(name);
-        emit finished(outcome->error.empty());
+        emit finished(outcome.error.empty());
         return;
     }
-    for (const RemoteDevice& d : outcome->devices) {
+    for (const RemoteDevice& d : outcome.devices) {
         m_devices->addItem(QString::fromStdString(d.id + "  " + d.info.name + "  "
                                                   + std::to_string(d.info.memoryBytes / (1024 * 1024)) + " MiB"));
         m_devices->item(m_devices->count() - 1)->setData(kBackendRole, QString::fromStdString(d.info.backend));
         m_devices->item(m_devices->count() - 1)->setData(kDeviceIndexRole, d.info.index);
     }
-    m_status->setText(outcome->error.empty() ? tr("%n device(s)", nullptr, static_cast<int>(outcome->devices.size()))
-                                             : QString::fromStdString(outcome->error));
-    emit finished(outcome->error.empty());
+    m_status->setText(outcome.error.empty() ? tr("%n device(s)", nullptr, static_cast<int>(outcome.devices.size()))
+                                            : QString::fromStdString(outcome.error));
+    emit finished(outcome.error.empty());
 }
 
 } // namespace costscope

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "jobs/job_tracker.h"
 #include <QDialog>
-#include <QFutureWatcher>
 
 #include "remote/remote_cli.h"
 
@@ -52,7 +52,7 @@ signals:
     void profileSaved(const QString& name);
 
 private:
-    void showOutcome();
+    void showOutcome(const RemoteDevicesOutcome& outcome);
     std::optional<RemoteCliOptions> connectionOptions();
     void setBusy(bool busy);
 
@@ -65,8 +65,7 @@ private:
     QPushButton* m_list = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_calibrateButton = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    QFutureWatcher<std::shared_ptr<const RemoteDevicesOutcome>> m_watcher;
+    JobTracker m_job;
 };
 
 } // namespace costscope

@@ -14,20 +14,17 @@
 #include "panels/run_error_table.h"
 #include "usecases/run_and_compare.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMainWindow>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -104,9 +101,11 @@ RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
         const QString error = exportTrace(path);
         m_status->setText(error.isEmpty() ? tr("Trace written to %1").arg(path) : path + QLatin1String(": ") + error);
     });
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        if (m_cancelFlag)
-            m_cancelFlag->store(true);
+    connect(m_cancel, &QPushButton::clicked, &m_job, &JobTracker::cancel);
+    connect(&m_job, &JobTracker::busyChanged, this, &RunPanel::setBusy);
+    connect(&m_job, &JobTracker::progressed, this, [this](int done, int total) {
+        m_progress->setValue(done);
+        emit progressed(done, total);
     });
     const auto selectDevice = [this] {
         m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString(),
@@ -122,23 +121,17 @@ RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
                 emit feed->profilesChanged();
         });
     connect(m_tools, &ProfileTools::busyChanged, this,
-            [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag); });
+            [this](bool busy) { m_run->setEnabled(!busy && !m_job.busy()); });
     connect(m_fusion, &FusionVerifiedView::busyChanged, this,
-            [this](bool busy) { m_run->setEnabled(!busy && !m_cancelFlag && !m_tools->busy()); });
+            [this](bool busy) { m_run->setEnabled(!busy && !m_job.busy() && !m_tools->busy()); });
     // A newly opened or edited graph makes any run in flight stale.
     connect(feed, &OpenGraphFeed::graphChanged, this, [this] {
-        ++m_generation;
-        if (m_cancelFlag)
-            m_cancelFlag->store(true);
+        m_job.drop();
         clear();
     });
 }
 
-RunPanel::~RunPanel()
-{
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-}
+RunPanel::~RunPanel() = default;
 
 QString RunPanel::exportTrace(const QString& path) const
 {
@@ -163,8 +156,8 @@ void RunPanel::clear()
 
 void RunPanel::setBusy(bool busy)
 {
-    if (!busy)
-        m_cancelFlag.reset();
+    if (!busy && m_progress->maximum() == 0)
+        m_progress->setRange(0, 1); // the busy bar of a run on all devices stops, whether its result is shown or not
     m_run->setEnabled(!busy && !m_tools->busy());
     m_cancel->setEnabled(busy);
     m_device->setEnabled(!busy);
@@ -184,37 +177,20 @@ void RunPanel::start()
     RunRequest request{graph, m_feed->settings()->value().bindings,
                        m_device->currentData(kBackendRole).toString().toStdString(),
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = ++m_generation;
     // One step per timed run, and a last one for what follows them (the run that times every node, the comparison):
     // the bar reaches 100 % only when the result is in.
     m_progress->setRange(0, request.runs + 1);
     m_progress->setValue(0);
     m_status->setText(tr("Running on %1 with %2 …").arg(m_device->currentText(), bindingsText(request.bindings)));
-    setBusy(true);
-    QPointer<RunPanel> self(this);
-    (void)QtConcurrent::run([self, request, cancel = m_cancelFlag, generation] {
-        auto progress = [self, generation](int done, int total) {
-            QMetaObject::invokeMethod(qApp, [self, generation, done, total] {
-                if (self && generation == self->m_generation) {
-                    self->m_progress->setValue(done);
-                    emit self->progressed(done, total);
-                }
-            });
-        };
-        auto result = runAndCompare(request, cancel.get(), progress);
-        QMetaObject::invokeMethod(qApp, [self, generation, result] {
-            if (self)
-                self->showResult(generation, result);
-        });
-    });
+    m_job.start(
+        [request](const JobContext& job) {
+            return runAndCompare(request, job.cancelFlag(), [&job](int done, int total) { job.progress(done, total); });
+        },
+        [this](const Result<RunComparison>& result) { showResult(result); });
 }
 
-void RunPanel::showResult(quint64 generation, const Result<RunComparison>& result)
+void RunPanel::showResult(const Result<RunComparison>& result)
 {
-    setBusy(false); // Run stays disabled while a run is under way, so this one was the only one
-    if (generation != m_generation)
-        return; // a graph opened since: these numbers describe something else
     if (result)
         m_progress->setValue(m_progress->maximum());
     else

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "jobs/job_tracker.h"
 #include "multi_device_run_report.h"
 #include "run_comparison.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
 class QComboBox;
@@ -72,11 +72,11 @@ signals:
 
 private:
     void start();
-    void showResult(quint64 generation, const Result<RunComparison>& result);
+    void showResult(const Result<RunComparison>& result);
     // run_panel_all_devices.cpp: "All <backend> devices" for a GPU backend with any device, and its run.
     static void addAllDevicesItem(QComboBox* selector, const Backend& backend);
     void startAllDevices();
-    void showAllDevices(quint64 generation, const Result<MultiDeviceRunReport>& result);
+    void showAllDevices(const Result<MultiDeviceRunReport>& result);
     void setBusy(bool busy);
     void clear();
 
@@ -96,8 +96,8 @@ private:
     FusionVerifiedView* m_fusion;
     MultiDeviceView* m_allDevices;
     QTabWidget* m_tabs;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    quint64 m_generation = 0;
+    // One run at a time: a newly opened or edited graph drops the run's result; Cancel stops it between nodes.
+    JobTracker m_job;
     std::shared_ptr<const RunComparison> m_last;
     std::shared_ptr<const RunComparison> m_previous;
 };

@@ -7,14 +7,11 @@
 #include "panels/multi_device_view.h"
 #include "panels/run_panel.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
-#include <QPointer>
 #include <QProgressBar>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QtConcurrent>
 
 namespace costscope {
 
@@ -35,27 +32,14 @@ void RunPanel::startAllDevices()
 {
     AllDevicesRequest request{m_feed->graph(), m_feed->settings()->value().bindings,
                               m_device->currentData(kBackendRole).toString().toStdString(), m_runs->value()};
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = ++m_generation;
     m_progress->setRange(0, 0); // the devices' threads report no steps: a busy bar until the result is in
     m_status->setText(tr("Running on %1, one device at a time and then all at once …").arg(m_device->currentText()));
-    setBusy(true);
-    QPointer<RunPanel> self(this);
-    (void)QtConcurrent::run([self, request, cancel = m_cancelFlag, generation] {
-        auto result = runOnAllDevicesOf(request, cancel.get());
-        QMetaObject::invokeMethod(qApp, [self, generation, result] {
-            if (self)
-                self->showAllDevices(generation, result);
-        });
-    });
+    m_job.start([request](const JobContext& job) { return runOnAllDevicesOf(request, job.cancelFlag()); },
+                [this](const Result<MultiDeviceRunReport>& result) { showAllDevices(result); });
 }
 
-void RunPanel::showAllDevices(quint64 generation, const Result<MultiDeviceRunReport>& result)
+void RunPanel::showAllDevices(const Result<MultiDeviceRunReport>& result)
 {
-    setBusy(false);
-    m_progress->setRange(0, 1);
-    if (generation != m_generation)
-        return; // a graph opened since
     m_progress->setValue(result ? 1 : 0);
     if (!result) {
         m_status->setText(QString::fromStdString(result.error().message));

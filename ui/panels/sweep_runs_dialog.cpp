@@ -23,7 +23,6 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <unistd.h>
 
@@ -111,7 +110,10 @@ SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent)
         }
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &SweepRunsDialog::showOutcome);
+    connect(&m_job, &JobTracker::progressed, this, [this](int done, int total) {
+        m_progress->setValue(done);
+        emit cellFinished(done, total);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_progress);
@@ -124,7 +126,7 @@ SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent)
 SweepRunsDialog::~SweepRunsDialog()
 {
     cancel();
-    m_watcher.waitForFinished(); // the sweep stops its jobs and returns within one poll and one call's timeout
+    m_job.waitForDone(); // the sweep stops its jobs and returns within one poll and one call's timeout
 }
 
 void SweepRunsDialog::start()
@@ -152,24 +154,14 @@ void SweepRunsDialog::start()
     }
     m_rayUrl = m_ray->text().trimmed();
     const std::size_t cells = manifest->cells().size();
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     FleetSweepOptions options;
     options.sweepId =
         "costscope-gui-" + std::to_string(QDateTime::currentSecsSinceEpoch()) + '-' + std::to_string(::getpid());
-    options.cancel = m_cancelFlag.get();
     QPointer<SweepRunsDialog> self(this);
     options.onProgress = [self](const std::string& line) {
         QMetaObject::invokeMethod(qApp, [self, text = QString::fromStdString(line)] {
-            if (self && self->m_cancelFlag)
+            if (self && self->m_job.pending())
                 self->m_status->setText(text);
-        });
-    };
-    options.onCellFinished = [self](std::size_t done, std::size_t total) {
-        QMetaObject::invokeMethod(qApp, [self, done, total] {
-            if (self) {
-                self->m_progress->setValue(static_cast<int>(done));
-                emit self->cellFinished(static_cast<int>(done), static_cast<int>(total));
-            }
         });
     };
     m_progress->setRange(0, static_cast<int>(cells));
@@ -179,37 +171,38 @@ void SweepRunsDialog::start()
     m_cancel->setEnabled(true);
     m_save->setEnabled(false);
     m_compare->setEnabled(false);
-    auto flag = m_cancelFlag; // kept alive by the worker until it returns
-    m_watcher.setFuture(QtConcurrent::run(
-        [url = m_rayUrl.toStdString(), m = *manifest, options, flag]() -> std::shared_ptr<const SweepRunsOutcome> {
+    m_job.start(
+        [url = m_rayUrl.toStdString(), m = *manifest, options](const JobContext& job) mutable {
+            options.cancel = job.cancelFlag();
+            options.onCellFinished = [&job](std::size_t done, std::size_t total) {
+                job.progress(static_cast<int>(done), static_cast<int>(total));
+            };
             auto outcome = std::make_shared<SweepRunsOutcome>();
             auto results = runFleetSweep(RayJobsClient(url), m, options);
             if (results)
                 outcome->results = std::move(*results);
             else
                 outcome->error = results.error().message;
-            return outcome;
-        }));
+            return std::shared_ptr<const SweepRunsOutcome>(std::move(outcome));
+        },
+        [this](std::shared_ptr<const SweepRunsOutcome> outcome) { showOutcome(*outcome); });
 }
 
 void SweepRunsDialog::cancel()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
+    m_job.cancel();
 }
 
-void SweepRunsDialog::showOutcome()
+void SweepRunsDialog::showOutcome(const SweepRunsOutcome& outcome)
 {
-    m_cancelFlag.reset();
     m_start->setEnabled(true);
     m_cancel->setEnabled(false);
-    const auto outcome = m_watcher.result();
-    if (!outcome->error.empty()) {
-        m_status->setText(QString::fromStdString(outcome->error));
+    if (!outcome.error.empty()) {
+        m_status->setText(QString::fromStdString(outcome.error));
         emit sweepFinished(false);
         return;
     }
-    m_results = outcome->results;
+    m_results = outcome.results;
     fillTable();
     m_save->setEnabled(true);
     m_compare->setEnabled(!m_results.empty());

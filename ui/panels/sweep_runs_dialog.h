@@ -4,8 +4,8 @@
 #include "fleet/fleet_sweep.h"
 #include "multi_device_run_report.h"
 
+#include "jobs/job_tracker.h"
 #include <QDialog>
-#include <QFutureWatcher>
 
 #include <atomic>
 #include <memory>
@@ -64,7 +64,7 @@ signals:
     void compareRequested(std::shared_ptr<const MultiDeviceRunReport> report);
 
 private:
-    void showOutcome();
+    void showOutcome(const SweepRunsOutcome& outcome);
     void fillTable();
 
     QLineEdit* m_ray;
@@ -81,8 +81,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_status;
     QTableWidget* m_table;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    QFutureWatcher<std::shared_ptr<const SweepRunsOutcome>> m_watcher;
+    JobTracker m_job;
     std::vector<SweepCellResult> m_results;
     QString m_rayUrl;
 };
