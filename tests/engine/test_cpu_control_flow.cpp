@@ -270,6 +270,12 @@ void TestCpuControlFlow::brokenControlFlowIsRefused()
     auto g = import(reads);
     QVERIFY(!g);
     QVERIFY2(g.error().message.find("'nowhere'") != std::string::npos, g.error().message.c_str());
+    QTemporaryDir dir;
+    const QString readsPath = dir.filePath("reads.onnx");
+    reads.save(readsPath);
+    QByteArray err;
+    QCOMPARE(runCli({"info", readsPath}, nullptr, &err), 3);
+    QVERIFY2(err.contains("then_branch") && err.contains("'nowhere'"), err.constData());
 
     // A Loop with neither trip count nor condition would never end: run says so, exit 3.
     OnnxModel endless(17);
@@ -285,11 +291,9 @@ void TestCpuControlFlow::brokenControlFlowIsRefused()
     auto& loop = endless.node("Loop", {"", "", "y0"}, {"y"});
     graphAttr(loop, "body", loopBody.g);
     endless.output("y", {2});
-    QTemporaryDir dir;
     const QString model = dir.filePath("endless.onnx"), input = dir.filePath("y0.pb");
     endless.save(model);
     writeTensorFile(input, {1, 2}, {2});
-    QByteArray err;
     QCOMPARE(
         runCli({"run", model, "--backend", "cpu", "--input", input, "--runs", "1", "--warmup", "0", "--no-host-probe"},
                nullptr, &err),
