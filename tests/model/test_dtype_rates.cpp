@@ -165,7 +165,7 @@ private slots:
         QVERIFY(fp8);
         QCOMPARE(fp8->find(x)->shape.dtype, DType::F8E4M3);
         QCOMPARE(fp8->find(w.id)->data->size(), std::size_t(3));
-        QCOMPARE((*fp8->find(w.id)->data)[2], std::uint8_t(0x7e));
+        QCOMPARE(fp8->find(w.id)->data->data()[2], std::uint8_t(0x7e));
     }
 
     void transformRefusesWhatIsNotADtypeSwap()
