@@ -87,11 +87,11 @@ Graph widenedToF32(const Graph& g)
         if (!n.data || n.data->size() % byteSize(from) != 0)
             continue; // no data (synthetic weights) or not the array of its shape: the plan reports the size
         const std::size_t count = n.data->size() / byteSize(from);
-        auto bytes = std::make_shared<std::vector<std::uint8_t>>(count * 4);
+        std::vector<std::uint8_t> bytes(count * 4);
         std::vector<float> wide(count);
         widen(from, reinterpret_cast<const std::byte*>(n.data->data()), count, wide.data());
-        std::memcpy(bytes->data(), wide.data(), count * 4);
-        n.data = std::move(bytes);
+        std::memcpy(bytes.data(), wide.data(), count * 4);
+        n.data = makeTensorData(std::move(bytes));
     }
     out.invalidate();
     return out;

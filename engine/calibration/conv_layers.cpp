@@ -43,9 +43,9 @@ Graph convGraph(const ConvLayer& l, std::int64_t out, int copies, std::int64_t w
     Graph g = warmupElements > 0 ? warmupGraph(warmupElements, 16) : Graph{};
     const std::vector<std::int64_t> xDims{l.batch, l.inChannels, l.size, l.size};
     Node shape = leaf(0, OpKind::Constant, {4}, DType::I64);
-    auto bytes = std::make_shared<std::vector<std::uint8_t>>(32);
-    std::memcpy(bytes->data(), xDims.data(), 32);
-    shape.data = bytes;
+    std::vector<std::uint8_t> bytes(32);
+    std::memcpy(bytes.data(), xDims.data(), 32);
+    shape.data = makeTensorData(std::move(bytes));
     g.add(std::move(shape));
     Attrs fill;
     fill.set("value", 0.5);

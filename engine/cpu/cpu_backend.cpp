@@ -59,23 +59,10 @@ Result<std::unique_ptr<ExecutablePlan>> CpuBackend::compile(const Graph& g, cons
             const std::string name = n.displayName();
             return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, msg);
         };
-        cpu::CpuPlan::Step step{pos, cpu::findKernel(n.op.kind), {}};
-        if (n.op.kind == OpKind::Unknown && !n.op.attrs.has("onnx_domain")) {
-            const std::int64_t output = n.op.attrs.intOr("onnx_output", 0);
-            step.kernel = cpu::findOnnxOutputKernel(n.op.name, output);
-            if (!step.kernel && output > 0 && cpu::findOnnxKernel(n.op.name))
-                return nodeError("the CPU backend computes only output 0 of op " + n.op.label() + ", not output "
-                                 + std::to_string(output));
-        }
-        const bool leaf = n.op.kind == OpKind::Input || n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant;
-        if (!leaf && !step.kernel)
-            return nodeError("the CPU backend cannot run op " + n.op.label());
-        const OpInfo& info = n.op.info();
-        const auto count = static_cast<int>(n.inputs.size());
-        if (!leaf && (count < info.minInputs || (info.maxInputs >= 0 && count > info.maxInputs)))
-            return nodeError(n.op.label() + " takes " + std::to_string(info.minInputs) + ".."
-                             + (info.maxInputs < 0 ? std::string("any") : std::to_string(info.maxInputs))
-                             + " inputs, has " + std::to_string(count));
+        auto kernel = cpu::kernelForNode(n);
+        if (!kernel)
+            return nodeError(kernel.error().message);
+        cpu::CpuPlan::Step step{pos, *kernel, {}};
         for (NodeId id : n.inputs)
             step.inputs.push_back(*g.indexOf(id));
         if (n.op.kind == OpKind::Input) {

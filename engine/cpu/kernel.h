@@ -32,6 +32,8 @@ using KernelFn = KernelStatus (*)(KernelContext& ctx, const Inputs& in, HostTens
 
 // nullptr for kinds the CPU backend cannot run (Custom, Unknown and the leaves, which the plan handles).
 KernelFn findKernel(OpKind kind);
+// The kernel that runs node `n` (nullptr for a leaf, which the plan fills), or why the CPU backend cannot run it.
+Result<KernelFn> kernelForNode(const Node& n);
 // Kernels for ONNX ops (default domain) the op catalogue has no kind for, which import as unknown ops that keep
 // their ONNX attributes (onnx_kernels.cpp); nullptr for any other name.
 KernelFn findOnnxKernel(std::string_view opType);

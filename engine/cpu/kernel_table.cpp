@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cpu/kernel.h"
+#include "cpu/onnx_named_kernels.h"
 
 #include <algorithm>
 
@@ -57,6 +58,28 @@ KernelFn findKernel(OpKind kind)
     case OpKind::Unknown: return nullptr;
     }
     return nullptr;
+}
+
+Result<KernelFn> kernelForNode(const Node& n)
+{
+    KernelFn kernel = findKernel(n.op.kind);
+    if (n.op.kind == OpKind::Unknown && !n.op.attrs.has("onnx_domain")) {
+        const std::int64_t output = n.op.attrs.intOr("onnx_output", 0);
+        kernel = findOnnxOutputKernel(n.op.name, output);
+        if (!kernel && output > 0 && findOnnxKernel(n.op.name))
+            return fail("the CPU backend computes only output 0 of op " + n.op.label() + ", not output "
+                        + std::to_string(output));
+    }
+    const bool leaf = n.op.kind == OpKind::Input || n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant;
+    if (!leaf && !kernel)
+        return fail("the CPU backend cannot run op " + n.op.label());
+    const OpInfo& info = n.op.info();
+    const auto count = static_cast<int>(n.inputs.size());
+    if (!leaf && (count < info.minInputs || (info.maxInputs >= 0 && count > info.maxInputs)))
+        return fail(n.op.label() + " takes " + std::to_string(info.minInputs) + ".."
+                    + (info.maxInputs < 0 ? std::string("any") : std::to_string(info.maxInputs)) + " inputs, has "
+                    + std::to_string(count));
+    return kernel;
 }
 
 std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const KernelContext& ctx, const Inputs& in,

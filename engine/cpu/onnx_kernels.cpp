@@ -213,6 +213,8 @@ KernelFn findOnnxOutputKernel(std::string_view opType, std::int64_t output)
         return findLossKernel(opType);
     if (opType == "LayerNormalization" && output <= 2)
         return runLayerNormalizationOutputs;
+    if (opType == "If" || opType == "Loop" || opType == "Scan") // each output node runs the op for its output
+        return findOnnxKernel(opType);
     return nullptr;
 }
 
@@ -232,6 +234,9 @@ KernelFn findOnnxKernel(std::string_view opType)
         {"Col2Im", runCol2Im},
         {"GroupNormalization", runGroupNormalization},
         {"Split", runSplitOutput},
+        {"If", runIf},
+        {"Loop", runLoop},
+        {"Scan", runScan},
         {"TopK", runTopK},
         {"Hardmax", runHardmax},
         {"OneHot", runOneHot},

@@ -234,8 +234,8 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
                 // One kernel doing each member's work at that member's own rate (a GEMM at the GEMM rate), over
                 // the bytes that cross the set's boundary.
                 for (const FusedMemberWork& m : w.fused->members) {
-                    nc.computeNs += computeNs(m.op, m.work, rates);
-                    bytes += packedBytes(m.op, m.work, p);
+                    nc.computeNs += m.repeat * computeNs(m.op, m.work, rates);
+                    bytes += m.repeat * packedBytes(m.op, m.work, p);
                 }
             } else {
                 nc.computeNs = computeNs(node.op, w, rates);

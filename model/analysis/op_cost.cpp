@@ -160,6 +160,8 @@ OpWork workOf(const Node& node, const std::vector<TensorRef>& inputs, const Tens
     }
     if (isFusedNode(node))
         return opcost::fused(c);
+    if (!node.subgraphs.empty())
+        return opcost::controlFlow(c);
     OpWork w;
     if (opcost::addIoBytes(c, w))
         w.note = node.op.kind == OpKind::Custom ? "custom op: costed as memory-bound"

@@ -43,6 +43,7 @@ struct OpWork {
 struct FusedMemberWork {
     Op op;
     OpWork work;
+    double repeat = 1; // times it runs: a Loop or Scan body's ops run once per iteration
 };
 
 struct FusedWork {
@@ -72,6 +73,9 @@ struct TensorRef {
 // - Element-wise: 1 FLOP per output element per operation; transcendentals are weighted by their usual polynomial
 //   cost (see elementwiseWeight in op_cost_elementwise.cpp).
 // - Unknown and Custom ops are memory-bound: bytes in + out, no FLOPs, with a note saying so.
+// - Control flow (If, Loop, Scan: Node::subgraphs) does the work of its body's nodes, each priced at its own rate:
+//   a Loop's body times its trip count when the file states it as a constant, a Scan's body once per slice, an If
+//   its costlier branch. A Loop whose trip count is known only at run time cannot be costed: skipped, with a note.
 // - A fused node reads what enters its set and writes its exit (bytes), does the FLOPs of its members, and carries
 //   each member's work (OpWork::fused) so that a cost model prices the GEMM it holds as a GEMM.
 OpWork opWork(const Node& node, const InputShapes& inputs, const Bindings& b);

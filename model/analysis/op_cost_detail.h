@@ -45,5 +45,7 @@ OpWork spectral(const Ctx& c);
 OpWork gather(const Ctx& c);
 // A node standing for a fused set (ir/fused_op.h): one kernel over the boundary bytes doing the members' FLOPs.
 OpWork fused(const Ctx& c);
+// If, Loop and Scan: their subgraphs' work (op_cost_control_flow.cpp).
+OpWork controlFlow(const Ctx& c);
 
 } // namespace costscope::opcost

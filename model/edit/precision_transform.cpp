@@ -37,18 +37,18 @@ TensorData convertData(const TensorData& data, DType to)
     if (!data || data->size() % 4 != 0)
         return nullptr;
     const std::size_t count = data->size() / 4;
-    auto out = std::make_shared<std::vector<std::uint8_t>>(count * byteSize(to));
+    std::vector<std::uint8_t> out(count * byteSize(to));
     for (std::size_t i = 0; i < count; ++i) {
         float f = 0;
         std::memcpy(&f, data->data() + 4 * i, 4);
         if (to == DType::F8E4M3) {
-            (*out)[i] = floatToE4M3Bits(f);
+            out[i] = floatToE4M3Bits(f);
             continue;
         }
         const std::uint16_t bits = to == DType::F16 ? floatToHalfBits(f) : floatToBf16Bits(f);
-        std::memcpy(out->data() + 2 * i, &bits, 2);
+        std::memcpy(out.data() + 2 * i, &bits, 2);
     }
-    return out;
+    return makeTensorData(std::move(out));
 }
 
 void retargetAttr(Node& n, const char* key, DType to)

@@ -28,8 +28,9 @@ TensorData shareBytes(const ConstTensor& t)
 }
 } // namespace
 
-GraphBuilder::GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external)
-    : m_proto(g), m_opset(opset), m_warnings(warnings), m_external(external)
+GraphBuilder::GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external,
+                           std::vector<OuterValue> outer)
+    : m_proto(g), m_opset(opset), m_outer(std::move(outer)), m_warnings(warnings), m_external(external)
 {
 }
 
@@ -106,6 +107,16 @@ std::optional<Diagnostic> GraphBuilder::addGraphInputs()
             dtypeForTensor(v.type().tensor_type().elem_type(), v.name(), m_warnings);
         n.shape = outputShape(v.name(), n.id, v.name());
         m_produced[v.name()] = append(std::move(n));
+    }
+    for (const OuterValue& v : m_outer) {
+        Node n;
+        n.id = static_cast<NodeId>(m_graph.nodes.size());
+        Attrs a;
+        a.set("name", validUtf8(v.name));
+        n.op = Op::make(OpKind::Input, std::move(a));
+        n.name = validUtf8(v.name);
+        n.shape = v.shape;
+        m_produced[v.name] = append(std::move(n));
     }
     return std::nullopt;
 }
@@ -234,6 +245,8 @@ Result<Node> GraphBuilder::unknownNode(const onnx::NodeProto& n, const NodeConte
         attrs.set(key, attrValue(a));
         payload[key] = attrToJson(*attrs.find(key));
     }
+    if (auto e = addSubgraphs(n, ctx, node, attrs)) // before the id: the enclosing values' leaves may be new
+        return *e;
     node.id = static_cast<NodeId>(m_graph.nodes.size());
     node.op = Op::unknown(validUtf8(n.op_type()), attrs.empty() ? std::string{} : payload.dump());
     // Backends that run ONNX ops the catalogue has no kind for (cpu/onnx_kernels.h) need to know where the inputs

@@ -15,8 +15,16 @@ namespace costscope::onnx_import {
 // order.
 class GraphBuilder {
 public:
-    // `external` reads initializers kept in files beside the model; without it they load without values.
-    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external = nullptr);
+    // A value a subgraph reads from the graph around it: an Input node of the subgraph, after its own inputs.
+    struct OuterValue {
+        std::string name;
+        Shape shape;
+    };
+
+    // `external` reads initializers kept in files beside the model; without it they load without values. `outer`:
+    // for a control-flow op's subgraph (onnx_subgraphs.cpp), the enclosing values it reads.
+    GraphBuilder(const onnx::GraphProto& g, int opset, Diagnostics* warnings, ExternalData* external = nullptr,
+                 std::vector<OuterValue> outer = {});
     Result<Graph> build();
 
 private:
@@ -32,6 +40,9 @@ private:
     std::optional<Diagnostic> addUnknown(const onnx::NodeProto& n, const NodeContext& ctx);
     // The ONNX node as an unknown op (its attributes, inputs and input slots), not yet added.
     Result<Node> unknownNode(const onnx::NodeProto& n, const NodeContext& ctx);
+    // If, Loop and Scan: each graph attribute imported as a Subgraph of `node`, the enclosing values it reads
+    // appended to node.inputs (onnx_subgraphs.cpp); Loop's constant trip count as attribute trip_count.
+    std::optional<Diagnostic> addSubgraphs(const onnx::NodeProto& n, const NodeContext& ctx, Node& node, Attrs& attrs);
     std::optional<Diagnostic> addOutputs();
     // The node standing for a tensor, making a constant's leaf on first use; an error says why there is none.
     Result<NodeId> producer(const std::string& tensor, const NodeContext* user);
@@ -46,6 +57,7 @@ private:
 
     const onnx::GraphProto& m_proto;
     int m_opset;
+    std::vector<OuterValue> m_outer;
     Diagnostics* m_warnings;
     ExternalData* m_external;
     Graph m_graph;

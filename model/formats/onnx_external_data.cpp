@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstddef>
+#include <cstdint>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -15,7 +17,7 @@ namespace fs = std::filesystem;
 // A read-only mapping of a whole file (none for an empty one).
 class MappedFile {
 public:
-    static Result<std::unique_ptr<MappedFile>> open(const fs::path& path)
+    static Result<std::shared_ptr<const MappedFile>> open(const fs::path& path)
     {
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -25,7 +27,7 @@ public:
             ::close(fd);
             return Diagnostic::error("it is not a regular file");
         }
-        auto file = std::unique_ptr<MappedFile>(new MappedFile);
+        auto file = std::shared_ptr<MappedFile>(new MappedFile);
         file->m_size = static_cast<std::uint64_t>(st.st_size);
         if (file->m_size > 0) {
             void* p = ::mmap(nullptr, file->m_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -36,7 +38,7 @@ public:
             file->m_data = static_cast<const std::uint8_t*>(p);
         }
         ::close(fd); // the mapping keeps the file
-        return file;
+        return std::shared_ptr<const MappedFile>(std::move(file));
     }
     ~MappedFile()
     {
@@ -87,10 +89,10 @@ ExternalData::ExternalData(fs::path modelFolder) : m_folder(std::move(modelFolde
 
 ExternalData::~ExternalData() = default;
 
-Result<const MappedFile*> ExternalData::map(const std::string& tensor, const std::string& location)
+Result<std::shared_ptr<const MappedFile>> ExternalData::map(const std::string& tensor, const std::string& location)
 {
     if (auto it = m_files.find(location); it != m_files.end())
-        return it->second.get();
+        return it->second;
     auto refuse = [&](const std::string& why) {
         return Diagnostic::error("tensor '" + tensor + "' keeps its values in '" + location + "', " + why);
     };
@@ -110,12 +112,12 @@ Result<const MappedFile*> ExternalData::map(const std::string& tensor, const std
         return refuse("which leads out of the model's folder " + folder.string() + " (through a symbolic link)");
     if (!fs::exists(full, ec) && !fs::is_symlink(full, ec)) {
         m_files[location] = nullptr;
-        return static_cast<const MappedFile*>(nullptr);
+        return std::shared_ptr<const MappedFile>();
     }
     auto file = MappedFile::open(full);
     if (!file)
         return refuse("but " + file.error().message + " (" + full.string() + ")");
-    return (m_files[location] = std::move(*file)).get();
+    return m_files[location] = std::move(*file);
 }
 
 std::optional<Diagnostic> ExternalData::read(const onnx::TensorProto& t, ConstTensor& c, Diagnostics* warnings)
@@ -146,7 +148,12 @@ std::optional<Diagnostic> ExternalData::read(const onnx::TensorProto& t, ConstTe
                                  + lengthText + "' runs past the end of '" + location + "' (" + std::to_string(size)
                                  + " bytes)");
     const std::uint8_t* begin = (*file)->data() + *offset;
-    c.setBytes(std::vector<std::uint8_t>(begin, begin + *length));
+    // The mapping is page-aligned, so any offset the writers use (onnx.save aligns to 4 KiB) gives an aligned view;
+    // a tensor at an odd offset is copied so that the values are aligned for their type.
+    if (reinterpret_cast<std::uintptr_t>(begin) % alignof(std::max_align_t) == 0)
+        c.setShared(std::make_shared<const TensorBytes>(begin, static_cast<std::size_t>(*length), *file));
+    else
+        c.setBytes(std::vector<std::uint8_t>(begin, begin + *length));
     return std::nullopt;
 }
 

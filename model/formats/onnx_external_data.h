@@ -15,7 +15,8 @@ class MappedFile;
 // location, offset, length). Each file is memory-mapped once per import and unmapped when the reader goes. A
 // location that leaves the model's folder (absolute, "..", a symlink pointing out) is an error naming the tensor
 // and the path; a missing file leaves the tensor without data, with a warning, so that the graph can still be
-// viewed and analysed (ConstTensor::missingFile names it for whoever must run it).
+// viewed and analysed (ConstTensor::missingFile names it for whoever must run it). Values are not copied: the
+// tensors view the mapping (only a tensor at an offset too odd for its element type is copied out).
 class ExternalData {
 public:
     explicit ExternalData(std::filesystem::path modelFolder);
@@ -27,10 +28,12 @@ public:
     std::optional<Diagnostic> read(const onnx::TensorProto& t, ConstTensor& c, Diagnostics* warnings);
 
 private:
-    Result<const MappedFile*> map(const std::string& tensor, const std::string& location);
+    Result<std::shared_ptr<const MappedFile>> map(const std::string& tensor, const std::string& location);
 
     std::filesystem::path m_folder;
-    std::map<std::string, std::unique_ptr<MappedFile>> m_files; // by location
+    // By location; null for a missing file. Tensors read from a file share its mapping, which lives as long as the
+    // last of them.
+    std::map<std::string, std::shared_ptr<const MappedFile>> m_files;
 };
 
 // The location key of an external tensor ("" when it has none).

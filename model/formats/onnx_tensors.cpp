@@ -54,7 +54,7 @@ template <class T>
 std::vector<T> decode(const ConstTensor& t, std::size_t width, auto convert)
 {
     std::vector<T> out;
-    const std::vector<std::uint8_t>& bytes = t.bytes();
+    const TensorBytes& bytes = t.bytes();
     const std::size_t n = width ? bytes.size() / width : 0;
     out.reserve(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -93,20 +93,25 @@ std::vector<std::uint8_t> bytesOf(const Field& values)
 }
 } // namespace
 
-const std::vector<std::uint8_t>& ConstTensor::bytes() const
+const TensorBytes& ConstTensor::bytes() const
 {
-    static const std::vector<std::uint8_t> none;
+    static const TensorBytes none;
     return m_bytes ? *m_bytes : none;
 }
 
 void ConstTensor::setBytes(std::vector<std::uint8_t> bytes)
 {
-    m_bytes = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
+    m_bytes = makeTensorData(std::move(bytes));
+}
+
+void ConstTensor::setShared(TensorData bytes)
+{
+    m_bytes = std::move(bytes);
 }
 
 TensorData ConstTensor::shared() const
 {
-    return m_bytes ? m_bytes : std::make_shared<const std::vector<std::uint8_t>>();
+    return m_bytes ? m_bytes : std::make_shared<const TensorBytes>();
 }
 
 std::optional<DType> dtypeFromOnnx(std::int32_t elemType)

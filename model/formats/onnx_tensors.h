@@ -16,16 +16,17 @@
 namespace costscope::onnx_import {
 
 // A constant tensor of the file (initializer or Constant node) with its values as raw little-endian bytes.
-// The bytes are shared with the graph node made of it: a model's weights are copied once, from the file (a 1B
-// model's gigabytes of external data dominate its load time).
+// The bytes are shared with the graph node made of it; external data stays in its memory-mapped file (a 1B model's
+// gigabytes of weights are never copied on load).
 struct ConstTensor {
     Shape shape;
     bool hasData = true;
     std::string missingFile; // the external data file whose values could not be read
 
     // Empty when the file keeps the values elsewhere (external data) and they were not read.
-    const std::vector<std::uint8_t>& bytes() const;
+    const TensorBytes& bytes() const;
     void setBytes(std::vector<std::uint8_t> bytes);
+    void setShared(TensorData bytes);
     // The bytes as the graph holds them (never null).
     TensorData shared() const;
 

@@ -62,14 +62,14 @@ TensorData constantBytes(const OJson& data, const Node& n)
 {
     if (!data.is_array())
         fail(n, "Constant data must be an array of bytes");
-    auto bytes = std::make_shared<std::vector<std::uint8_t>>();
-    bytes->reserve(data.size());
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(data.size());
     for (const OJson& b : data) {
         if (!b.is_number_integer() || b.get<std::int64_t>() < 0 || b.get<std::int64_t>() > 255)
             fail(n, "Constant data must hold bytes 0..255, found " + b.dump());
-        bytes->push_back(static_cast<std::uint8_t>(b.get<int>()));
+        bytes.push_back(static_cast<std::uint8_t>(b.get<int>()));
     }
-    return bytes;
+    return makeTensorData(std::move(bytes));
 }
 
 // Reads an op in any of its forms; Constant data moves into the node.
@@ -267,7 +267,7 @@ OJson writeOp(const Node& n)
     case PayloadForm::Struct: {
         OJson payload = OJson::object();
         if (op.kind == OpKind::Constant && n.data)
-            payload["data"] = *n.data;
+            payload["data"] = std::vector<std::uint8_t>(n.data->begin(), n.data->end());
         for (const auto& [k, v] : op.attrs.entries())
             payload[k] = attrToJson(v);
         inner = OJson{{op.name, payload}};

@@ -13,6 +13,11 @@ std::string Node::displayName() const
     return name.value_or(std::string{});
 }
 
+bool TensorBytes::operator==(const TensorBytes& o) const
+{
+    return size() == o.size() && std::equal(begin(), end(), o.begin());
+}
+
 bool Node::operator==(const Node& o) const
 {
     auto sameData = [](const TensorData& a, const TensorData& b) {
@@ -20,8 +25,14 @@ bool Node::operator==(const Node& o) const
             return !a && !b;
         return *a == *b;
     };
-    return id == o.id && op == o.op && inputs == o.inputs && shape == o.shape && name == o.name
-        && scope == o.scope && sameData(data, o.data) && extras == o.extras;
+    auto sameSubgraphs = [](const std::vector<Subgraph>& a, const std::vector<Subgraph>& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Subgraph& x, const Subgraph& y) {
+            return x.attribute == y.attribute && x.outerInputs == y.outerInputs
+                   && (x.graph == y.graph || (x.graph && y.graph && *x.graph == *y.graph));
+        });
+    };
+    return id == o.id && op == o.op && inputs == o.inputs && shape == o.shape && name == o.name && scope == o.scope
+           && sameData(data, o.data) && extras == o.extras && sameSubgraphs(subgraphs, o.subgraphs);
 }
 
 void Graph::buildIndex() const

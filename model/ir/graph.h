@@ -4,6 +4,7 @@
 #include "ir/diagnostic.h"
 #include "ir/op.h"
 #include "ir/shape.h"
+#include "ir/tensor_bytes.h"
 
 #include <cstdint>
 #include <memory>
@@ -19,8 +20,16 @@ namespace costscope {
 // Keys a file had that Costscope does not interpret, kept as JSON text and written back on save.
 using Extras = std::vector<std::pair<std::string, RawJson>>;
 
-// Raw little-endian tensor bytes (Constant data, ONNX initializers), shared between copies of a graph.
-using TensorData = std::shared_ptr<const std::vector<std::uint8_t>>;
+class Graph;
+
+// A graph attribute of a control-flow op (If's then_branch and else_branch, Loop's and Scan's body). Its Input
+// nodes are first the ONNX subgraph's own inputs, then the values it reads from the enclosing graph, which the
+// owning node takes as extra inputs: outerInputs[i] is the position in Node::inputs of the i-th of them.
+struct Subgraph {
+    std::string attribute;
+    std::shared_ptr<const Graph> graph;
+    std::vector<std::size_t> outerInputs;
+};
 
 struct Node {
     NodeId id = 0;
@@ -31,6 +40,7 @@ struct Node {
     std::string scope; // grouping path, '/'-separated ("h.0/attn")
     TensorData data;   // values of a Param or Constant when the file has them
     Extras extras;
+    std::vector<Subgraph> subgraphs; // a control-flow op's graphs; empty for every other node
 
     // Input/Param leaf name, else the node's name, else "".
     std::string displayName() const;

@@ -62,9 +62,9 @@ void fixTargetShape(Graph& out, Node& n, std::int64_t oldBatch, std::int64_t new
     std::memcpy(v.data(), c->data->data(), v.size() * sizeof(std::int64_t));
     if (!scaleEntry0(v, oldBatch, newBatch))
         return;
-    auto bytes = std::make_shared<std::vector<std::uint8_t>>(v.size() * sizeof(std::int64_t));
-    std::memcpy(bytes->data(), v.data(), bytes->size());
-    c->data = std::move(bytes);
+    std::vector<std::uint8_t> bytes(v.size() * sizeof(std::int64_t));
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    c->data = makeTensorData(std::move(bytes));
     rewritten.insert(c->id);
 }
 } // namespace

@@ -402,7 +402,7 @@ Result<Graph> caseGraph(const std::string& dir, const nlohmann::json& c)
             for (const auto& p : c["params"])
                 if (n.op.kind == OpKind::Param && p["name"] == n.displayName()) {
                     const std::string bytes = readText(dir + "/" + p["file"].get<std::string>());
-                    n.data = std::make_shared<std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
+                    n.data = makeTensorData(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
                 }
     return g;
 }

@@ -34,17 +34,17 @@ public:
     NodeId param(std::vector<std::int64_t> dims, const std::vector<float>& values)
     {
         const NodeId id = add(Op::make(OpKind::Param), {}, std::move(dims), DType::F32, "p" + std::to_string(m_next));
-        auto bytes = std::make_shared<std::vector<std::uint8_t>>(values.size() * 4);
-        std::memcpy(bytes->data(), values.data(), bytes->size());
-        g.nodes.back().data = bytes;
+        std::vector<std::uint8_t> bytes(values.size() * 4);
+        std::memcpy(bytes.data(), values.data(), bytes.size());
+        g.nodes.back().data = makeTensorData(std::move(bytes));
         return id;
     }
     NodeId indices(std::vector<std::int64_t> dims, const std::vector<std::int64_t>& values)
     {
         const NodeId id = add(Op::make(OpKind::Constant), {}, std::move(dims), DType::I64, {});
-        auto bytes = std::make_shared<std::vector<std::uint8_t>>(values.size() * 8);
-        std::memcpy(bytes->data(), values.data(), bytes->size());
-        g.nodes.back().data = bytes;
+        std::vector<std::uint8_t> bytes(values.size() * 8);
+        std::memcpy(bytes.data(), values.data(), bytes.size());
+        g.nodes.back().data = makeTensorData(std::move(bytes));
         return id;
     }
     NodeId op(OpKind kind, Attrs attrs, std::vector<NodeId> in, std::vector<std::int64_t> dims, DType t = DType::F32)

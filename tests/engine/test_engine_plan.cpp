@@ -244,8 +244,8 @@ void TestEnginePlan::parameterDataIsUsed()
     g.add(leaf(0, OpKind::Input, "x", Shape::of({2})));
     Node c = leaf(1, OpKind::Constant, "c", Shape::of({2}));
     const float values[2] = {10, 20};
-    c.data = std::make_shared<const std::vector<std::uint8_t>>(reinterpret_cast<const std::uint8_t*>(values),
-                                                               reinterpret_cast<const std::uint8_t*>(values) + 8);
+    c.data = makeTensorData(std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(values),
+                                                      reinterpret_cast<const std::uint8_t*>(values) + 8));
     g.add(c);
     Node add;
     add.id = 2;
@@ -258,7 +258,7 @@ void TestEnginePlan::parameterDataIsUsed()
     QVERIFY(out);
     QVERIFY(sameFloats(*out, {2}, {11, 22}));
     // Data of the wrong size is an error naming the node.
-    g.nodes[1].data = std::make_shared<const std::vector<std::uint8_t>>(4, 0);
+    g.nodes[1].data = makeTensorData(std::vector<std::uint8_t>(4, 0));
     auto bad = runGraph(g, {f32({2}, {1, 2})});
     QVERIFY(!bad);
     QCOMPARE(bad.error().node, std::optional<NodeId>(1));

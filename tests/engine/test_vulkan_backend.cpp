@@ -269,8 +269,8 @@ private slots:
         w.op = makeOp(OpKind::Param);
         w.shape = Shape::of({3, 4});
         const std::vector<float> wv(12, 0.5f);
-        w.data = std::make_shared<std::vector<std::uint8_t>>(reinterpret_cast<const std::uint8_t*>(wv.data()),
-                                                             reinterpret_cast<const std::uint8_t*>(wv.data()) + 48);
+        w.data = makeTensorData(std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(wv.data()),
+                                                          reinterpret_cast<const std::uint8_t*>(wv.data()) + 48));
         g.add(w);
         g.find(1)->inputs.push_back(5);
         Node relu;

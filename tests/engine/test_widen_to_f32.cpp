@@ -41,12 +41,12 @@ void TestWidenToF32::typesDataAndCastTargetsWiden()
     const NodeId c = b.op(cast, {sum});
     Graph g = b.finish({c, ids});
     const std::vector<float> values = {1.5f, -0.3f};
-    auto bytes = std::make_shared<std::vector<std::uint8_t>>(4);
+    std::vector<std::uint8_t> bytes(4);
     for (std::size_t i = 0; i < 2; ++i) {
         const std::uint16_t bits = floatToBf16Bits(values[i]);
-        std::memcpy(bytes->data() + 2 * i, &bits, 2);
+        std::memcpy(bytes.data() + 2 * i, &bits, 2);
     }
-    g.nodes[*g.indexOf(w)].data = bytes;
+    g.nodes[*g.indexOf(w)].data = makeTensorData(std::move(bytes));
     g.nodes[*g.indexOf(sum)].shape.dtype = DType::BF16;
     g.nodes[*g.indexOf(c)].shape.dtype = DType::F16;
     QVERIFY(hasNarrowFloats(g));

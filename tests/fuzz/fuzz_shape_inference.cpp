@@ -73,10 +73,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::vector<std::int64_t> values(in.byte() % 5);
             for (auto& v : values)
                 v = in.value();
-            auto bytes = std::make_shared<std::vector<std::uint8_t>>(values.size() * 8);
+            std::vector<std::uint8_t> bytes(values.size() * 8);
             if (!values.empty())
-                std::memcpy(bytes->data(), values.data(), bytes->size());
-            nodes[i].data = bytes;
+                std::memcpy(bytes.data(), values.data(), bytes.size());
+            nodes[i].data = makeTensorData(std::move(bytes));
         }
         pointers.push_back(&nodes[i]);
     }

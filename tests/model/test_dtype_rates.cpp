@@ -142,9 +142,9 @@ private slots:
         w.op = Op::make(OpKind::Constant);
         w.shape = Shape::of({3});
         const float values[] = {1.0f, -2.5f, 448.0f};
-        auto bytes = std::make_shared<std::vector<std::uint8_t>>(sizeof values);
-        std::memcpy(bytes->data(), values, sizeof values);
-        w.data = bytes;
+        std::vector<std::uint8_t> bytes(sizeof values);
+        std::memcpy(bytes.data(), values, sizeof values);
+        w.data = makeTensorData(std::move(bytes));
         g.add(w);
 
         auto bf16 = edit::withPrecision(g, Precision::Bf16);
@@ -165,7 +165,7 @@ private slots:
         QVERIFY(fp8);
         QCOMPARE(fp8->find(x)->shape.dtype, DType::F8E4M3);
         QCOMPARE(fp8->find(w.id)->data->size(), std::size_t(3));
-        QCOMPARE((*fp8->find(w.id)->data)[2], std::uint8_t(0x7e));
+        QCOMPARE(fp8->find(w.id)->data->data()[2], std::uint8_t(0x7e));
     }
 
     void transformRefusesWhatIsNotADtypeSwap()
@@ -181,8 +181,7 @@ private slots:
 
         // Data that is not the F32 array its shape says is named, not silently re-typed.
         Graph bad = g;
-        auto wrong = std::make_shared<std::vector<std::uint8_t>>(10);
-        bad.nodes[1].data = wrong;
+        bad.nodes[1].data = makeTensorData(std::vector<std::uint8_t>(10));
         auto r = edit::withPrecision(bad, Precision::Fp16);
         QVERIFY(!r);
         QCOMPARE(r.error().node, std::optional<NodeId>(bad.nodes[1].id));

@@ -138,7 +138,8 @@ void TestRlxJson::constantDataIsRead()
     QVERIFY(loaded.ok());
     const Node* c = loaded->graph.find(22);
     QVERIFY(c && c->op.kind == OpKind::Constant && c->data);
-    QCOMPARE(*c->data, (std::vector<std::uint8_t>{172, 197, 39, 55}));
+    QCOMPARE(std::vector<std::uint8_t>(c->data->begin(), c->data->end()),
+             (std::vector<std::uint8_t>{172, 197, 39, 55}));
     float value = 0;
     std::memcpy(&value, c->data->data(), 4);
     QVERIFY(std::abs(value - 1e-5f) < 1e-9f);

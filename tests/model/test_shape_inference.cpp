@@ -215,9 +215,9 @@ Result<Shape> inferRow(const Row& row, std::vector<Node>& storage)
         nodes.push_back(&storage[i]);
     }
     if (!row.lastInputValues.empty()) {
-        auto bytes = std::make_shared<std::vector<std::uint8_t>>(row.lastInputValues.size() * 8);
-        std::memcpy(bytes->data(), row.lastInputValues.data(), bytes->size());
-        storage.back().data = bytes;
+        std::vector<std::uint8_t> bytes(row.lastInputValues.size() * 8);
+        std::memcpy(bytes.data(), row.lastInputValues.data(), bytes.size());
+        storage.back().data = makeTensorData(std::move(bytes));
     }
     return inferShape(opOf(row.op, row.attrs), shapes, nodes);
 }
