@@ -56,9 +56,10 @@ private slots:
     {
         QByteArray out, err;
         // A short predictor budget: each device's profile learns its kernel predictors as a one-device calibrate does.
+        // The limit is test_cli_calibrate's: a quick CPU calibration beside the other tests took over 120 s.
         QVERIFY2(
             runCli({"calibrate", "--backend", "cpu", "--device", "all", "--quick", "--json", "--predictor-budget", "6"},
-                   &out, &err)
+                   &out, &err, 300000)
                 == 0,
             err.constData());
         const QJsonArray calibrated = QJsonDocument::fromJson(out).object()["devices"].toArray();
