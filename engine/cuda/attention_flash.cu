@@ -11,6 +11,7 @@
 #include "cuda/attention_flash.h"
 #include "cuda/attention_score.cuh"
 
+#include <atomic>
 #include <cstdint>
 
 namespace costscope::cuda {
@@ -143,7 +144,8 @@ void launchFlash(const AttentionArgs& a, std::int64_t tilesPerHead, cudaStream_t
 {
     constexpr auto bytes = static_cast<int>(sharedFloats<BQ>() * sizeof(float));
     // Over the default 48 KB of shared memory: the opt-in is per device, so it is set on each one it runs on.
-    static bool optedIn[64] = {};
+    // Atomic: `run --device all` launches from one thread per device, and two plans may share a device.
+    static std::atomic<bool> optedIn[64] = {};
     int device = 0;
     cudaGetDevice(&device);
     if (device < 0 || device >= 64 || !optedIn[device]) {
