@@ -70,6 +70,8 @@ public:
     void* libraryWorkspace() const { return m_cublasWorkspace.ptr; }
     std::size_t libraryWorkspaceBytes() const { return m_cublasWorkspace.bytes; }
     const CudaOptions& options() const { return m_options; }
+    // The plan's one stream (compile-time work such as lt_autotune.h's timing runs on it too).
+    cudaStream_t stream() const { return m_stream; }
     // Keeps a cuFFT plan alive for the plan's lifetime.
     void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
     const Graph& graph() const { return m_graph; }

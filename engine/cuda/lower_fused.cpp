@@ -5,12 +5,14 @@
 #include "cuda/cuda_gemm.h"
 #include "cuda/fused_kernels.h"
 #include "cuda/fused_nvrtc.h"
+#include "cuda/lt_autotune.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
+#include <vector>
 
 namespace costscope::cuda {
 
@@ -161,13 +163,21 @@ cublasLtEpilogue_t epilogueFor(bool bias, const std::string& activation)
     return bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
 }
 
-// The matmul D^T[n,m] = W^T[n,k] A^T[k,m] (+ C) with `epilogue`, its algorithm chosen; null when cuBLASLt has none.
+// The operands of D^T[n,m] = W^T[n,k] A^T[k,m] (+ beta C).
+struct LtPointers {
+    const void *w = nullptr, *a = nullptr, *c = nullptr;
+    void* d = nullptr;
+    float beta = 0;
+};
+
+// The matmul D^T[n,m] = W^T[n,k] A^T[k,m] (+ C) with `epilogue`, its algorithm chosen (the fastest of cuBLASLt's
+// candidates, timed on the operands: lt_autotune.h); null when cuBLASLt has none.
 std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
-                                        const void* bias, cublasLtEpilogue_t epilogue)
+                                        const void* bias, cublasLtEpilogue_t epilogue, const LtPointers& p)
 {
     auto lt = std::make_shared<LtMatmul>();
     const std::uint64_t workspace = plan.libraryWorkspaceBytes();
-    cublasLtMatmulHeuristicResult_t found{};
+    std::vector<cublasLtMatmulHeuristicResult_t> found(static_cast<std::size_t>(ltCandidateCount()));
     int count = 0;
     const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
     bool ok =
@@ -185,13 +195,15 @@ std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int
         ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
              == CUBLAS_STATUS_SUCCESS;
     if (ok)
-        ok = cublasLtMatmulAlgoGetHeuristic(plan.cublasLt(), lt->desc, lt->a, lt->b, lt->c, lt->c, lt->preference, 1,
-                                            &found, &count)
+        ok = cublasLtMatmulAlgoGetHeuristic(plan.cublasLt(), lt->desc, lt->a, lt->b, lt->c, lt->c, lt->preference,
+                                            int(found.size()), found.data(), &count)
                  == CUBLAS_STATUS_SUCCESS
              && count > 0;
     if (!ok)
         return nullptr;
-    lt->algo = found.algo;
+    const LtOperands op{plan.cublasLt(),         lt->desc, lt->a, lt->b, lt->c, p.w, p.a, p.c ? p.c : p.d, p.d, p.beta,
+                        plan.libraryWorkspace(), workspace};
+    lt->algo = found[std::size_t(fastestLtCandidate(op, found.data(), count, plan.stream()))].algo;
     return lt;
 }
 
@@ -230,10 +242,12 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     // Row-major D[m,n] = A[m,k] W[k,n] is the column-major D^T[n,m] = W^T[n,k] A^T[k,m]: W is cuBLASLt's A and the
     // bias runs along D^T's rows. cuBLASLt may have no algorithm with the activation in its epilogue (fp32 GELU on
     // some versions): the activation then runs as a second pass in place, in the same launch.
-    std::shared_ptr<LtMatmul> lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation));
+    const LtPointers operands{w.ptr, a.ptr, residual, d.ptr, residual ? 1.0f : 0.0f};
+    std::shared_ptr<LtMatmul> lt =
+        setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation), operands);
     ActArgs separate;
     if (!lt && !group.activation.empty()) {
-        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""));
+        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""), operands);
         if (auto act = activationFor(group.activation, {}))
             separate = *act;
         else
