@@ -63,16 +63,22 @@ private:
 void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("matmul", maxGflop, out);
-    const std::vector<std::pair<std::int64_t, std::int64_t>> kn = {{256, 256},   {256, 1024},  {768, 768},
-                                                                   {768, 3072},  {3072, 768},  {1024, 1024},
-                                                                   {2048, 2048}, {4096, 1024}, {512, 10}};
+    // The last five are narrow layers (small transformers and MLPs, classifier heads), where a GEMM is launch-bound
+    // and its tiles mostly empty.
+    const std::vector<std::pair<std::int64_t, std::int64_t>> kn = {
+        {256, 256},   {256, 1024}, {768, 768}, {768, 3072}, {3072, 768}, {1024, 1024}, {2048, 2048},
+        {4096, 1024}, {512, 10},   {64, 64},   {64, 256},   {256, 64},   {128, 512},   {512, 128}};
     const char* activations[] = {nullptr, "Gelu", "GeluApprox", "Relu"};
-    int i = 0;
-    for (std::int64_t m : {1, 8, 32, 128, 512, 2048, 8192})
-        for (const auto& [k, n] : kn) {
+    // Plain and fused layers alternate along each row and swap places from one m to the next, so that every (k, n)
+    // is sampled both ways; the fused ones take the four epilogues in turn.
+    int row = 0, fusedCount = 0;
+    for (std::int64_t m : {1, 8, 32, 128, 512, 2048, 8192}) {
+        ++row;
+        for (std::size_t column = 0; column < kn.size(); ++column) {
+            const auto [k, n] = kn[column];
             const double flops = 2.0 * double(m) * double(k) * double(n);
-            const char* act = activations[i % 4];
-            const bool fused = i++ % 2 == 1;
+            const bool fused = (std::size_t(row) + column) % 2 == 1;
+            const char* act = fused ? activations[fusedCount++ % 4] : nullptr;
             s.add(flops, [&](GraphBuilder& b) {
                 const NodeId x = s.input(b, m >= 64 && m % 64 == 0 ? Dims{m / 64, 64, k} : Dims{m, k});
                 if (!fused)
@@ -83,14 +89,15 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
                 return b.op(op, {x, s.param(b, {k, n}), s.param(b, {n})});
             });
         }
+    }
 }
 
 void attentions(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("attention", maxGflop, out);
-    const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {{4, 64},  {8, 64},  {12, 64},
-                                                                           {16, 64}, {8, 128}, {4, 32}};
-    for (std::int64_t seq : {32, 64, 128, 256, 512, 1024})
+    const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {
+        {4, 64}, {8, 64}, {12, 64}, {16, 64}, {8, 128}, {4, 32}, {4, 16}}; // small models' narrow heads
+    for (std::int64_t seq : {16, 32, 64, 128, 256, 512, 1024})
         for (const auto& [heads, dim] : headShapes)
             for (std::int64_t batch : {1, 8})
                 for (const bool causal : {false, true}) {
