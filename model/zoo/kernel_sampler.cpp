@@ -72,7 +72,9 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
     // Plain and fused layers alternate along each row and swap places from one m to the next, so that every (k, n)
     // is sampled both ways; the fused ones take the four epilogues in turn.
     int row = 0, fusedCount = 0;
-    for (std::int64_t m : {1, 8, 32, 128, 512, 2048, 8192}) {
+    // cuBLAS picks its kernel by shape, and batch-8 to batch-32 products can be slower than larger ones (split-K with
+    // a second pass): every power of two is sampled.
+    for (std::int64_t m : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) {
         ++row;
         for (std::size_t column = 0; column < kn.size(); ++column) {
             const auto [k, n] = kn[column];
@@ -86,10 +88,24 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
                 Op op = edit::defaultOp(OpKind::FusedMatMulBiasAct);
                 if (act)
                     op.attrs.set("activation", std::string(act));
+                else
+                    op.attrs.erase("activation"); // bias only (the default op has Gelu)
                 return b.op(op, {x, s.param(b, {k, n}), s.param(b, {n})});
             });
         }
     }
+    // Batched products of two activations, as exported attention computes scores (q k^T) and mixes values (p v):
+    // one strided-batched call per node.
+    for (std::int64_t bh : {8, 32, 96})
+        for (std::int64_t seq : {16, 32, 128, 512})
+            for (std::int64_t d : {16, 64})
+                for (const bool scores : {true, false}) {
+                    const Dims left = scores ? Dims{bh / 4, 4, seq, d} : Dims{bh / 4, 4, seq, seq};
+                    const Dims right = scores ? Dims{bh / 4, 4, d, seq} : Dims{bh / 4, 4, seq, d};
+                    s.add(2.0 * double(bh * seq * seq * d), [&](GraphBuilder& b) {
+                        return b.op(OpKind::MatMul, {s.input(b, left), s.input(b, right)});
+                    });
+                }
 }
 
 void attentions(double maxGflop, std::vector<SamplerGraph>& out)
@@ -182,6 +198,27 @@ void elementwise(double maxGflop, std::vector<SamplerGraph>& out)
                 }
             });
         }
+    // ONNX's Sum of two (a residual add as some exporters write it).
+    for (int lg = 10; lg <= 22; lg += 2) {
+        const std::int64_t elements = std::int64_t(1) << lg;
+        s.add(double(elements) * 8, [&](GraphBuilder& b) {
+            return b.op(OpKind::Sum, {s.input(b, {elements / 64, 64}), s.input(b, {elements / 64, 64})});
+        });
+    }
+}
+
+// Inference batch norm over NCHW activations (a CNN's Conv, BatchNorm, Relu when nothing fuses them), in the norm
+// class.
+void batchNorms(SamplerSet& s)
+{
+    for (std::int64_t batch : {1, 8})
+        for (std::int64_t c : {16, 64, 256})
+            for (std::int64_t hw : {7, 28, 56})
+                s.add(double(batch * c * hw * hw) * 4, [&](GraphBuilder& b) {
+                    return b.op(edit::defaultOp(OpKind::BatchNorm),
+                                {s.input(b, {batch, c, hw, hw}), s.param(b, {c}), s.param(b, {c}), s.param(b, {c}),
+                                 s.param(b, {c})});
+                });
 }
 
 void rowOps(double maxGflop, std::vector<SamplerGraph>& out)
@@ -196,6 +233,8 @@ void rowOps(double maxGflop, std::vector<SamplerGraph>& out)
                         return b.op(OpKind::Softmax, {x});
                     return b.op(OpKind::LayerNorm, {x, s.param(b, {cols}), s.param(b, {cols})});
                 });
+        if (std::string(cls) == "norm")
+            batchNorms(s);
     }
 }
 
@@ -226,6 +265,17 @@ void transposes(double maxGflop, std::vector<SamplerGraph>& out)
                     op.attrs.set("perm", Dims{0, 2, 1, 3});
                     return b.op(op, {s.input(b, {a, c, hw, hw})});
                 });
+    // Exported attention's head split [batch, seq, heads, head_dim] -> [batch, heads, seq, head_dim], and the keys'
+    // -> [batch, heads, head_dim, seq].
+    for (std::int64_t batch : {1, 8})
+        for (std::int64_t seq : {16, 32, 128, 512})
+            for (const auto& [heads, dim] : {std::pair<std::int64_t, std::int64_t>{4, 16}, {12, 64}})
+                for (const bool keys : {false, true})
+                    s.add(double(batch * seq * heads * dim), [&](GraphBuilder& b) {
+                        Op op = edit::defaultOp(OpKind::Transpose);
+                        op.attrs.set("perm", keys ? Dims{0, 2, 3, 1} : Dims{0, 2, 1, 3});
+                        return b.op(op, {s.input(b, {batch, seq, heads, dim})});
+                    });
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // The kernel sampler's plan (evaluation/zoo_runs.h) takes the classes in rotation, so that a calibration whose
 // predictor budget runs out after a few graphs (a quick one on a busy machine) has sampled every class.
 #include "evaluation/zoo_runs.h"
+#include "ir/validate.h"
 #include "zoo/kernel_sampler.h"
 
 #include <QTest>
@@ -38,6 +39,39 @@ private slots:
                 QVERIFY(names.insert(p.name).second);
             }
         }
+    }
+
+    // What the predictors learn from: every GEMM width is sampled plain and fused, the fused ones through every
+    // epilogue; batched activation products, batch norm and ONNX Sum are there; every graph infers its shapes.
+    void configurationsCoverWhatModelsRun()
+    {
+        std::map<std::pair<std::int64_t, std::int64_t>, std::set<std::string>> gemmKinds; // (k, n) -> op kinds
+        std::set<std::string> epilogues, ops;
+        int batchedProducts = 0;
+        for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
+            QVERIFY2(!hasErrors(validateGraph(s.graph)), s.graph.name.c_str());
+            for (const Node& n : s.graph.nodes) {
+                ops.insert(n.op.label());
+                if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
+                    continue;
+                const Node& w = s.graph.nodes[*s.graph.indexOf(n.inputs[1])];
+                if (w.op.kind != OpKind::Param) {
+                    ++batchedProducts;
+                    continue;
+                }
+                gemmKinds[{w.shape.dims[0].value, w.shape.dims[1].value}].insert(n.op.kind == OpKind::MatMul ? "plain"
+                                                                                                             : "fused");
+                if (n.op.kind == OpKind::FusedMatMulBiasAct)
+                    epilogues.insert(n.op.attrs.stringOr("activation", "none"));
+            }
+        }
+        QVERIFY(gemmKinds.size() >= 14);
+        for (const auto& [kn, kinds] : gemmKinds)
+            QVERIFY2(kinds.size() == 2, (std::to_string(kn.first) + "x" + std::to_string(kn.second)).c_str());
+        QCOMPARE(epilogues, (std::set<std::string>{"none", "Gelu", "GeluApprox", "Relu"}));
+        QVERIFY(batchedProducts >= 24);
+        QVERIFY(ops.contains("BatchNorm"));
+        QVERIFY(ops.contains("Sum"));
     }
 };
 
