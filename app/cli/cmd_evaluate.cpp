@@ -56,6 +56,20 @@ void printTable(const EvaluationReport& r, const std::string& device, const std:
         std::printf("| %-25s | %6d | %4.0f%% | %4.0f%% | %6.1f | %5d | %10.0f%% |\n", m.model.c_str(), m.graphs.count,
                     100 * m.graphs.within10, 100 * m.graphs.within25, m.graphs.mape, m.nodes.count,
                     100 * m.nodes.within25);
+    std::printf("\nby held-out family (costscope learned; RLX parity's ±10 %% in brackets):\n\n"
+                "| family       | graphs | ±10 %% [RLX] | ±25 %% | MAPE %% | nodes | nodes ±25 %% |\n"
+                "|--------------|-------:|------------:|------:|-------:|------:|------------:|\n");
+    for (const FamilyAccuracy& f : r.byFamily) {
+        if (f.model != "costscope learned")
+            continue;
+        const auto rlx = std::find_if(r.byFamily.begin(), r.byFamily.end(), [&](const FamilyAccuracy& o) {
+            return o.model == "rlx parity" && o.family == f.family;
+        });
+        const double rlx10 = rlx == r.byFamily.end() ? 0 : 100 * rlx->graphs.within10;
+        std::printf("| %-12s | %6d | %4.0f%% [%3.0f%%] | %4.0f%% | %6.1f | %5d | %10.0f%% |\n", f.family.c_str(),
+                    f.graphs.count, 100 * f.graphs.within10, rlx10, 100 * f.graphs.within25, f.graphs.mape,
+                    f.nodes.count, 100 * f.nodes.within25);
+    }
     std::printf("\nworst misses of the learned model:\n");
     for (const EvalPrediction& p : r.worst)
         std::printf("  %-12s %-32s b%-4lld predicted %10.3f ms, measured %10.3f ms (%+.0f%%)\n", p.family.c_str(),
@@ -99,6 +113,10 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
                          {"error", p.error()}});
         return a;
     };
+    j["by_family"] = nlohmann::ordered_json::array();
+    for (const FamilyAccuracy& f : r.byFamily)
+        j["by_family"].push_back(
+            {{"model", f.model}, {"family", f.family}, {"graphs", statsJson(f.graphs)}, {"nodes", statsJson(f.nodes)}});
     j["worst"] = preds(r.worst);
     j["worst_nodes"] = nlohmann::ordered_json::array();
     for (const NodeMiss& n : r.worstNodes)

@@ -71,6 +71,12 @@ GraphComposition compositionOf(const std::vector<EvalRun>& runs, const DevicePro
 struct Accumulator {
     std::vector<std::pair<double, double>> graphs, nodes;
 };
+// By model, and by model and family (key: model + '\n' + family).
+using Accumulators = std::map<std::string, Accumulator>;
+std::string familyKey(const std::string& model, const std::string& family)
+{
+    return model + '\n' + family;
+}
 
 } // namespace
 
@@ -94,7 +100,7 @@ Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, con
 
 // One run predicted by the four models, its graph and node pairs added to `acc` and its predictions to `report`.
 void scoreRun(const EvalRun& r, const DeviceProfile& rlx, const DeviceProfile& analytic, const DeviceProfile& corrected,
-              const DeviceProfile& learned, EvaluationReport& report, std::map<std::string, Accumulator>& acc)
+              const DeviceProfile& learned, EvaluationReport& report, Accumulators& acc)
 {
     const CostscopeCostModel costscope;
     const RlxCostModel rlxModel;
@@ -116,18 +122,24 @@ void scoreRun(const EvalRun& r, const DeviceProfile& rlx, const DeviceProfile& a
     }
     for (const auto& [model, cost] : costs) {
         const double predicted = measuredPartNs(cost);
-        Accumulator& a = acc[model];
-        a.graphs.emplace_back(predicted, r.run.wholeNs);
-        addNodePairs(measured, cost, a.nodes);
+        for (Accumulator* a : {&acc[model], &acc[familyKey(model, r.family)]}) {
+            a->graphs.emplace_back(predicted, r.run.wholeNs);
+            addNodePairs(measured, cost, a->nodes);
+        }
         report.predictions.push_back({model, r.family, r.graph, r.batch, predicted, r.run.wholeNs});
     }
 }
 
 // The models' statistics, and the worst graphs and nodes of the learned model.
-void finishReport(EvaluationReport& report, std::map<std::string, Accumulator>& acc)
+void finishReport(EvaluationReport& report, Accumulators& acc)
 {
-    for (const char* model : {kRlx, kAnalytic, kCorrected, kLearned})
+    for (const char* model : {kRlx, kAnalytic, kCorrected, kLearned}) {
         report.models.push_back({model, errorStats(acc[model].graphs), errorStats(acc[model].nodes)});
+        for (const std::string& family : report.families) {
+            const Accumulator& a = acc[familyKey(model, family)];
+            report.byFamily.push_back({model, family, errorStats(a.graphs), errorStats(a.nodes)});
+        }
+    }
     for (const EvalPrediction& p : report.predictions)
         if (p.model == kLearned)
             report.worst.push_back(p);
@@ -156,7 +168,7 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
                                  + std::to_string(report.families.size()) + ")");
     const DeviceProfile analytic = analyticOnly(calibrated);
     const CostscopeCostModel costscope;
-    std::map<std::string, Accumulator> acc;
+    Accumulators acc;
     for (const std::string& family : report.families) {
         // Everything the held-out family is predicted with comes from the other families only.
         auto trained = trainKernelPredictors(samplesOf(runs, analytic, family), options);
@@ -199,7 +211,7 @@ Result<EvaluationReport> evaluateProfileAsIs(const std::vector<EvalRun>& runs, c
     corrected.corrections = profile.corrections;
     if (!profile.kernelPredictors || profile.kernelPredictors->empty())
         report.notes.push_back("profile " + profile.name + " holds no kernel predictors: learned = analytic");
-    std::map<std::string, Accumulator> acc;
+    Accumulators acc;
     for (const EvalRun& r : runs)
         if (r.family != kSamplerFamily)
             scoreRun(r, rlx, analytic, corrected, profile, report, acc);

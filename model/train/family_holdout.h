@@ -39,9 +39,16 @@ struct ModelAccuracy {
     ErrorStats graphs, nodes;
 };
 
+// One model's accuracy on one held-out family: which families a whole-table figure hides.
+struct FamilyAccuracy {
+    std::string model, family;
+    ErrorStats graphs, nodes;
+};
+
 struct EvaluationReport {
     std::vector<std::string> families;
     std::vector<ModelAccuracy> models;
+    std::vector<FamilyAccuracy> byFamily;    // every model on every family, in the order of `families`
     std::vector<EvalPrediction> predictions; // every graph under every model
     std::vector<EvalPrediction> worst;       // the largest |error| of the learned model, up to 10
     std::vector<NodeMiss> worstNodes;        // the learned model's largest |predicted - measured| nodes, up to 20
