@@ -26,6 +26,16 @@ public:
         n.scope = scope;
         return push(std::move(n));
     }
+    // A Constant with its values (what a shape input of Reshape or ConstantOfShape reads).
+    NodeId constant(const std::string& name, Shape shape, TensorData data)
+    {
+        Node n;
+        n.op = defaultOp(OpKind::Constant);
+        n.op.attrs.set("name", name);
+        n.shape = std::move(shape);
+        n.data = std::move(data);
+        return push(std::move(n));
+    }
     NodeId op(Op op, std::vector<NodeId> inputs, const std::string& scope = {})
     {
         Node n;

@@ -3,6 +3,9 @@
 
 #include "edit/graph_builder.h"
 
+#include <cstring>
+#include <functional>
+#include <numeric>
 #include <random>
 
 namespace costscope {
@@ -265,6 +268,20 @@ void transposes(double maxGflop, std::vector<SamplerGraph>& out)
                     op.attrs.set("perm", Dims{0, 2, 1, 3});
                     return b.op(op, {s.input(b, {a, c, hw, hw})});
                 });
+    // ConstantOfShape fills (ONNX exports make masks and, in some model-zoo files, every weight so), of the sizes
+    // of conv weights and of activations.
+    for (const Dims& dims :
+         {Dims{64}, Dims{512}, Dims{64, 3, 7, 7}, Dims{256, 64, 1, 1}, Dims{256, 256, 3, 3}, Dims{2048, 512, 1, 1},
+          Dims{512, 512, 3, 3}, Dims{4096, 4096}, Dims{1, 1, 128, 128}, Dims{8, 1, 512, 512}})
+        s.add(double(std::accumulate(dims.begin(), dims.end(), std::int64_t(1), std::multiplies<>())),
+              [&](GraphBuilder& b) {
+                  std::vector<std::uint8_t> bytes(dims.size() * sizeof(std::int64_t));
+                  std::memcpy(bytes.data(), dims.data(), bytes.size()); // little-endian int64, as ONNX stores it
+                  const NodeId shape =
+                      b.constant("shape" + std::to_string(dims.size()) + "_" + std::to_string(dims[0]),
+                                 Shape::of({std::int64_t(dims.size())}, DType::I64), makeTensorData(std::move(bytes)));
+                  return b.op(OpKind::ConstantOfShape, {shape});
+              });
     // Exported attention's head split [batch, seq, heads, head_dim] -> [batch, heads, seq, head_dim], and the keys'
     // -> [batch, heads, head_dim, seq].
     for (std::int64_t batch : {1, 8})

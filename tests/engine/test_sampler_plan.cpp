@@ -72,6 +72,7 @@ private slots:
         QVERIFY(batchedProducts >= 24);
         QVERIFY(ops.contains("BatchNorm"));
         QVERIFY(ops.contains("Sum"));
+        QVERIFY(ops.contains("ConstantOfShape"));
     }
 };
 
