@@ -28,15 +28,14 @@ double timeCandidate(const LtOperands& op, const cublasLtMatmulAlgo_t& algo, cud
 {
     const float alpha = 1.0f;
     auto call = [&] {
-        return cublasLtMatmul(op.handle, op.desc, &alpha, op.pa, op.a, op.pb, op.b, &op.beta, op.pc, op.c, op.pd,
-                              op.c, &algo, op.workspace, op.workspaceBytes, stream);
+        return cublasLtMatmul(op.handle, op.desc, &alpha, op.pa, op.a, op.pb, op.b, &op.beta, op.pc, op.c, op.pd, op.c,
+                              &algo, op.workspace, op.workspaceBytes, stream);
     };
     if (call() != CUBLAS_STATUS_SUCCESS || cudaStreamSynchronize(stream) != cudaSuccess)
         return std::numeric_limits<double>::infinity();
     bool failed = false;
-    const double t = timeReplayedOnStream(stream, kRepeats, kCallsPerGraph, [&] {
-        failed = failed || call() != CUBLAS_STATUS_SUCCESS;
-    });
+    const double t = timeReplayedOnStream(stream, kRepeats, kCallsPerGraph,
+                                          [&] { failed = failed || call() != CUBLAS_STATUS_SUCCESS; });
     return failed || cudaGetLastError() != cudaSuccess ? std::numeric_limits<double>::infinity() : t;
 }
 } // namespace

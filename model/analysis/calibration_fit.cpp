@@ -101,7 +101,7 @@ FitReport fitCorrections(const std::vector<FitRun>& runs, const FitOptions& o)
 }
 
 FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
-                  double wholeMeasuredNs)
+                  double wholeMeasuredNs, double launchNs)
 {
     std::unordered_map<NodeId, const NodeCost*> byId;
     for (const NodeCost& c : cost.nodes)
@@ -109,7 +109,7 @@ FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::
     FitRun run;
     run.predictedNs = cost.totalNs;
     run.measuredNs = wholeMeasuredNs;
-    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs);
+    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs, launchNs);
     for (auto [id, ns] : measured) {
         auto it = byId.find(id);
         const Node* n = g.find(id);
@@ -127,25 +127,50 @@ double withoutOverheadNs(double measuredNs, double overheadNs)
 }
 
 std::map<NodeId, double> nodeTimesWithoutOverhead(const std::vector<std::pair<NodeId, double>>& measured,
-                                                  double wholeMeasuredNs)
+                                                  double wholeMeasuredNs, double launchNs)
 {
     std::map<NodeId, double> byNode;
     for (const auto& [id, ns] : measured)
         byNode[id] += ns;
-    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs);
+    const double overhead = instrumentationOverheadNs(measured, wholeMeasuredNs, launchNs);
     for (auto& [id, ns] : byNode)
         ns = withoutOverheadNs(ns, overhead);
     return byNode;
 }
 
-double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs)
+double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs,
+                                 double launchNs)
 {
     if (measured.empty() || wholeMeasuredNs <= 0)
         return 0;
     double sum = 0;
     for (const auto& [id, ns] : measured)
         sum += ns;
-    return std::max(0.0, (sum - wholeMeasuredNs) / double(measured.size()));
+    const double kernels = std::max(wholeMeasuredNs - std::max(launchNs, 0.0), 0.5 * wholeMeasuredNs);
+    return std::max(0.0, (sum - kernels) / double(measured.size()));
+}
+
+double fitGraphLaunchNs(const std::vector<InstrumentedRunTotals>& runs)
+{
+    if (runs.size() < 6)
+        return 0;
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const InstrumentedRunTotals& r : runs) {
+        if (r.nodes <= 0 || r.wholeNs <= 0)
+            continue;
+        const double y = r.nodesNs - r.wholeNs;
+        n += 1;
+        sx += r.nodes;
+        sy += y;
+        sxx += r.nodes * r.nodes;
+        sxy += r.nodes * y;
+    }
+    const double det = n * sxx - sx * sx;
+    if (n < 6 || det <= 1e-9 * n * sxx)
+        return 0;
+    const double overhead = (n * sxy - sx * sy) / det;
+    const double launch = -(sy - overhead * sx) / n;
+    return overhead > 0 && launch > 0 ? launch : 0;
 }
 
 } // namespace costscope

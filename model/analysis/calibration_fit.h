@@ -75,17 +75,32 @@ ErrorStats nodeErrors(const std::vector<FitRun>& runs, const std::map<std::strin
 // instrumentation overhead (instrumentationOverheadNs) before it is compared. Nodes the model calls free or could
 // not cost are left out.
 FitRun fitRunFrom(const Graph& g, const GraphCost& cost, const std::vector<std::pair<NodeId, double>>& measured,
-                  double wholeMeasuredNs);
+                  double wholeMeasuredNs, double launchNs = 0);
 
 // What timing each node on its own added per node, estimated from the same run: the instrumented nodes' sum less
 // the plain whole-graph median, shared equally among the nodes (a GPU synchronises around each timed node, 1-3 µs
 // that the plain run, a CUDA graph, never pays), and 0 where the nodes sum to less than the whole. Every fit and
 // every per-node error removes it: without that, element-wise nodes looked 3x slower than they run.
-double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs);
+// `launchNs`: what the plain run spends outside its kernels (launching the graph and waiting for it, fitGraphLaunchNs),
+// taken out of the whole first (never more than half of it). Without it a graph of 6 nodes shared its 9 µs launch
+// among its nodes as kernel time, and one of 400 nodes did not.
+double instrumentationOverheadNs(const std::vector<std::pair<NodeId, double>>& measured, double wholeMeasuredNs,
+                                 double launchNs = 0);
 // A node's time without that overhead; one timed faster than the overhead keeps a tenth of its time, not none.
 double withoutOverheadNs(double measuredNs, double overheadNs);
 // Each node's measured time (a node timed more than once: their sum) less the run's overhead, by node id.
 std::map<NodeId, double> nodeTimesWithoutOverhead(const std::vector<std::pair<NodeId, double>>& measured,
-                                                  double wholeMeasuredNs);
+                                                  double wholeMeasuredNs, double launchNs = 0);
+
+// One measured run for fitGraphLaunchNs: its instrumented nodes' sum, their count and the plain whole-graph time.
+struct InstrumentedRunTotals {
+    double nodesNs = 0;
+    double nodes = 0;
+    double wholeNs = 0;
+};
+// A device's launch and wait per plain run, from runs with different node counts: least squares of
+// Σ nodes − whole = overhead · nodes − launch. 0 when fewer than 6 runs, the counts do not vary, or the fit is
+// unphysical (a negative launch or overhead).
+double fitGraphLaunchNs(const std::vector<InstrumentedRunTotals>& runs);
 
 } // namespace costscope

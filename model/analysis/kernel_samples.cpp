@@ -18,13 +18,13 @@ DeviceProfile analyticOnly(DeviceProfile p)
 
 std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile& analyticProfile,
                                             const std::vector<std::pair<NodeId, double>>& measured,
-                                            double wholeMeasuredNs, const std::string& family)
+                                            double wholeMeasuredNs, const std::string& family, double launchNs)
 {
     const CostscopeCostModel model;
     const DeviceProfile p = analyticOnly(analyticProfile);
     const GraphWork work = model.work(g, {});
     const GraphCost cost = model.price(g, work, p);
-    const std::map<NodeId, double> byNode = nodeTimesWithoutOverhead(measured, wholeMeasuredNs);
+    const std::map<NodeId, double> byNode = nodeTimesWithoutOverhead(measured, wholeMeasuredNs, launchNs);
     std::vector<KernelSample> samples;
     double total = 0;
     for (std::size_t i = 0; i < g.nodes.size() && i < cost.nodes.size(); ++i) {

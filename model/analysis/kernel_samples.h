@@ -19,7 +19,7 @@ namespace costscope {
 // count most.
 std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile& analyticProfile,
                                             const std::vector<std::pair<NodeId, double>>& measured,
-                                            double wholeMeasuredNs, const std::string& family);
+                                            double wholeMeasuredNs, const std::string& family, double launchNs = 0);
 
 // The profile without learned predictors, graph composition and corrections: what the predictors are trained against.
 DeviceProfile analyticOnly(DeviceProfile p);

@@ -21,14 +21,30 @@ constexpr const char* kAnalytic = "costscope analytic";
 constexpr const char* kCorrected = "costscope class-corrected";
 constexpr const char* kLearned = "costscope learned";
 
+// The device's launch per plain run (fitGraphLaunchNs), from every run but the held-out family's.
+double launchOf(const std::vector<EvalRun>& runs, const std::string& except)
+{
+    std::vector<InstrumentedRunTotals> totals;
+    for (const EvalRun& r : runs)
+        if (r.family != except && !r.run.nodes.empty()) {
+            InstrumentedRunTotals t;
+            for (const auto& [id, ns] : r.run.nodes)
+                t.nodesNs += ns;
+            t.nodes = double(r.run.nodes.size());
+            t.wholeNs = r.run.wholeNs;
+            totals.push_back(t);
+        }
+    return fitGraphLaunchNs(totals);
+}
+
 std::vector<KernelSample> samplesOf(const std::vector<EvalRun>& runs, const DeviceProfile& analytic,
-                                    const std::string& except)
+                                    const std::string& except, double launchNs)
 {
     std::vector<KernelSample> out;
     for (const EvalRun& r : runs)
         if (r.family != except) {
             auto s = kernelSamplesFrom(*r.run.graph, hostAdjusted(analytic, r.run.host), r.run.nodes, r.run.wholeNs,
-                                       r.family);
+                                       r.family, launchNs);
             out.insert(out.end(), std::make_move_iterator(s.begin()), std::make_move_iterator(s.end()));
         }
     return out;
@@ -84,7 +100,7 @@ Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, con
                                             const PredictorTrainOptions& options, std::vector<std::string>* notes)
 {
     const DeviceProfile analytic = analyticOnly(calibrated);
-    auto trained = trainKernelPredictors(samplesOf(runs, analytic, {}), options);
+    auto trained = trainKernelPredictors(samplesOf(runs, analytic, {}, launchOf(runs, {})), options);
     if (!trained)
         return trained.error();
     if (notes)
@@ -100,7 +116,7 @@ Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, con
 
 // One run predicted by the four models, its graph and node pairs added to `acc` and its predictions to `report`.
 void scoreRun(const EvalRun& r, const DeviceProfile& rlx, const DeviceProfile& analytic, const DeviceProfile& corrected,
-              const DeviceProfile& learned, EvaluationReport& report, Accumulators& acc)
+              const DeviceProfile& learned, EvaluationReport& report, Accumulators& acc, double launchNs)
 {
     const CostscopeCostModel costscope;
     const RlxCostModel rlxModel;
@@ -112,7 +128,7 @@ void scoreRun(const EvalRun& r, const DeviceProfile& rlx, const DeviceProfile& a
         {kCorrected, costscope.estimate(g, hostAdjusted(corrected, r.run.host), r.run.bindings)},
         {kLearned, costscope.estimate(g, hostAdjusted(learned, r.run.host), r.run.bindings)},
     };
-    const std::map<NodeId, double> measured = nodeTimesWithoutOverhead(r.run.nodes, r.run.wholeNs);
+    const std::map<NodeId, double> measured = nodeTimesWithoutOverhead(r.run.nodes, r.run.wholeNs, launchNs);
     {
         const GraphCost& cost = costs[3].second;
         for (std::size_t i = 0; i < cost.nodes.size() && i < g.nodes.size(); ++i)
@@ -171,7 +187,8 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
     Accumulators acc;
     for (const std::string& family : report.families) {
         // Everything the held-out family is predicted with comes from the other families only.
-        auto trained = trainKernelPredictors(samplesOf(runs, analytic, family), options);
+        const double launch = launchOf(runs, family);
+        auto trained = trainKernelPredictors(samplesOf(runs, analytic, family, launch), options);
         if (!trained)
             return trained.error();
         for (const std::string& s : trained->skipped)
@@ -184,13 +201,13 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
             if (r.family != family)
                 fitRuns.push_back(fitRunFrom(
                     *r.run.graph, costscope.estimate(*r.run.graph, hostAdjusted(analytic, r.run.host), r.run.bindings),
-                    r.run.nodes, r.run.wholeNs));
+                    r.run.nodes, r.run.wholeNs, launch));
         DeviceProfile corrected = analytic;
         corrected.corrections = fitCorrections(fitRuns).corrections;
 
         for (const EvalRun& r : runs)
             if (r.family == family)
-                scoreRun(r, rlx, analytic, corrected, learned, report, acc);
+                scoreRun(r, rlx, analytic, corrected, learned, report, acc, launch);
     }
     finishReport(report, acc);
     return report;
@@ -211,10 +228,11 @@ Result<EvaluationReport> evaluateProfileAsIs(const std::vector<EvalRun>& runs, c
     corrected.corrections = profile.corrections;
     if (!profile.kernelPredictors || profile.kernelPredictors->empty())
         report.notes.push_back("profile " + profile.name + " holds no kernel predictors: learned = analytic");
+    const double launch = launchOf(runs, {}); // a property of the measurements, not of the model judged
     Accumulators acc;
     for (const EvalRun& r : runs)
         if (r.family != kSamplerFamily)
-            scoreRun(r, rlx, analytic, corrected, profile, report, acc);
+            scoreRun(r, rlx, analytic, corrected, profile, report, acc, launch);
     finishReport(report, acc);
     return report;
 }

@@ -199,6 +199,30 @@ private slots:
         QCOMPARE(instrumentationOverheadNs({{1, 10.0}, {2, 20.0}}, 100), 0.0);
     }
 
+    // A plain run pays one launch and wait outside its kernels: fitGraphLaunchNs recovers it from runs of different
+    // node counts, and the overhead per node then leaves it out (a small graph's nodes no longer absorb it).
+    void launchTakenOutBeforeTheOverheadIsShared()
+    {
+        const double launch = 9000, perNode = 2500, kernel = 4000;
+        std::vector<InstrumentedRunTotals> totals;
+        for (const int nodes : {6, 12, 12, 20, 37, 104, 414}) {
+            // the plain run: its kernels and the launch; the instrumented nodes: each kernel and the per-node overhead
+            totals.push_back({nodes * (kernel + perNode), double(nodes), nodes * kernel + launch});
+        }
+        QVERIFY2(std::abs(fitGraphLaunchNs(totals) - launch) < 1e-6,
+                 qPrintable(QString::number(fitGraphLaunchNs(totals))));
+        std::vector<std::pair<NodeId, double>> six;
+        for (NodeId id = 0; id < 6; ++id)
+            six.push_back({id, kernel + perNode});
+        QCOMPARE(instrumentationOverheadNs(six, 6 * kernel + launch, launch), perNode);
+        QVERIFY(instrumentationOverheadNs(six, 6 * kernel + launch) < perNode); // without it: 1000 ns, not 2500
+        QCOMPARE(nodeTimesWithoutOverhead(six, 6 * kernel + launch, launch).at(3), kernel);
+        // Too few runs, or all of one size, fit nothing; the launch never takes more than half of the whole.
+        QCOMPARE(fitGraphLaunchNs({totals.begin(), totals.begin() + 3}), 0.0);
+        QCOMPARE(fitGraphLaunchNs(std::vector<InstrumentedRunTotals>(8, totals[1])), 0.0);
+        QCOMPARE(instrumentationOverheadNs({{1, 100.0}, {2, 100.0}}, 100, 1e6), 75.0); // (200 - 100 / 2) / 2
+    }
+
     void errorStatsShares()
     {
         const ErrorStats e = errorStats({{105, 100}, {80, 100}, {200, 100}, {100, 100}});
