@@ -4,6 +4,7 @@
 // the toolbar's device list then offers, and says why when the host is unreachable. The listed devices join the Run
 // panel's: a run there comes back over ssh into the per-node views, priced under the host's calibration, fits that
 // calibration, and stops on Cancel with nothing left running on the host.
+#include "charts/sweep_panel.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
 #include "panels/profile_tools.h"
@@ -218,6 +219,20 @@ void TestRemoteDevicesDialog::runPanelRunsOnAListedDevice()
     QCOMPARE(panel->errorTable()->nodeTable()->rowCount(), static_cast<int>(run->nodes.size()));
     QVERIFY(
         std::all_of(run->nodes.begin(), run->nodes.end(), [](const NodeComparison& n) { return n.measuredNs > 0; }));
+
+    // The sweep charts price the host's calibration like a local one: beside a preset, and as the focus device.
+    auto* sweep = w.findChild<SweepPanel*>();
+    QVERIFY(sweep);
+    sweep->devicesEdit()->setText("127.0.0.1/calibrated-cpu, generic-x86-16core");
+    sweep->setFocusDevice("127.0.0.1/calibrated-cpu");
+    QSignalSpy applied(sweep, &SweepPanel::resultsApplied);
+    QVERIFY(sweep->recompute() != 0);
+    QVERIFY(applied.wait(60000) || !applied.isEmpty());
+    QVERIFY2(sweep->data().error.empty(), sweep->data().error.c_str());
+    QCOMPARE(sweep->data().deviceLabels.front(), std::string("127.0.0.1/calibrated-cpu"));
+    QCOMPARE(sweep->data().focusLabel, std::string("127.0.0.1/calibrated-cpu"));
+    for (const auto& totals : sweep->data().sweep.totalNs)
+        QVERIFY(totals.front() > 0 && totals.front() != totals.back()); // its own numbers, not the preset's
 
     // Fit: the host's runs go into the host's calibration; a remote device is calibrated in its dialog.
     ProfileTools* tools = panel->profileTools();
