@@ -52,10 +52,9 @@ private slots:
 
 private:
     void fill(RemoteDevicesDialog& d, const QString& port) const;
-    // A window showing cnn whose Run panel offers the loopback host's devices (File → Remote Devices…, List).
-    bool openWindowWithHost(MainWindow& w) const;
-    // The Run panel's first device of the loopback host, selected; false when it offers none.
-    static bool selectRemoteDevice(RunPanel* panel);
+    // `w` showing cnn, its Run panel offering the loopback host's devices (File → Remote Devices…, List) and the
+    // host's first device selected; nullptr when any of it failed.
+    RunPanel* runPanelOnHost(MainWindow& w) const;
     // Whether a process runs a graph of this test's remote cache (a remote run).
     bool remoteRunAlive() const;
     QTemporaryDir m_tmp;
@@ -98,18 +97,19 @@ void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port) 
     d.remoteCacheEdit()->setText(m_tmp.filePath("remote-cache"));
 }
 
-bool TestRemoteDevicesDialog::openWindowWithHost(MainWindow& w) const
+RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w) const
 {
     QSignalSpy loaded(&w, &MainWindow::graphLoaded);
     w.openFile(sourcePath("resources/examples/cnn.hir.json"));
-    if (!loaded.wait(60000))
-        return false;
+    auto* panel = w.findChild<RunPanel*>();
+    if (!loaded.wait(60000) || !panel)
+        return nullptr;
     QAction* action = nullptr;
     for (QAction* a : w.findChildren<QAction*>())
         if (a->text() == "Remote &Devices…")
             action = a;
     if (!action)
-        return false;
+        return nullptr;
     bool listed = false;
     // The menu's dialog is modal: it is filled in and listed from inside its own event loop.
     QTimer::singleShot(0, &w, [&] {
@@ -123,18 +123,13 @@ bool TestRemoteDevicesDialog::openWindowWithHost(MainWindow& w) const
         d->reject();
     });
     action->trigger();
-    return listed;
-}
-
-bool TestRemoteDevicesDialog::selectRemoteDevice(RunPanel* panel)
-{
     QComboBox* devices = panel->deviceSelector();
-    for (int i = 0; i < devices->count(); ++i)
+    for (int i = 0; listed && i < devices->count(); ++i)
         if (devices->itemData(i, RunPanel::kRemoteHostRole).toString() == "127.0.0.1") {
             devices->setCurrentIndex(i);
-            return devices->itemText(i).startsWith("127.0.0.1/cpu ");
+            return devices->itemText(i).startsWith("127.0.0.1/cpu ") ? panel : nullptr;
         }
-    return false;
+    return nullptr;
 }
 
 bool TestRemoteDevicesDialog::remoteRunAlive() const
@@ -196,9 +191,8 @@ void TestRemoteDevicesDialog::runPanelRunsOnAListedDevice()
     if (!m_skip.isEmpty())
         QSKIP(qPrintable(m_skip));
     MainWindow w;
-    QVERIFY(openWindowWithHost(w));
-    auto* panel = w.findChild<RunPanel*>();
-    QVERIFY(panel && selectRemoteDevice(panel));
+    RunPanel* panel = runPanelOnHost(w);
+    QVERIFY(panel);
     panel->runsSpin()->setValue(3);
     QStringList shown; // the status line while it runs: the remote's progress
     QTimer sample;
@@ -250,9 +244,8 @@ void TestRemoteDevicesDialog::cancelStopsARemoteRun()
     if (!m_skip.isEmpty())
         QSKIP(qPrintable(m_skip));
     MainWindow w;
-    QVERIFY(openWindowWithHost(w));
-    auto* panel = w.findChild<RunPanel*>();
-    QVERIFY(panel && selectRemoteDevice(panel));
+    RunPanel* panel = runPanelOnHost(w);
+    QVERIFY(panel);
     panel->runsSpin()->setValue(1000); // some ten seconds of runs, at least
     QSignalSpy finished(panel, &RunPanel::finished);
     panel->runButton()->click();
