@@ -3,10 +3,11 @@
 // (tests/remote/fake_ray_jobs.py, which runs each job here as Ray's supervisor would), progress per finished cell,
 // a retried failure counted once, the results table and the CLI's JSON/CSV, a cell's per-node times read back for
 // the Run panel's per-node views; a bad grid refused before anything is submitted; Cancel and an unreachable head
-// ending the sweep with a message.
+// ending the sweep with a message; and the same on a real Ray head where scripts/setup_ray.sh installed one.
 #include "formats/graph_file.h"
 #include "panels/multi_device_view.h"
 #include "panels/sweep_runs_dialog.h"
+#include "ray_head.h"
 #include "test_paths.h"
 
 #include <QDir>
@@ -142,6 +143,30 @@ private slots:
                      qPrintable(view.table()->item(row, MultiDeviceView::Model)->text()));
             QVERIFY(view.table()->item(row, MultiDeviceView::Predicted)->text().endsWith("s"));
         }
+    }
+
+    void realRayHeadRunsTheOpenGraph()
+    {
+        QTemporaryDir tmp;
+        const RayHead head(tmp.filePath("ray"));
+        if (head.url().isEmpty())
+            QSKIP(qPrintable(head.skipReason()));
+        const QString graph = sourcePath("resources/examples/cnn.hir.json");
+        auto loaded = loadGraphFile(graph.toStdString());
+        QVERIFY(loaded);
+        const auto open = std::make_shared<const Graph>(std::move(loaded->graph));
+        SweepRunsDialog d(graph, nullptr, open);
+        fill(d, head.url(), "0", "--runs 1 --warmup 0 --no-host-probe --per-node");
+        QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
+        d.startButton()->click();
+        QVERIFY(finished.wait(180000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(d.statusLabel()->text()));
+        QSignalSpy shown(&d, &SweepRunsDialog::runRequested);
+        d.resultsTable()->setCurrentCell(0, 0);
+        d.showRunButton()->click();
+        QVERIFY2(shown.wait(30000), qPrintable(d.statusLabel()->text()));
+        const auto run = shown.first().first().value<std::shared_ptr<const RunComparison>>();
+        QVERIFY(run && run->graph == open && !run->nodes.empty());
     }
 
     void badGridIsRefusedBeforeSubmitting()
