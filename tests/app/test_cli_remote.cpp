@@ -50,6 +50,7 @@ private slots:
     void timeoutExits3();
     void unreachableAndRefusedExit3();
     void missingOlderOrCrashingCliExits3();
+    void versionIsCheckedOncePerCliFile();
 
 private:
     QStringList remoteArgs(const QString& cli = {}) const;
@@ -401,6 +402,41 @@ void TestCliRemote::missingOlderOrCrashingCliExits3()
     crash.setPermissions(crash.permissions() | QFileDevice::ExeOwner);
     QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs(crashing), nullptr, &err, 30000), 3);
     QVERIFY2(err.contains("died of signal 11"), err.constData());
+}
+
+// A CLI file whose version passed is not asked again from here (a process start on the host saved per run); another
+// file in its place, an older one here, is.
+void TestCliRemote::versionIsCheckedOncePerCliFile()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString cli = m_tmp.filePath("logging-costscope-cli"), log = m_tmp.filePath("cli-calls.log");
+    const auto install = [&](const QByteArray& script) {
+        QFile::remove(cli);
+        QFile f(cli);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n" + script);
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    };
+    const auto calls = [&] {
+        QFile f(log);
+        const QStringList lines = f.open(QIODevice::ReadOnly)
+                                      ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
+                                      : QStringList{};
+        f.remove();
+        return lines;
+    };
+    install("echo \"$1\" >> '" + log.toUtf8() + "'\nexec '" + cliPath().toUtf8() + "' \"$@\"\n");
+    QByteArray out, err;
+    QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());
+    QCOMPARE(calls(), QStringList({"--version", "devices"}));
+    QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());
+    QCOMPARE(calls(), QStringList({"devices"}));
+    QVERIFY2(!err.contains("costscope-cli-identity"), err.constData());
+    install("echo 'costscope-cli 0.0.1'\n");
+    QCOMPARE(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000), 3);
+    QVERIFY2(err.contains("0.0.1 is older"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliRemote)
