@@ -44,6 +44,7 @@ private slots:
     void devicesAreNamedForTheHost();
     void calibrationIsKeptLocallyUnderTheHostName();
     void inputAndReferenceFilesTravel();
+    void externalDataTravelsWithTheModel();
     void remoteRunsAndProfileServeFitSweepAndEvaluate();
     void deviceIdsNameTheHost();
     void killedConnectionExits3();
@@ -234,6 +235,46 @@ void TestCliRemote::inputAndReferenceFilesTravel()
     QVERIFY2(err.contains("--input") && err.contains("absent.pb"), err.constData());
     QCOMPARE(runCli(run + QStringList{"--save-output", dir + "/out.pb"} + remoteArgs(), &out, &err, 60000), 2);
     QVERIFY2(err.contains("not with --remote"), err.constData());
+#endif
+}
+
+// An ONNX model's external data goes into the remote cache beside it, under a key that covers it: the run there
+// reads these weights (the check passes), and new weights are a new cache entry that the run sees.
+void TestCliRemote::externalDataTravelsWithTheModel()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+#if !COSTSCOPE_HAVE_ONNX
+    QSKIP("built without ONNX import: no ONNX model to feed");
+#else
+    const QString dir = m_tmp.filePath("external");
+    QDir().mkpath(dir);
+    OnnxModel add(13);
+    add.input("x", {4});
+    add.output("y", {4});
+    onnx::TensorProto* w = add.graph().add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    w->add_dims(4);
+    w->set_data_location(onnx::TensorProto::EXTERNAL);
+    onnx::StringStringEntryProto* location = w->add_external_data();
+    location->set_key("location");
+    location->set_value("w.bin");
+    add.node("Add", {"x", "w"}, {"y"});
+    add.save(dir + "/add.onnx");
+    writeBytes(dir + "/w.bin", bytesOf({10, 20, 30, 40}));
+    writeTensorFile(dir + "/x.pb", {1, 2, 3, 4}, {4});
+    writeTensorFile(dir + "/y.pb", {11, 22, 33, 44}, {4});
+    const QStringList run = {"run",         dir + "/add.onnx", "--runs", "1",       "--warmup",
+                             "0",           "--no-host-probe", "--json", "--input", dir + "/x.pb",
+                             "--reference", dir + "/y.pb"};
+    QByteArray out, err;
+    QVERIFY2(runCli(run + remoteArgs(), &out, &err, 60000) == 0, err.constData());
+    QVERIFY2(err.contains("copying add.onnx"), err.constData());
+    QVERIFY2(QJsonDocument::fromJson(out).object()["check"].toObject()["pass"].toBool(), out.constData());
+    writeBytes(dir + "/w.bin", bytesOf({0, 0, 0, 0}));
+    QCOMPARE(runCli(run + remoteArgs(), &out, &err, 60000), 4); // x + 0 is not y
+    QVERIFY2(err.contains("copying add.onnx"), err.constData());
 #endif
 }
 
