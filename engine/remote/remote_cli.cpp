@@ -177,6 +177,20 @@ Result<CachedGraph> RemoteCli::cachedGraph(const std::string& graphFile,
     return g;
 }
 
+// scp over SFTP reports a full disk as a failed upload, no more: the cache's file system says whether it was one.
+std::string RemoteCli::roomLeft(std::uintmax_t bytes)
+{
+    auto df = ssh("df -Pk " + shellQuote(m_options.cacheDir) + " | awk 'NR == 2 { print $4, $6 }'",
+                  m_options.commandTimeout, false);
+    std::istringstream fields(df && df->exitCode == 0 ? df->out : std::string());
+    std::uintmax_t freeKiB = 0;
+    std::string mount;
+    if (!(fields >> freeKiB >> mount) || freeKiB * 1024 >= bytes)
+        return {};
+    return " (no space left on the host's " + mount + ": " + std::to_string(freeKiB) + " KiB free, the copy needs "
+           + std::to_string(bytes) + " bytes)";
+}
+
 Result<bool> RemoteCli::upload(const CachedGraph& graph)
 {
     namespace fs = std::filesystem;
@@ -201,7 +215,9 @@ Result<bool> RemoteCli::upload(const CachedGraph& graph)
     const ChildResult copied = runChild(scpCommand(m_options.target, graph.localFiles, staging), o);
     if (copied.exitCode != 0) {
         ssh("rm -rf " + shellQuote(staging), m_options.commandTimeout, false);
-        const std::string why = copied.timedOut ? "timed out" : copied.cancelled ? "cancelled" : lastLines(copied.err);
+        std::string why = copied.timedOut ? "timed out" : copied.cancelled ? "cancelled" : lastLines(copied.err);
+        if (!copied.timedOut && !copied.cancelled)
+            why += roomLeft(bytes);
         return Diagnostic::error(m_options.target.destination() + ": copying " + name + " failed: "
                                  + (why.empty() ? "scp ended with status " + std::to_string(copied.exitCode) : why));
     }

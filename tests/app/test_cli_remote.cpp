@@ -49,6 +49,7 @@ private slots:
     void deviceIdsNameTheHost();
     void killedConnectionExits3();
     void timeoutExits3();
+    void fullRemoteDiskExits3();
     void unreachableAndRefusedExit3();
     void missingOlderOrCrashingCliExits3();
     void versionIsCheckedOncePerCliFile();
@@ -399,6 +400,36 @@ void TestCliRemote::timeoutExits3()
              3);
     QVERIFY2(err.contains("no answer within 2 s"), err.constData());
     QVERIFY(clock.elapsed() < 15000);
+}
+
+// The remote cache on a file system with no room left (a 64 KiB tmpfs, filled): the copy fails naming the cause,
+// nothing half-copied is left to look cached. Skips where no tmpfs can be mounted (not root).
+void TestCliRemote::fullRemoteDiskExits3()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString disk = m_tmp.filePath("full-disk");
+    QDir().mkpath(disk);
+    QProcess mount;
+    mount.start("mount", {"-t", "tmpfs", "-o", "size=64k", "tmpfs", disk});
+    if (!mount.waitForFinished(10000) || mount.exitStatus() != QProcess::NormalExit || mount.exitCode() != 0)
+        QSKIP("no tmpfs can be mounted here (it needs root): a full disk is not simulated");
+    const struct Unmount {
+        QString path;
+        ~Unmount() { QProcess::execute("umount", {path}); }
+    } unmount{disk};
+    QProcess::execute("sh", {"-c", "cat /dev/zero > '" + disk + "/filler' 2>/dev/null; true"});
+    QStringList args = QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs();
+    args[args.indexOf("--remote-cache") + 1] = disk + "/cache";
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray err;
+    QCOMPARE(runCli(args, nullptr, &err, 60000), 3);
+    QVERIFY2(err.contains("copying cnn.hir.json failed")
+                 && err.contains("no space left on the host's " + disk.toUtf8()),
+             err.constData());
+    QVERIFY(clock.elapsed() < 30000);
+    QCOMPARE(QDir(disk + "/cache").entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{});
 }
 
 void TestCliRemote::unreachableAndRefusedExit3()
