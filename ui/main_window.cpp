@@ -8,6 +8,7 @@
 #include "charts/sweep_dock.h"
 #include "dock_layout.h"
 #include "edit/autosaver.h"
+#include "edit/graph_document.h"
 #include "export_menu.h"
 #include "first_contact.h"
 #include "panels/remote_devices_dialog.h"
@@ -102,12 +103,18 @@ void MainWindow::buildFileMenu()
     file->addAction(tr("Remote &Devices…"), this, [this] {
         RemoteDevicesDialog dialog(this);
         connect(&dialog, &RemoteDevicesDialog::profileSaved, m_costs, &CostController::reloadProfiles);
+        if (auto* runs = findChild<RunPanel*>())
+            connect(&dialog, &RemoteDevicesDialog::devicesListed, runs, &RunPanel::addRemoteDevices);
         dialog.exec();
     });
     file->addAction(tr("Sweep &Runs on Ray…"), this, [this] {
-        SweepRunsDialog dialog(currentFile(), this);
-        if (auto* runs = findChild<RunPanel*>())
+        // An edited graph is no longer its file's: the workers run the file.
+        SweepRunsDialog dialog(currentFile(), this,
+                               m_documents->document()->isModified() ? nullptr : m_presenter->feed()->graph());
+        if (auto* runs = findChild<RunPanel*>()) {
             connect(&dialog, &SweepRunsDialog::compareRequested, runs, &RunPanel::showSweep);
+            connect(&dialog, &SweepRunsDialog::runRequested, runs, &RunPanel::showRun);
+        }
         dialog.exec();
     });
     file->addSeparator();

@@ -5,7 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/load.h"
-#include "ir/rebatch.h"
+#include "usecases/run_json_comparison.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,22 +29,14 @@ Result<MeasuredRun> runFromJson(const std::string& path)
     std::stringstream text;
     text << in.rdbuf();
     try {
-        const auto j = nlohmann::json::parse(text.str());
-        const std::string file = j.at("file").get<std::string>();
-        auto loaded = loadGraphFile(file);
-        if (!loaded)
-            return Diagnostic::error("graph " + file + ": " + loaded.error().message);
-        Graph g = std::move(loaded->graph);
-        if (j.contains("batch")) {
-            auto r = rebatch(g, j.at("batch").get<std::int64_t>());
-            if (!r)
-                return r.error();
-            g = std::move(*r);
-        }
+        const auto j = nlohmann::ordered_json::parse(text.str());
+        auto g = graphOfRunJson(j);
+        if (!g)
+            return g.error();
         if (j.at("per_node").empty())
             return Diagnostic::error("no per-node times (run it with --per-node)");
         MeasuredRun run;
-        run.graph = std::make_shared<const Graph>(std::move(g));
+        run.graph = std::make_shared<const Graph>(std::move(*g));
         run.bindings = j.value("bindings", Bindings{});
         for (const auto& n : j.at("per_node"))
             run.nodes.emplace_back(n.at("id").get<NodeId>(), n.at("measured_ns").get<double>());
@@ -55,7 +47,7 @@ Result<MeasuredRun> runFromJson(const std::string& path)
                         h.at("dispatch").get<double>()};
         }
         return run;
-    } catch (const nlohmann::json::exception& e) {
+    } catch (const nlohmann::ordered_json::exception& e) {
         return Diagnostic::error(std::string("not a run JSON file: ") + e.what());
     }
 }

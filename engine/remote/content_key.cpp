@@ -32,6 +32,13 @@ private:
 };
 } // namespace
 
+std::string sha256OfText(const std::string& text)
+{
+    Sha256 sha;
+    sha.add(text);
+    return sha.hex();
+}
+
 Result<std::string> sha256OfFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);

@@ -4,7 +4,10 @@
 #include "remote/child_process.h"
 #include "remote/content_key.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -16,6 +19,9 @@ constexpr int kNotFound = 127;    // the shell's, for a command it cannot find
 constexpr int kCheckFailed = 4;   // costscope-cli run: the output check failed, the run itself is complete
 constexpr int kOtherVersion = 86; // run()'s checks: the remote CLI is of another version (printed on stdout)
 constexpr int kFileMissing = 87;  // run()'s checks: required files are not in the cache (their paths on stdout)
+// run()'s checks: the stderr line that names the remote CLI's file (device, inode, size, mtime, ctime) once its
+// version passed.
+constexpr const char* kIdentityLine = "costscope-cli-identity:";
 
 std::string lastLines(const std::string& text, std::size_t count = 3)
 {
@@ -80,6 +86,40 @@ bool versionOlder(const std::string& a, const std::string& b)
     }
 }
 
+// Where this machine keeps the identity of each remote CLI whose version passed: a later run that finds the same file
+// there skips `--version` (a process start on the remote, 60 to 140 ms on a loaded host). A reinstalled package is a
+// new file (another inode or mtime), so its version is checked again.
+std::filesystem::path identityFile(const RemoteCliOptions& o)
+{
+    const char* cache = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    const std::filesystem::path dir =
+        cache && *cache ? std::filesystem::path(cache) : std::filesystem::path(home ? home : "/tmp") / ".cache";
+    const std::string key = o.target.destination() + ':' + std::to_string(o.target.port) + ' ' + o.cli;
+    return dir / "costscope" / "remote-cli" / sha256OfText(key);
+}
+
+std::string knownIdentity(const RemoteCliOptions& o)
+{
+    std::ifstream in(identityFile(o));
+    std::string identity;
+    std::getline(in, identity);
+    return identity;
+}
+
+void rememberIdentity(const RemoteCliOptions& o, const std::string& identity)
+{
+    const std::filesystem::path file = identityFile(o);
+    std::error_code ec;
+    std::filesystem::create_directories(file.parent_path(), ec);
+    std::ofstream(file) << identity << '\n'; // a cache: a failure to write only costs the next run a check
+}
+
+bool isIdentityLine(const std::string& line)
+{
+    return line.rfind(kIdentityLine, 0) == 0;
+}
+
 } // namespace
 
 Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr)
@@ -89,7 +129,10 @@ Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::mil
     o.cancel = m_options.cancel;
     o.holdStdinOpen = true;
     if (streamStderr && m_options.onProgress)
-        o.onStderrLine = [this](const std::string& line) { m_options.onProgress(m_options.target.host + ": " + line); };
+        o.onStderrLine = [this](const std::string& line) {
+            if (!isIdentityLine(line))
+                m_options.onProgress(m_options.target.host + ": " + line);
+        };
     const ChildResult r = runChild(sshCommand(m_options.target, command), o);
     const std::string where = m_options.target.destination();
     if (r.startFailed)
@@ -134,6 +177,20 @@ Result<CachedGraph> RemoteCli::cachedGraph(const std::string& graphFile,
     return g;
 }
 
+// scp over SFTP reports a full disk as a failed upload, no more: the cache's file system says whether it was one.
+std::string RemoteCli::roomLeft(std::uintmax_t bytes)
+{
+    auto df = ssh("df -Pk " + shellQuote(m_options.cacheDir) + " | awk 'NR == 2 { print $4, $6 }'",
+                  m_options.commandTimeout, false);
+    std::istringstream fields(df && df->exitCode == 0 ? df->out : std::string());
+    std::uintmax_t freeKiB = 0;
+    std::string mount;
+    if (!(fields >> freeKiB >> mount) || freeKiB * 1024 >= bytes)
+        return {};
+    return " (no space left on the host's " + mount + ": " + std::to_string(freeKiB) + " KiB free, the copy needs "
+           + std::to_string(bytes) + " bytes)";
+}
+
 Result<bool> RemoteCli::upload(const CachedGraph& graph)
 {
     namespace fs = std::filesystem;
@@ -158,7 +215,9 @@ Result<bool> RemoteCli::upload(const CachedGraph& graph)
     const ChildResult copied = runChild(scpCommand(m_options.target, graph.localFiles, staging), o);
     if (copied.exitCode != 0) {
         ssh("rm -rf " + shellQuote(staging), m_options.commandTimeout, false);
-        const std::string why = copied.timedOut ? "timed out" : copied.cancelled ? "cancelled" : lastLines(copied.err);
+        std::string why = copied.timedOut ? "timed out" : copied.cancelled ? "cancelled" : lastLines(copied.err);
+        if (!copied.timedOut && !copied.cancelled)
+            why += roomLeft(bytes);
         return Diagnostic::error(m_options.target.destination() + ": copying " + name + " failed: "
                                  + (why.empty() ? "scp ended with status " + std::to_string(copied.exitCode) : why));
     }
@@ -181,10 +240,15 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
     for (const std::string& a : args)
         line += ' ' + shellQuote(a);
     std::string checks;
-    if (!m_versionChecked) // the same version passes here; any other is compared in full by acceptVersion
-        checks += "v=$(" + cli + " --version 2>/dev/null) || exit " + std::to_string(kNotFound)
-                  + "; [ \"$v\" = " + shellQuote("costscope-cli " COSTSCOPE_VERSION) + " ] || { echo \"$v\"; exit "
-                  + std::to_string(kOtherVersion) + "; }; ";
+    // The same version passes here; any other is compared in full by acceptVersion. A CLI file already checked from
+    // here (knownIdentity) is not asked again.
+    if (!m_versionChecked)
+        checks += "p=$(command -v " + cli + ") || exit " + std::to_string(kNotFound)
+                  + "; i=$(stat -L -c %d:%i:%s:%Y:%Z \"$p\" 2>/dev/null); if [ -z \"$i\" ] || [ \"$i\" != "
+                  + shellQuote(knownIdentity(m_options)) + " ]; then v=$(\"$p\" --version 2>/dev/null) || exit "
+                  + std::to_string(kNotFound) + "; [ \"$v\" = " + shellQuote("costscope-cli " COSTSCOPE_VERSION)
+                  + " ] || { echo \"$v\"; exit " + std::to_string(kOtherVersion) + "; }; echo " + kIdentityLine
+                  + "\"$i\" >&2; fi; ";
     if (!requiredFiles.empty()) {
         checks += "m=0; for f in";
         for (const std::string& f : requiredFiles)
@@ -205,6 +269,14 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
             return accepted.error();
         return run(args, requiredFiles);
     }
+    if (!m_versionChecked)
+        if (const auto at = r->err.find(kIdentityLine); at != std::string::npos) {
+            const std::size_t from = at + std::string(kIdentityLine).size();
+            const std::size_t end = std::min(r->err.find('\n', from), r->err.size());
+            if (end > from)
+                rememberIdentity(m_options, r->err.substr(from, end - from));
+            r->err.erase(at, end + 1 - at); // a detail of the transport, not the remote's words
+        }
     m_versionChecked = true;
     if (r->exitCode == kFileMissing && !requiredFiles.empty()) {
         std::istringstream lines(r->out);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -61,6 +62,8 @@ public:
 private:
     Result<RemoteOutput> ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr);
     Result<bool> acceptVersion(const std::string& versionLine);
+    // After a failed copy of `bytes`: why, when the remote cache's file system has no room for them; else "".
+    std::string roomLeft(std::uintmax_t bytes);
     RemoteCliOptions m_options;
     bool m_versionChecked = false;
 };

@@ -33,6 +33,11 @@ struct RemoteDevice {
     DeviceInfo info;
 };
 Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote);
+// A host and the devices its listing gave: what the GUI's Run panel offers beside this machine's devices.
+struct RemoteHostDevices {
+    RemoteCliOptions options; // without cancel or onProgress: each run sets its own
+    std::vector<RemoteDevice> devices;
+};
 std::string remoteDeviceId(const std::string& host, const std::string& backend, DeviceIndex index);
 
 // Calibrates a remote device and returns its profile, named `name`, for the caller to keep locally (the remote

@@ -44,12 +44,15 @@ private slots:
     void devicesAreNamedForTheHost();
     void calibrationIsKeptLocallyUnderTheHostName();
     void inputAndReferenceFilesTravel();
+    void externalDataTravelsWithTheModel();
     void remoteRunsAndProfileServeFitSweepAndEvaluate();
     void deviceIdsNameTheHost();
     void killedConnectionExits3();
     void timeoutExits3();
+    void fullRemoteDiskExits3();
     void unreachableAndRefusedExit3();
     void missingOlderOrCrashingCliExits3();
+    void versionIsCheckedOncePerCliFile();
 
 private:
     QStringList remoteArgs(const QString& cli = {}) const;
@@ -236,6 +239,46 @@ void TestCliRemote::inputAndReferenceFilesTravel()
 #endif
 }
 
+// An ONNX model's external data goes into the remote cache beside it, under a key that covers it: the run there
+// reads these weights (the check passes), and new weights are a new cache entry that the run sees.
+void TestCliRemote::externalDataTravelsWithTheModel()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+#if !COSTSCOPE_HAVE_ONNX
+    QSKIP("built without ONNX import: no ONNX model to feed");
+#else
+    const QString dir = m_tmp.filePath("external");
+    QDir().mkpath(dir);
+    OnnxModel add(13);
+    add.input("x", {4});
+    add.output("y", {4});
+    onnx::TensorProto* w = add.graph().add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    w->add_dims(4);
+    w->set_data_location(onnx::TensorProto::EXTERNAL);
+    onnx::StringStringEntryProto* location = w->add_external_data();
+    location->set_key("location");
+    location->set_value("w.bin");
+    add.node("Add", {"x", "w"}, {"y"});
+    add.save(dir + "/add.onnx");
+    writeBytes(dir + "/w.bin", bytesOf({10, 20, 30, 40}));
+    writeTensorFile(dir + "/x.pb", {1, 2, 3, 4}, {4});
+    writeTensorFile(dir + "/y.pb", {11, 22, 33, 44}, {4});
+    const QStringList run = {"run",         dir + "/add.onnx", "--runs", "1",       "--warmup",
+                             "0",           "--no-host-probe", "--json", "--input", dir + "/x.pb",
+                             "--reference", dir + "/y.pb"};
+    QByteArray out, err;
+    QVERIFY2(runCli(run + remoteArgs(), &out, &err, 60000) == 0, err.constData());
+    QVERIFY2(err.contains("copying add.onnx"), err.constData());
+    QVERIFY2(QJsonDocument::fromJson(out).object()["check"].toObject()["pass"].toBool(), out.constData());
+    writeBytes(dir + "/w.bin", bytesOf({0, 0, 0, 0}));
+    QCOMPARE(runCli(run + remoteArgs(), &out, &err, 60000), 4); // x + 0 is not y
+    QVERIFY2(err.contains("copying add.onnx"), err.constData());
+#endif
+}
+
 // A remote device is used like a local one: its runs feed fit, its calibrated profile (kept here under the host's
 // name by calibrationIsKeptLocallyUnderTheHostName) feeds sweeps and fits, and evaluate runs on it.
 void TestCliRemote::remoteRunsAndProfileServeFitSweepAndEvaluate()
@@ -359,6 +402,36 @@ void TestCliRemote::timeoutExits3()
     QVERIFY(clock.elapsed() < 15000);
 }
 
+// The remote cache on a file system with no room left (a 64 KiB tmpfs, filled): the copy fails naming the cause,
+// nothing half-copied is left to look cached. Skips where no tmpfs can be mounted (not root).
+void TestCliRemote::fullRemoteDiskExits3()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString disk = m_tmp.filePath("full-disk");
+    QDir().mkpath(disk);
+    QProcess mount;
+    mount.start("mount", {"-t", "tmpfs", "-o", "size=64k", "tmpfs", disk});
+    if (!mount.waitForFinished(10000) || mount.exitStatus() != QProcess::NormalExit || mount.exitCode() != 0)
+        QSKIP("no tmpfs can be mounted here (it needs root): a full disk is not simulated");
+    const struct Unmount {
+        QString path;
+        ~Unmount() { QProcess::execute("umount", {path}); }
+    } unmount{disk};
+    QProcess::execute("sh", {"-c", "cat /dev/zero > '" + disk + "/filler' 2>/dev/null; true"});
+    QStringList args = QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs();
+    args[args.indexOf("--remote-cache") + 1] = disk + "/cache";
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray err;
+    QCOMPARE(runCli(args, nullptr, &err, 60000), 3);
+    QVERIFY2(err.contains("copying cnn.hir.json failed")
+                 && err.contains("no space left on the host's " + disk.toUtf8()),
+             err.constData());
+    QVERIFY(clock.elapsed() < 30000);
+    QCOMPARE(QDir(disk + "/cache").entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{});
+}
+
 void TestCliRemote::unreachableAndRefusedExit3()
 {
     if (!m_skip.isEmpty())
@@ -401,6 +474,41 @@ void TestCliRemote::missingOlderOrCrashingCliExits3()
     crash.setPermissions(crash.permissions() | QFileDevice::ExeOwner);
     QCOMPARE(runCli(QStringList{"run", graph()} + remoteArgs(crashing), nullptr, &err, 30000), 3);
     QVERIFY2(err.contains("died of signal 11"), err.constData());
+}
+
+// A CLI file whose version passed is not asked again from here (a process start on the host saved per run); another
+// file in its place, an older one here, is.
+void TestCliRemote::versionIsCheckedOncePerCliFile()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString cli = m_tmp.filePath("logging-costscope-cli"), log = m_tmp.filePath("cli-calls.log");
+    const auto install = [&](const QByteArray& script) {
+        QFile::remove(cli);
+        QFile f(cli);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n" + script);
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    };
+    const auto calls = [&] {
+        QFile f(log);
+        const QStringList lines = f.open(QIODevice::ReadOnly)
+                                      ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
+                                      : QStringList{};
+        f.remove();
+        return lines;
+    };
+    install("echo \"$1\" >> '" + log.toUtf8() + "'\nexec '" + cliPath().toUtf8() + "' \"$@\"\n");
+    QByteArray out, err;
+    QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());
+    QCOMPARE(calls(), QStringList({"--version", "devices"}));
+    QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());
+    QCOMPARE(calls(), QStringList({"devices"}));
+    QVERIFY2(!err.contains("costscope-cli-identity"), err.constData());
+    install("echo 'costscope-cli 0.0.1'\n");
+    QCOMPARE(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000), 3);
+    QVERIFY2(err.contains("0.0.1 is older"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliRemote)

@@ -2,6 +2,7 @@
 // costscope-cli sweep-runs against a Jobs API on 127.0.0.1: tests/remote/fake_ray_jobs.py always (its injected
 // failures exercise the retries), and a real Ray head (`ray start --head`) where scripts/setup_ray.sh installed one.
 // Every cell of the grid comes back once, retried ones included.
+#include "ray_head.h"
 #include "test_paths.h"
 
 #include <QFile>
@@ -14,8 +15,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <csignal>
 
 using namespace costscope::test;
 
@@ -128,37 +127,10 @@ void TestCliSweepRuns::unreachableRayExits3()
 
 void TestCliSweepRuns::realRayHead()
 {
-    const QString ray = sourcePath(".ray-venv/bin/ray");
-    if (!QFile::exists(ray))
-        QSKIP("no Ray here (scripts/setup_ray.sh installs a pinned one into .ray-venv); the fake Jobs API stood in");
-    const QString temp = m_tmp.filePath("ray");
-    // --block: the head lives exactly as long as this child, and stopping it stops the head's processes (`ray stop`
-    // would stop every Ray of this user on the machine).
-    QProcess head;
-    head.setProcessChannelMode(QProcess::MergedChannels);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("RAY_USAGE_STATS_ENABLED", "0");
-    head.setProcessEnvironment(env);
-    const int port = 20000 + static_cast<int>(QCoreApplication::applicationPid() % 20000);
-    head.start(ray, {"start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--dashboard-host", "127.0.0.1",
-                     "--port", QString::number(port), "--dashboard-port", QString::number(port + 1),
-                     "--ray-client-server-port", QString::number(port + 2), "--num-cpus", "2", "--temp-dir", temp,
-                     "--disable-usage-stats"});
-    QString log;
-    for (int waited = 0; waited < 90000 && !log.contains("Ray runtime started"); waited += 500) {
-        head.waitForReadyRead(500);
-        log += QString::fromUtf8(head.readAll());
-        if (head.state() == QProcess::NotRunning)
-            break;
-    }
-    if (!log.contains("Ray runtime started")) {
-        head.kill();
-        QSKIP(qPrintable("the Ray head did not start: " + log.right(300)));
-    }
-    const QJsonObject j = sweep("http://127.0.0.1:" + QString::number(port + 1), manifest({1, 2}, 1), 0);
-    ::kill(static_cast<pid_t>(head.processId()), SIGTERM);
-    if (!head.waitForFinished(30000))
-        head.kill();
+    const RayHead head(m_tmp.filePath("ray"));
+    if (head.url().isEmpty())
+        QSKIP(qPrintable(head.skipReason()));
+    const QJsonObject j = sweep(head.url(), manifest({1, 2}, 1), 0);
     QCOMPARE(j["succeeded"].toInt(), 2);
     QSet<int> batches;
     for (const QJsonValue& v : j["results"].toArray())

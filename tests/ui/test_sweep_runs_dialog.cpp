@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // File → Sweep Runs on Ray…: the grid of the open graph × batches × devices through a Jobs API on 127.0.0.1
 // (tests/remote/fake_ray_jobs.py, which runs each job here as Ray's supervisor would), progress per finished cell,
-// a retried failure counted once, the results table and the CLI's JSON/CSV; a bad grid refused before anything is
-// submitted; Cancel and an unreachable head ending the sweep with a message.
+// a retried failure counted once, the results table and the CLI's JSON/CSV, a cell's per-node times read back for
+// the Run panel's per-node views; a bad grid refused before anything is submitted; Cancel and an unreachable head
+// ending the sweep with a message; and the same on a real Ray head where scripts/setup_ray.sh installed one.
+#include "formats/graph_file.h"
 #include "panels/multi_device_view.h"
 #include "panels/sweep_runs_dialog.h"
+#include "ray_head.h"
 #include "test_paths.h"
 
 #include <QDir>
@@ -59,9 +62,13 @@ private slots:
         if (url.isEmpty())
             QSKIP("python3 could not start the fake Jobs API (tests/remote/fake_ray_jobs.py)");
         const QString graph = sourcePath("resources/examples/cnn.hir.json");
-        SweepRunsDialog d(graph); // the open graph's path is the default grid
+        auto loaded = loadGraphFile(graph.toStdString());
+        QVERIFY(loaded);
+        const auto open = std::make_shared<const Graph>(std::move(loaded->graph));
+        SweepRunsDialog d(graph, nullptr, open); // the open graph's path is the default grid
         QCOMPARE(d.graphsEdit()->text(), graph);
-        fill(d, url, "1, 2", "--runs 1 --warmup 0 --no-host-probe");
+        // Batch 0: the graph as its file states it, which is the open graph.
+        fill(d, url, "0, 2", "--runs 1 --warmup 0 --no-host-probe --per-node");
         QSignalSpy cells(&d, &SweepRunsDialog::cellFinished);
         QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
         d.startButton()->click();
@@ -77,7 +84,7 @@ private slots:
         QCOMPARE(t->rowCount(), 2);
         int attempts = 0;
         for (int row = 0; row < 2; ++row) {
-            QCOMPARE(cell(t, row, SweepRunsDialog::Batch), QString::number(row + 1));
+            QCOMPARE(cell(t, row, SweepRunsDialog::Batch), row == 0 ? QString("as stated") : QString("2"));
             QCOMPARE(cell(t, row, SweepRunsDialog::Device), QString("cpu"));
             QCOMPARE(cell(t, row, SweepRunsDialog::Status), QString("ok"));
             QVERIFY2(cell(t, row, SweepRunsDialog::Measured).endsWith("s"),
@@ -98,6 +105,23 @@ private slots:
         QCOMPARE(j["ray"].toString(), url);
         QCOMPARE(csv.readAll().count('\n'), 3);
 
+        // Show Selected Run: a cell's per-node times priced here, for the Run panel's per-node views. The open graph's
+        // cell is a run of the graph shown (the Measured overlay takes it); the other is of its file at batch 2.
+        QVERIFY(!d.showRunButton()->isEnabled());
+        QSignalSpy shown(&d, &SweepRunsDialog::runRequested);
+        for (int row = 0; row < 2; ++row) {
+            d.resultsTable()->setCurrentCell(row, 0);
+            QVERIFY(d.showRunButton()->isEnabled());
+            d.showRunButton()->click();
+            QVERIFY2(shown.wait(30000), qPrintable(d.statusLabel()->text()));
+            const auto run = shown.last().first().value<std::shared_ptr<const RunComparison>>();
+            QVERIFY(run && !run->nodes.empty() && run->whole.medianNs > 0);
+            QCOMPARE(run->graph == open, row == 0);
+            QCOMPARE(run->graph->nodes.size(), open->nodes.size());
+            QVERIFY2(QString::fromStdString(run->deviceName).startsWith("cpu (Ray job "), run->deviceName.c_str());
+            QVERIFY(run->costscopeTotalNs > 0 && run->nodes.front().measuredNs > 0);
+        }
+
         // Compare in Run Panel: each run beside its predictions in the per-device table the Run panel shows.
         QVERIFY(d.compareButton()->isEnabled());
         QSignalSpy compared(&d, &SweepRunsDialog::compareRequested);
@@ -115,10 +139,34 @@ private slots:
             QVERIFY2(view.table()
                          ->item(row, MultiDeviceView::Model)
                          ->text()
-                         .startsWith(QString("cnn.hir b%1 on cpu").arg(row + 1)),
+                         .startsWith(QString("cnn.hir b%1 on cpu").arg(row * 2)),
                      qPrintable(view.table()->item(row, MultiDeviceView::Model)->text()));
             QVERIFY(view.table()->item(row, MultiDeviceView::Predicted)->text().endsWith("s"));
         }
+    }
+
+    void realRayHeadRunsTheOpenGraph()
+    {
+        QTemporaryDir tmp;
+        const RayHead head(tmp.filePath("ray"));
+        if (head.url().isEmpty())
+            QSKIP(qPrintable(head.skipReason()));
+        const QString graph = sourcePath("resources/examples/cnn.hir.json");
+        auto loaded = loadGraphFile(graph.toStdString());
+        QVERIFY(loaded);
+        const auto open = std::make_shared<const Graph>(std::move(loaded->graph));
+        SweepRunsDialog d(graph, nullptr, open);
+        fill(d, head.url(), "0", "--runs 1 --warmup 0 --no-host-probe --per-node");
+        QSignalSpy finished(&d, &SweepRunsDialog::sweepFinished);
+        d.startButton()->click();
+        QVERIFY(finished.wait(180000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(d.statusLabel()->text()));
+        QSignalSpy shown(&d, &SweepRunsDialog::runRequested);
+        d.resultsTable()->setCurrentCell(0, 0);
+        d.showRunButton()->click();
+        QVERIFY2(shown.wait(30000), qPrintable(d.statusLabel()->text()));
+        const auto run = shown.first().first().value<std::shared_ptr<const RunComparison>>();
+        QVERIFY(run && run->graph == open && !run->nodes.empty());
     }
 
     void badGridIsRefusedBeforeSubmitting()

@@ -4,6 +4,7 @@
 #include "calibration/calibrate_device.h"
 #include "evaluation/calibrate_with_predictors.h"
 #include "panels/evaluation_view.h"
+#include "remote/remote_commands.h"
 #include "train/kernel_predictor_train.h"
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -69,48 +70,63 @@ ProfileTools::ProfileTools(QWidget* parent)
 
 ProfileTools::~ProfileTools() = default;
 
-void ProfileTools::setBackend(const std::string& backend, DeviceIndex device)
+void ProfileTools::setBackend(const std::string& backend, DeviceIndex device, const std::string& host)
 {
     m_backend = backend;
     m_device = device;
+    m_host = host;
     m_evaluation->setBackend(backend, device);
+    m_evaluation->setEnabled(host.empty()); // the evaluation measures this machine
     updateButtons();
 }
 
-void ProfileTools::addRun(std::shared_ptr<const RunComparison> run)
+void ProfileTools::addRun(std::shared_ptr<const RunComparison> run, const std::string& host)
 {
-    m_runs.push_back(std::move(run));
+    m_runs.emplace_back(host, std::move(run));
     updateButtons();
+}
+
+bool ProfileTools::fits(const std::pair<std::string, std::shared_ptr<const RunComparison>>& run) const
+{
+    // A run without per-node times has nothing to fit.
+    return run.first == m_host && run.second->backend == m_backend && !run.second->nodes.empty();
+}
+
+std::string ProfileTools::fitProfileName() const
+{
+    return m_host.empty() ? "calibrated-" + m_backend : remoteProfileName(m_host, m_backend);
 }
 
 std::vector<MeasuredRun> ProfileTools::runsOfBackend() const
 {
     std::vector<MeasuredRun> runs;
     for (const auto& r : m_runs)
-        if (r->backend == m_backend && !r->nodes.empty()) // a run without per-node times has nothing to fit
-            runs.push_back(r->measuredRun());
+        if (fits(r))
+            runs.push_back(r.second->measuredRun());
     return runs;
 }
 
 void ProfileTools::updateButtons()
 {
-    const bool calibratable = canCalibrate(m_backend);
-    const auto runs = std::count_if(m_runs.begin(), m_runs.end(), [this](const auto& r) {
-        return r->backend == m_backend && !r->nodes.empty();
-    });
+    const bool calibratable = m_host.empty() && canCalibrate(m_backend);
+    const auto runs = std::count_if(m_runs.begin(), m_runs.end(), [this](const auto& r) { return fits(r); });
     m_calibrate->setEnabled(!busy() && calibratable);
-    m_calibrate->setToolTip(calibratable ? tr("Microbenchmarks of this %1 device through the backend's own kernels, "
-                                              "saved as the device profile calibrated-%1")
-                                               .arg(QString::fromStdString(m_backend))
-                                         : tr("The %1 backend has no calibration in this build")
-                                               .arg(QString::fromStdString(m_backend)));
+    m_calibrate->setToolTip(
+        !m_host.empty()
+            ? tr("A device of %1: calibrate it in File → Remote Devices…").arg(QString::fromStdString(m_host))
+        : calibratable ? tr("Microbenchmarks of this %1 device through the backend's own kernels, "
+                            "saved as the device profile calibrated-%1")
+                             .arg(QString::fromStdString(m_backend))
+                       : tr("The %1 backend has no calibration in this build").arg(QString::fromStdString(m_backend)));
     m_quick->setEnabled(!busy() && calibratable);
     m_predictors->setEnabled(!busy() && calibratable && predictorTrainingAvailable());
     m_cancelButton->setEnabled(busy() && m_calibrating);
     m_fit->setEnabled(!busy() && runs > 0);
     m_fit->setToolTip(tr("Fit the Costscope model's per-op-class corrections from this session's %n run(s) on %1 "
-                         "and store them in calibrated-%1", nullptr, static_cast<int>(runs))
-                          .arg(QString::fromStdString(m_backend)));
+                         "and store them in %2",
+                         nullptr, static_cast<int>(runs))
+                          .arg(QString::fromStdString(m_host.empty() ? m_backend : m_host + '/' + m_backend),
+                               QString::fromStdString(fitProfileName())));
 }
 
 void ProfileTools::setBusy(bool busy)
@@ -170,7 +186,7 @@ void ProfileTools::fit()
     m_status->setText(tr("Fitting …"));
     m_progress->setRange(0, 0);
     m_job.start(
-        [runs = runsOfBackend(), name = "calibrated-" + m_backend]() -> Result<ProfileFit> {
+        [runs = runsOfBackend(), name = fitProfileName()]() -> Result<ProfileFit> {
             auto lib = ProfileLibrary::load(ProfilePaths::defaults());
             const DeviceProfile* profile = lib.find(name);
             if (!profile)

@@ -29,9 +29,12 @@ public:
     explicit ProfileTools(QWidget* parent = nullptr);
     ~ProfileTools() override;
 
-    // The backend and device the Run panel has selected: what Calibrate measures and whose runs Fit uses.
-    void setBackend(const std::string& backend, DeviceIndex device = 0);
-    void addRun(std::shared_ptr<const RunComparison> run);
+    // The backend and device the Run panel has selected: what Calibrate measures and whose runs Fit uses. A device
+    // of a remote `host` fits its runs into the host's calibration (host/calibrated-<backend>); it is calibrated in
+    // File → Remote Devices….
+    void setBackend(const std::string& backend, DeviceIndex device = 0, const std::string& host = {});
+    // A run on `backend` of this machine, or of a remote `host`.
+    void addRun(std::shared_ptr<const RunComparison> run, const std::string& host = {});
     bool busy() const { return m_job.busy(); }
 
     QPushButton* calibrateButton() const { return m_calibrate; }
@@ -56,6 +59,8 @@ private:
     void setBusy(bool busy);
     void updateButtons();
     std::vector<MeasuredRun> runsOfBackend() const;
+    bool fits(const std::pair<std::string, std::shared_ptr<const RunComparison>>& run) const;
+    std::string fitProfileName() const;
 
     QPushButton* m_calibrate;
     QCheckBox* m_quick;
@@ -67,7 +72,9 @@ private:
     QLabel* m_status;
     std::string m_backend = "cpu";
     DeviceIndex m_device = 0;
-    std::vector<std::shared_ptr<const RunComparison>> m_runs;
+    std::string m_host;                                                               // empty: this machine
+    std::vector<std::pair<std::string, std::shared_ptr<const RunComparison>>> m_runs; // each with its host
+
     JobTracker m_job;           // a calibration or a fit
     bool m_calibrating = false; // the job is a calibration, which Cancel stops (a fit is short)
 };

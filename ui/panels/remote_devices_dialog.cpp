@@ -19,7 +19,7 @@ namespace costscope {
 
 // What the worker hands back: the devices, or the profile a calibration saved, or why neither.
 struct RemoteDevicesOutcome {
-    std::vector<RemoteDevice> devices;
+    RemoteHostDevices host; // a listing: the connection and its devices
     bool calibration = false;
     std::string profile, savedTo; // calibration: the profile's name and where it was saved here
     std::string error;
@@ -45,11 +45,15 @@ RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
     m_remoteCli->setPlaceholderText(tr("costscope-cli (on the host's PATH)"));
     m_sshOptions = new QLineEdit(this);
     m_sshOptions->setPlaceholderText(tr("optional ssh -o options, K=V separated by spaces"));
+    m_remoteCache = new QLineEdit(this);
+    m_remoteCache->setPlaceholderText(tr(".cache/costscope/graphs (below the remote home)"));
+    m_remoteCache->setToolTip(tr("Where the host keeps the graphs runs copy there, each named by its content"));
     auto* form = new QFormLayout;
     form->addRow(tr("Host:"), m_host);
     form->addRow(tr("Identity:"), identityRow);
     form->addRow(tr("Remote CLI:"), m_remoteCli);
     form->addRow(tr("SSH options:"), m_sshOptions);
+    form->addRow(tr("Remote cache:"), m_remoteCache);
     m_devices = new QListWidget(this);
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
@@ -96,6 +100,8 @@ std::optional<RemoteCliOptions> RemoteDevicesDialog::connectionOptions()
         options.target.options.push_back(o.toStdString());
     if (!m_remoteCli->text().trimmed().isEmpty())
         options.cli = m_remoteCli->text().trimmed().toStdString();
+    if (!m_remoteCache->text().trimmed().isEmpty())
+        options.cacheDir = m_remoteCache->text().trimmed().toStdString();
     QPointer<QLabel> status = m_status;
     options.onProgress = [status](const std::string& line) {
         QMetaObject::invokeMethod(status, [status, text = QString::fromStdString(line)] {
@@ -127,8 +133,11 @@ void RemoteDevicesDialog::listDevices()
             RemoteCli remote(options);
             auto devices = remoteDevices(remote);
             auto outcome = std::make_shared<RemoteDevicesOutcome>();
+            options.cancel = nullptr; // the runs that use the connection later bring their own
+            options.onProgress = nullptr;
+            outcome->host.options = options;
             if (devices)
-                outcome->devices = std::move(*devices);
+                outcome->host.devices = std::move(*devices);
             else
                 outcome->error = devices.error().message;
             return std::shared_ptr<const RemoteDevicesOutcome>(std::move(outcome));
@@ -185,14 +194,17 @@ void RemoteDevicesDialog::showOutcome(const RemoteDevicesOutcome& outcome)
         emit finished(outcome.error.empty());
         return;
     }
-    for (const RemoteDevice& d : outcome.devices) {
+    for (const RemoteDevice& d : outcome.host.devices) {
         m_devices->addItem(QString::fromStdString(d.id + "  " + d.info.name + "  "
                                                   + std::to_string(d.info.memoryBytes / (1024 * 1024)) + " MiB"));
         m_devices->item(m_devices->count() - 1)->setData(kBackendRole, QString::fromStdString(d.info.backend));
         m_devices->item(m_devices->count() - 1)->setData(kDeviceIndexRole, d.info.index);
     }
-    m_status->setText(outcome.error.empty() ? tr("%n device(s)", nullptr, static_cast<int>(outcome.devices.size()))
+    m_status->setText(outcome.error.empty() ? tr("%n device(s), offered in the Run panel too", nullptr,
+                                                 static_cast<int>(outcome.host.devices.size()))
                                             : QString::fromStdString(outcome.error));
+    if (outcome.error.empty())
+        emit devicesListed(outcome.host);
     emit finished(outcome.error.empty());
 }
 

@@ -4,7 +4,7 @@
 #include "jobs/job_tracker.h"
 #include <QDialog>
 
-#include "remote/remote_cli.h"
+#include "remote/remote_commands.h"
 
 #include <atomic>
 #include <memory>
@@ -22,7 +22,8 @@ struct RemoteDevicesOutcome;
 // File → Remote Devices…: a host reached over ssh (user@host[:port], an identity file, the remote CLI's path) and
 // the devices its costscope-cli lists, named host/cpu, host/cuda:0. "Calibrate Selected" calibrates one there (quick)
 // and keeps the profile here as host/calibrated-<backend>, which the toolbar's device list, sweeps and runs then
-// offer like a local one. Both run off the GUI thread through engine/remote (the use cases `costscope-cli devices
+// offer like a local one. A listing also offers the host's devices in the Run panel (devicesListed).
+// Both run off the GUI thread through engine/remote (the use cases `costscope-cli devices
 // --remote` and `calibrate --remote` call); Cancel kills the ssh child.
 class RemoteDevicesDialog : public QDialog {
     Q_OBJECT
@@ -34,6 +35,7 @@ public:
     QLineEdit* identityEdit() const { return m_identity; }
     QLineEdit* remoteCliEdit() const { return m_remoteCli; }
     QLineEdit* sshOptionsEdit() const { return m_sshOptions; }
+    QLineEdit* remoteCacheEdit() const { return m_remoteCache; }
     QListWidget* deviceList() const { return m_devices; }
     QLabel* statusLabel() const { return m_status; }
     QPushButton* calibrateButton() const { return m_calibrateButton; }
@@ -50,6 +52,8 @@ signals:
     void finished(bool ok);
     // A remote calibration was saved here as the user profile `name`.
     void profileSaved(const QString& name);
+    // The host's devices were listed: the Run panel offers them beside this machine's.
+    void devicesListed(const RemoteHostDevices& host);
 
 private:
     void showOutcome(const RemoteDevicesOutcome& outcome);
@@ -60,6 +64,7 @@ private:
     QLineEdit* m_identity = nullptr;
     QLineEdit* m_remoteCli = nullptr;
     QLineEdit* m_sshOptions = nullptr;
+    QLineEdit* m_remoteCache = nullptr;
     QListWidget* m_devices = nullptr;
     QLabel* m_status = nullptr;
     QPushButton* m_list = nullptr;

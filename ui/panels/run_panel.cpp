@@ -12,6 +12,8 @@
 #include "panels/profile_tools.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
+#include "remote/remote_commands.h"
+#include "usecases/remote_run_and_compare.h"
 #include "usecases/run_and_compare.h"
 
 #include <QComboBox>
@@ -20,6 +22,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMainWindow>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -72,6 +75,8 @@ RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
     m_fusion = new FusionVerifiedView(feed, scene, [this]() -> Result<RunRequest> {
         if (!m_feed->graph() || m_device->count() == 0)
             return Diagnostic::error(m_feed->graph() ? "No backend device to run on." : "Open a graph first.");
+        if (m_device->currentData(kRemoteHostRole).isValid())
+            return Diagnostic::error("Fusion is verified on a device of this machine; choose one.");
         return RunRequest{m_feed->graph(), m_feed->settings()->value().bindings,
                           m_device->currentData(kBackendRole).toString().toStdString(),
                           m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
@@ -109,7 +114,8 @@ RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
     });
     const auto selectDevice = [this] {
         m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString(),
-                            std::max(m_device->currentData(kDeviceIndexRole).toInt(), 0));
+                            std::max(m_device->currentData(kDeviceIndexRole).toInt(), 0),
+                            m_device->currentData(kRemoteHostRole).toString().toStdString());
     };
     connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
     selectDevice();
@@ -174,6 +180,8 @@ void RunPanel::start()
     }
     if (m_device->currentData(kDeviceIndexRole).toInt() == kAllDevices)
         return startAllDevices();
+    if (m_device->currentData(kRemoteHostRole).isValid())
+        return startRemote();
     RunRequest request{graph, m_feed->settings()->value().bindings,
                        m_device->currentData(kBackendRole).toString().toStdString(),
                        m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()};
@@ -189,7 +197,57 @@ void RunPanel::start()
         [this](const Result<RunComparison>& result) { showResult(result); });
 }
 
-void RunPanel::showResult(const Result<RunComparison>& result)
+void RunPanel::addRemoteDevices(const RemoteHostDevices& host)
+{
+    const QString name = QString::fromStdString(host.options.target.host);
+    for (int i = m_device->count() - 1; i >= 0; --i)
+        if (m_device->itemData(i, kRemoteHostRole).toString() == name)
+            m_device->removeItem(i);
+    m_remotes[name] = std::make_shared<const RemoteCliOptions>(host.options);
+    for (const RemoteDevice& d : host.devices) {
+        m_device->addItem(QString::fromStdString(d.id + ' ' + d.info.name));
+        m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.info.backend), kBackendRole);
+        m_device->setItemData(m_device->count() - 1, d.info.index, kDeviceIndexRole);
+        m_device->setItemData(m_device->count() - 1, name, kRemoteHostRole);
+    }
+}
+
+void RunPanel::startRemote()
+{
+    const QString host = m_device->currentData(kRemoteHostRole).toString();
+    RemoteRunRequest request{{m_feed->graph(), m_feed->settings()->value().bindings,
+                              m_device->currentData(kBackendRole).toString().toStdString(),
+                              m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()},
+                             *m_remotes.at(host)};
+    m_progress->setRange(0, 0); // the remote run reports lines (copying, running), not counts
+    m_status->setText(tr("Running on %1 with %2 …").arg(m_device->currentText(), bindingsText(request.run.bindings)));
+    QPointer<RunPanel> self(this);
+    m_job.start(
+        [request, self](const JobContext& job) {
+            return runRemotelyAndCompare(request, job.cancelFlag(), [self](const std::string& line) {
+                QMetaObject::invokeMethod(qApp, [self, text = QString::fromStdString(line)] {
+                    if (self && self->m_job.pending())
+                        self->m_status->setText(text);
+                });
+            });
+        },
+        [this, host = host.toStdString()](const Result<RunComparison>& result) {
+            m_progress->setRange(0, 1);
+            showResult(result, host);
+        });
+}
+
+void RunPanel::showRun(std::shared_ptr<const RunComparison> run)
+{
+    m_job.drop();
+    m_progress->setRange(0, 1);
+    showResult(*run);
+    if (auto* dock = qobject_cast<QDockWidget*>(parentWidget()))
+        dock->raise();
+    m_tabs->setCurrentWidget(m_errors);
+}
+
+void RunPanel::showResult(const Result<RunComparison>& result, const std::string& host)
 {
     if (result)
         m_progress->setValue(m_progress->maximum());
@@ -206,9 +264,11 @@ void RunPanel::showResult(const Result<RunComparison>& result)
     m_exportTrace->setEnabled(true);
     m_errors->showComparison(m_last.get());
     m_scatter->showComparison(m_last);
-    m_tools->addRun(m_last);
+    m_tools->addRun(m_last, host);
     emit m_feed->showMeasuredRequested(m_last->graph, m_last->measuredByNode());
-    FusedKernelOutlines::of(m_scene)->setKernels(fusedKernelsOf(*m_last));
+    // The outlines name nodes of the open graph; a sweep's run of another graph has none to outline there.
+    FusedKernelOutlines::of(m_scene)->setKernels(m_last->graph == m_feed->graph() ? fusedKernelsOf(*m_last)
+                                                                                  : std::vector<FusedKernelOutline>{});
     m_status->setText(tr("%1:%2 with %3: measured %4 (median of %5, spread %6 %); RLX parity %7 (%8 %), "
                          "Costscope %9 (%10 %)")
                           .arg(QString::fromStdString(m_last->backend)).arg(m_last->device)

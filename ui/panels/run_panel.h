@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <memory>
 
 class QComboBox;
@@ -19,6 +20,8 @@ class QTabWidget;
 
 namespace costscope {
 
+struct RemoteCliOptions;
+struct RemoteHostDevices;
 class GraphScene;
 class OpenGraphFeed;
 class MultiDeviceView;
@@ -32,6 +35,9 @@ class RunScatter;
 // every node with the RLX parity and Costscope predictions: an error table, a predicted-vs-measured scatter and the
 // canvas's Measured overlay. Cancel stops between nodes; results for a graph that is no longer open are dropped.
 // A third tab holds "Calibrate this device" and "Fit corrections from runs" (ProfileTools).
+// A remote host's devices (listed in File → Remote Devices…) are offered beside this machine's as host/cpu,
+// host/cuda:0: a run there goes over ssh (remote_run_and_compare.h), with the remote's progress lines and Cancel, and
+// fills the same views, priced under the host's calibration where it is kept here.
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
@@ -40,6 +46,8 @@ public:
     static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
     // The device index of "All <backend> devices": every device of the backend, shown in multiDeviceView().
     static constexpr int kAllDevices = -1;
+    // The remote host of a device (RemoteCliOptions' target host); unset for this machine's devices.
+    static constexpr int kRemoteHostRole = Qt::UserRole + 2;
 
     // Runs the open graph of `feed` under its settings' bindings; `scene` outlines the fused kernels of a run.
     RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent = nullptr);
@@ -63,6 +71,10 @@ public:
     std::shared_ptr<const RunComparison> previousRun() const { return m_previous; }
     // A finished Ray sweep (sweepDeviceReport) in the per-device table and chart, each run beside its predictions.
     void showSweep(std::shared_ptr<const MultiDeviceRunReport> report);
+    // A run made elsewhere (a Ray sweep's cell, read back by compareRunJson) in the per-node views, like a run here.
+    void showRun(std::shared_ptr<const RunComparison> run);
+    // Offers `host`'s devices after this machine's (replacing what an earlier listing of the host offered).
+    void addRemoteDevices(const RemoteHostDevices& host);
     // Writes the run shown as a Chrome/Perfetto trace (chromeTraceJson); the error, or an empty string.
     QString exportTrace(const QString& path) const;
 
@@ -72,7 +84,8 @@ signals:
 
 private:
     void start();
-    void showResult(const Result<RunComparison>& result);
+    void showResult(const Result<RunComparison>& result, const std::string& host = {});
+    void startRemote();
     // run_panel_all_devices.cpp: "All <backend> devices" for a GPU backend with any device, and its run.
     static void addAllDevicesItem(QComboBox* selector, const Backend& backend);
     void startAllDevices();
@@ -100,6 +113,7 @@ private:
     JobTracker m_job;
     std::shared_ptr<const RunComparison> m_last;
     std::shared_ptr<const RunComparison> m_previous;
+    std::map<QString, std::shared_ptr<const RemoteCliOptions>> m_remotes; // by kRemoteHostRole
 };
 
 // Creates the Run panel and docks it in `window`.

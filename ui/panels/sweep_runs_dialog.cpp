@@ -5,6 +5,7 @@
 #include "fleet/sweep_device_report.h"
 #include "fleet/sweep_results.h"
 #include "formats/graph_file.h"
+#include "usecases/run_json_comparison.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -51,12 +52,14 @@ QString nsText(const nlohmann::ordered_json& run, const char* pointer)
 }
 } // namespace
 
-SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent)
+SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent,
+                                 std::shared_ptr<const costscope::Graph> openGraph)
     : QDialog(parent), m_ray(new QLineEdit(QStringLiteral("http://127.0.0.1:8265"))),
       m_graphs(new QLineEdit(graphPath)), m_batches(new QLineEdit(QStringLiteral("1,8"))),
       m_devices(new QLineEdit(QStringLiteral("cpu"))), m_cli(new QLineEdit(QStringLiteral("costscope-cli"))),
-      m_runArgs(new QLineEdit(QStringLiteral("--runs 10"))), m_retries(new QSpinBox), m_progress(new QProgressBar),
-      m_status(new QLabel), m_table(new QTableWidget)
+      m_runArgs(new QLineEdit(QStringLiteral("--runs 10 --per-node"))), m_retries(new QSpinBox),
+      m_progress(new QProgressBar), m_status(new QLabel), m_table(new QTableWidget), m_graphPath(graphPath),
+      m_openGraph(std::move(openGraph))
 {
     setWindowTitle(tr("Sweep Runs on Ray"));
     m_ray->setToolTip(tr("The Ray dashboard's address (its Jobs REST API): no Python is needed here"));
@@ -64,7 +67,8 @@ SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent)
     m_batches->setToolTip(tr("Batch sizes, comma-separated; 0: as the file states"));
     m_devices->setToolTip(tr("Devices on the workers, comma-separated: cpu, cuda:0, vulkan:1"));
     m_cli->setToolTip(tr("costscope-cli on the workers: on their PATH, or a path"));
-    m_runArgs->setToolTip(tr("More `costscope-cli run` arguments (add --per-node to fit from the runs later)"));
+    m_runArgs->setToolTip(tr("More `costscope-cli run` arguments (--per-node: each node's time, for the Run panel's "
+                             "per-node views and fits)"));
     m_retries->setRange(0, 10);
     m_retries->setValue(2);
     m_retries->setToolTip(tr("A failed run is submitted again at most this often"));
@@ -92,9 +96,21 @@ SweepRunsDialog::SweepRunsDialog(const QString& graphPath, QWidget* parent)
     m_save = buttons->addButton(tr("Save Results…"), QDialogButtonBox::ActionRole);
     m_compare = buttons->addButton(tr("Compare in Run Panel"), QDialogButtonBox::ActionRole);
     m_compare->setToolTip(tr("Each run beside its predictions in the Run panel's per-device table and chart"));
+    m_showRun = buttons->addButton(tr("Show Selected Run"), QDialogButtonBox::ActionRole);
+    m_showRun->setToolTip(tr("The selected run's per-node times in the Run panel's error table, chart and Measured "
+                             "overlay (run with --per-node)"));
     m_cancel->setEnabled(false);
     m_save->setEnabled(false);
     m_compare->setEnabled(false);
+    m_showRun->setEnabled(false);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
+        const bool perNode = row >= 0 && row < static_cast<int>(m_results.size()) && m_results[row].succeeded
+                             && !m_results[row].run.value("per_node", nlohmann::ordered_json::array()).empty();
+        m_showRun->setEnabled(perNode && !m_job.busy());
+    });
+    connect(m_showRun, &QPushButton::clicked, this, &SweepRunsDialog::showSelectedRun);
     connect(m_compare, &QPushButton::clicked, this, [this] {
         emit compareRequested(std::make_shared<const MultiDeviceRunReport>(sweepDeviceReport(m_results)));
         accept();
@@ -171,6 +187,7 @@ void SweepRunsDialog::start()
     m_cancel->setEnabled(true);
     m_save->setEnabled(false);
     m_compare->setEnabled(false);
+    m_showRun->setEnabled(false);
     m_job.start(
         [url = m_rayUrl.toStdString(), m = *manifest, options](const JobContext& job) mutable {
             options.cancel = job.cancelFlag();
@@ -186,6 +203,37 @@ void SweepRunsDialog::start()
             return std::shared_ptr<const SweepRunsOutcome>(std::move(outcome));
         },
         [this](std::shared_ptr<const SweepRunsOutcome> outcome) { showOutcome(*outcome); });
+}
+
+void SweepRunsDialog::showSelectedRun()
+{
+    const int row = m_table->currentRow();
+    if (row < 0 || row >= static_cast<int>(m_results.size()) || !m_results[row].succeeded)
+        return;
+    const SweepCellResult& cell = m_results[row];
+    // The open graph's own runs (its file at the batch it states) are of the graph shown: they reach the overlay.
+    const bool open =
+        m_openGraph && QString::fromStdString(cell.cell.graph) == m_graphPath && !cell.run.contains("batch");
+    m_status->setText(tr("Reading %1 …").arg(QString::fromStdString(cell.cell.graph)));
+    m_job.start(
+        [run = cell.run, graph = open ? m_openGraph : nullptr,
+         name = cell.cell.device + " (Ray job " + cell.jobs.back() + ')']() mutable -> Result<RunComparison> {
+            if (!graph) {
+                auto loaded = graphOfRunJson(run);
+                if (!loaded)
+                    return loaded.error();
+                graph = std::make_shared<const costscope::Graph>(std::move(*loaded));
+            }
+            return compareRunJson(graph, run, {}, name);
+        },
+        [this](const Result<RunComparison>& run) {
+            if (!run) {
+                m_status->setText(tr("Cannot show the run: %1").arg(QString::fromStdString(run.error().message)));
+                return;
+            }
+            m_status->setText(tr("Shown in the Run panel."));
+            emit runRequested(std::make_shared<const RunComparison>(*run));
+        });
 }
 
 void SweepRunsDialog::cancel()

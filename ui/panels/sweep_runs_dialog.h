@@ -3,6 +3,7 @@
 
 #include "fleet/fleet_sweep.h"
 #include "multi_device_run_report.h"
+#include "run_comparison.h"
 
 #include "jobs/job_tracker.h"
 #include <QDialog>
@@ -26,13 +27,17 @@ struct SweepRunsOutcome;
 // (engine/fleet), off the GUI thread, with progress per finished cell and Cancel (which stops the jobs in flight).
 // The results land in a table, one row per cell (measured median, the Costscope and RLX predictions and the error,
 // or why the cell failed after its retries), save as the CLI's JSON or CSV, and open in the Run panel's per-device
-// comparison (Compare in Run Panel: compareRequested, then the dialog closes).
+// comparison (Compare in Run Panel: compareRequested, then the dialog closes). Show Selected Run opens one cell's
+// per-node times in the Run panel's per-node views (runRequested), priced here like a run of this machine; the open
+// graph's cells at its own batch land on the canvas's Measured overlay too.
 class SweepRunsDialog : public QDialog {
     Q_OBJECT
 public:
     enum Column { Graph, Batch, Device, Status, Attempts, Measured, Costscope, Error, Rlx, Detail };
 
-    explicit SweepRunsDialog(const QString& graphPath, QWidget* parent = nullptr);
+    // `openGraph`: the graph shown, of the file `graphPath`, whose runs fill the Measured overlay.
+    explicit SweepRunsDialog(const QString& graphPath, QWidget* parent = nullptr,
+                             std::shared_ptr<const costscope::Graph> openGraph = nullptr);
     ~SweepRunsDialog() override;
 
     QLineEdit* rayEdit() const { return m_ray; }
@@ -45,6 +50,7 @@ public:
     QPushButton* startButton() const { return m_start; }
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* compareButton() const { return m_compare; }
+    QPushButton* showRunButton() const { return m_showRun; }
     QProgressBar* progress() const { return m_progress; }
     QLabel* statusLabel() const { return m_status; }
     QTableWidget* resultsTable() const { return m_table; }
@@ -56,12 +62,15 @@ public:
 public slots:
     void start();
     void cancel();
+    // The selected cell's run in the Run panel's per-node views: runRequested, or why not in the status line.
+    void showSelectedRun();
 
 signals:
     void cellFinished(int done, int total);
     void sweepFinished(bool ok);
     // The last sweep's cells as a per-device report (sweepDeviceReport), for the Run panel.
     void compareRequested(std::shared_ptr<const MultiDeviceRunReport> report);
+    void runRequested(std::shared_ptr<const RunComparison> run);
 
 private:
     void showOutcome(const SweepRunsOutcome& outcome);
@@ -78,12 +87,15 @@ private:
     QPushButton* m_cancel;
     QPushButton* m_save;
     QPushButton* m_compare;
+    QPushButton* m_showRun;
     QProgressBar* m_progress;
     QLabel* m_status;
     QTableWidget* m_table;
     JobTracker m_job;
     std::vector<SweepCellResult> m_results;
     QString m_rayUrl;
+    QString m_graphPath;
+    std::shared_ptr<const costscope::Graph> m_openGraph;
 };
 
 } // namespace costscope
