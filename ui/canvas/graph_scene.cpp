@@ -10,16 +10,29 @@
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QMenu>
+#include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <utility>
 
 namespace costscope {
 
-GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_job(new LayoutJob(this))
+namespace {
+// Around the drawing, in scene units: the scene rect's margin (applyLayout).
+constexpr double kSceneMargin = 60;
+} // namespace
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_job(new LayoutJob(this)), m_refold(new QTimer(this))
 {
     setBackgroundBrush(QColor(0xf5, 0xf6, 0xf8));
     connect(m_job, &LayoutJob::finished, this, &GraphScene::applyLayout);
+    m_refold->setSingleShot(true);
+    m_refold->setInterval(200);
+    connect(m_refold, &QTimer::timeout, this, [this] {
+        m_refolding = true;
+        rebuildView();
+    });
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
@@ -278,8 +291,23 @@ void GraphScene::setDirection(layout::Direction d)
     rebuildView();
 }
 
+void GraphScene::setFoldSize(QSizeF pixels)
+{
+    if (pixels.width() < 1 || pixels.height() < 1 || pixels == m_foldSize)
+        return;
+    m_foldSize = pixels;
+    // A few pixels either way (a scroll bar) change no fold worth a new layout.
+    const bool same = std::abs(pixels.width() - m_laidOutFoldSize.width()) <= 0.02 * pixels.width()
+                      && std::abs(pixels.height() - m_laidOutFoldSize.height()) <= 0.02 * pixels.height();
+    if (m_graph && !same)
+        m_refold->start();
+    else
+        m_refold->stop();
+}
+
 void GraphScene::rebuildView()
 {
+    m_refold->stop();
     if (!m_graph) {
         clear();
         m_items.clear();
@@ -289,10 +317,11 @@ void GraphScene::rebuildView()
                                   : ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
     layout::LayoutInput in;
     in.direction = m_direction;
-    // The canvas beside the docks of a 1280x800 window, less the scene's margins: a long graph folds into columns
-    // that fit its shape, so that it reads when fitted (a larger window keeps about the same shape).
-    in.wrapWidth = 870;
-    in.wrapHeight = 580;
+    // A long graph folds into columns that fit the view's shape, so that it reads when fitted.
+    in.wrapWidth = m_foldSize.width();
+    in.wrapHeight = m_foldSize.height();
+    in.wrapMargin = kSceneMargin;
+    m_laidOutFoldSize = m_foldSize;
     in.nodes.reserve(m_view.units.size());
     for (const auto& unit : m_view.units) {
         const auto content = unit.isGroup
@@ -348,8 +377,9 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         addItem(item);
     }
     // Group frames may reach past the drawing's margin (nested ones add their padding).
-    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120)
-                     .united(itemsBoundingRect().adjusted(-20, -20, 20, 20)));
+    setSceneRect(
+        QRectF(-kSceneMargin, -kSceneMargin, result->width + 2 * kSceneMargin, result->height + 2 * kSceneMargin)
+            .united(itemsBoundingRect().adjusted(-20, -20, 20, 20)));
     refreshOverlay();
     applyProblems();
     m_dragLine = nullptr; // clear() deleted it
@@ -361,14 +391,25 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     if (previouslySelected >= 0)
         selectNode(static_cast<std::size_t>(previouslySelected));
     if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
+        // Its part in the column of its first box: a group that goes on in the next column of a folded drawing
+        // spans the drawing's height, and showing that rect's top showed the column before it.
         QRectF where;
+        int column = -1;
         for (std::size_t i : m_tree.groups[static_cast<std::size_t>(m_focusGroup)].allNodes)
-            if (const NodeItem* item = itemForNode(i))
-                where = where.united(item->sceneBoundingRect());
+            if (const NodeItem* item = itemForNode(i)) {
+                const auto unit = static_cast<std::size_t>(item->unit());
+                const int itsColumn = unit < result->columns.size() ? result->columns[unit] : 0;
+                if (column < 0)
+                    column = itsColumn;
+                if (itsColumn == column)
+                    where = where.united(item->sceneBoundingRect());
+            }
         if (!where.isEmpty())
             emit focusRequested(where);
     }
     m_focusGroup = -1;
+    if (std::exchange(m_refolding, false))
+        emit refolded();
     emit layoutFinished();
 }
 

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
+#include "layout/group_tree.h"
 #include "layout/layered_layout.h"
 #include <QGraphicsScene>
+#include <QSizeF>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 class QGraphicsLineItem;
+class QTimer;
 class QMenu;
 
 namespace costscope {
@@ -68,6 +70,10 @@ public:
     bool showParams() const { return m_showParams; }
     void setDirection(layout::Direction d);
     layout::Direction direction() const { return m_direction; }
+    // The size, in pixels, of the view the graph is fitted into: a long drawing folds into columns of that shape.
+    // A change lays the graph out again once resizing settles (refolded() then comes before layoutFinished()).
+    void setFoldSize(QSizeF pixels);
+    QSizeF foldSize() const { return m_foldSize; }
 
     int visibleNodeItemCount() const { return static_cast<int>(m_items.size()); }
     NodeItem* itemForUnit(int unit) const;
@@ -99,6 +105,8 @@ signals:
     void focusRequested(QRectF sceneRect);
     // A neighbourhood view was shown, changed or left.
     void neighbourhoodChanged();
+    // The layout about to be announced by layoutFinished() follows a new fold size (setFoldSize).
+    void refolded();
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
@@ -132,6 +140,11 @@ private:
     std::map<NodeId, std::string> m_problems;
     std::map<NodeId, QColor> m_marks;
     std::map<NodeId, std::string> m_fusionHints;
+    // A 1280x800 window's canvas until a view says its size.
+    QSizeF m_foldSize{990, 700};
+    QSizeF m_laidOutFoldSize;                 // the fold size of the layout on show or under way
+    QTimer* m_refold;                         // settles a resize before laying out again
+    bool m_refolding = false;                 // the layout under way follows a fold size change
     int m_focusGroup = -1;                    // the group just collapsed or expanded, until laid out
     int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
     QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag
