@@ -364,7 +364,8 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         rects.reserve(m_items.size());
         for (const NodeItem* item : m_items)
             rects.push_back(item->sceneBoundingRect());
-        for (GroupFrame& frame : groupFrames(m_tree, m_laidOut, m_collapsed, rects, result->columns))
+        for (GroupFrame& frame :
+             groupFrames(m_tree, m_laidOut, m_collapsed, rects, result->columns, result->layers, m_direction))
             addItem(new GroupFrameItem(std::move(frame)));
     }
     for (std::size_t e = 0; e < m_laidOut.edges.size(); ++e) {
@@ -575,7 +576,13 @@ int GraphScene::innermostGroupOf(const NodeItem* item) const
 
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
-    QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    // The topmost box or frame: an edge that runs over a frame's label does not take the click.
+    QGraphicsItem* it = nullptr;
+    for (QGraphicsItem* under : items(event->scenePos()))
+        if (under->type() == NodeItem::Type || under->type() == GroupFrameItem::Type) {
+            it = under;
+            break;
+        }
     if (it && it->type() == GroupFrameItem::Type) { // double-clicking an open group's frame closes it
         setGroupCollapsed(static_cast<GroupFrameItem*>(it)->frame().group, true);
         event->accept();
