@@ -115,11 +115,7 @@ void GraphPresenter::selectNode(int nodeIndex)
 
 std::vector<NodeId> GraphPresenter::selectedNodeIds() const
 {
-    std::vector<NodeId> ids;
-    if (m_graph)
-        for (std::size_t i : m_views.scene->selectedNodes())
-            ids.push_back(m_graph->nodes[i].id);
-    return ids;
+    return m_views.scene->selectedNodeIds();
 }
 
 void GraphPresenter::onCanvasSelection(int nodeIndex)

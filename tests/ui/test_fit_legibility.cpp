@@ -14,6 +14,7 @@
 
 using namespace costscope;
 using test::openAndWait;
+using test::showAndOpen;
 
 namespace {
 
@@ -96,10 +97,7 @@ private slots:
         QFETCH(double, medianPixels);
         QFETCH(double, leastZoom);
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndWait(w, file));
+        QVERIFY(showAndOpen(w, file));
         const FitMeasure m = measureAtFit(w);
         const QRectF all = w.scene()->itemsBoundingRect();
         qInfo("%s: %d boxes, drawing %.0fx%.0f, canvas %dx%d, zoom at fit %.3f, median op label %.1f px, legible: %.0f "

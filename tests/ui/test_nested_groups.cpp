@@ -13,6 +13,7 @@
 
 using namespace costscope;
 using test::openAndWait;
+using test::showAndOpen;
 using test::triggerContextEntry;
 
 namespace {
@@ -118,10 +119,7 @@ private slots:
     void openGroupsAreFramed()
     {
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        QVERIFY(showAndOpen(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
         const GroupTree& tree = w.scene()->groups();
         const auto frames = [&w] {
             std::vector<const GroupFrameItem*> out;
@@ -197,10 +195,7 @@ private slots:
     {
         QFETCH(QString, file);
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndWait(w, file));
+        QVERIFY(showAndOpen(w, file));
         const GroupTree& tree = w.scene()->groups();
         auto within = [&](int inner, int outer) {
             for (int g = inner; g > 0; g = tree.groups[static_cast<std::size_t>(g)].parent)

@@ -338,11 +338,19 @@ void GraphScene::rebuildView()
 
 void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
 {
-    const int previouslySelected = selectedNode();
+    // The selection by id and by group path: positions are those of the graph laid out before, which an edit shifted.
+    const std::vector<NodeId> selectedIds = selectedNodeIds();
+    std::vector<std::string> selectedGroups;
+    for (QGraphicsItem* it : selectedItems())
+        if (it->type() == NodeItem::Type)
+            if (const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+                unit.isGroup && static_cast<std::size_t>(unit.group) < m_tree.groups.size())
+                selectedGroups.push_back(m_tree.groups[static_cast<std::size_t>(unit.group)].path);
     blockSignals(true);
     clear();
     m_items.clear();
     m_laidOut = m_view;
+    m_laidOutGraph = m_graph;
     m_hint = std::make_shared<const layout::LayoutHint>(result->hint());
     m_items.reserve(m_laidOut.units.size());
     for (std::size_t u = 0; u < m_laidOut.units.size(); ++u) {
@@ -389,8 +397,23 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     // The views follow the scene's rect through this signal, which was blocked while it changed: without it a view
     // kept the previous graph's rect, and a fitted graph that needs no scroll range was drawn off-centre.
     emit sceneRectChanged(sceneRect());
-    if (previouslySelected >= 0)
-        selectNode(static_cast<std::size_t>(previouslySelected));
+    bool reselected = false;
+    for (NodeId id : selectedIds)
+        if (const auto index = m_graph->indexOf(id))
+            if (NodeItem* item = itemForNode(*index);
+                item && !m_laidOut.units[static_cast<std::size_t>(item->unit())].isGroup) {
+                item->setSelected(true);
+                reselected = true;
+            }
+    for (const std::string& path : selectedGroups)
+        if (const int group = m_tree.find(path); group > 0)
+            for (std::size_t u = 0; u < m_laidOut.units.size(); ++u)
+                if (m_laidOut.units[u].isGroup && m_laidOut.units[u].group == group) {
+                    m_items[u]->setSelected(true);
+                    reselected = true;
+                }
+    if (!reselected && (!selectedIds.empty() || !selectedGroups.empty()))
+        emit nodeSelected(-1); // what was selected is gone: the panels showing it are told
     if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
         // Its part in the column of its first box: a group that goes on in the next column of a folded drawing
         // spans the drawing's height, and showing that rect's top showed the column before it.
@@ -477,6 +500,24 @@ std::vector<std::size_t> GraphScene::selectedNodes() const
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     return nodes;
+}
+
+std::vector<NodeId> GraphScene::selectedNodeIds() const
+{
+    std::vector<NodeId> ids;
+    if (!m_laidOutGraph)
+        return ids;
+    for (std::size_t node : selectedNodes())
+        if (node < m_laidOutGraph->nodes.size())
+            ids.push_back(m_laidOutGraph->nodes[node].id);
+    return ids;
+}
+
+bool GraphScene::selectNodeId(NodeId id)
+{
+    // Positions of the graph on show: the one laid out (a newer one is still being laid out).
+    const auto index = m_laidOutGraph ? m_laidOutGraph->indexOf(id) : std::nullopt;
+    return index && selectNode(*index);
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> GraphScene::selectedEdges() const

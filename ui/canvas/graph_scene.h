@@ -84,6 +84,11 @@ public:
     int selectedGroup() const; // the group of a selected collapsed box, or -1
     // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
     std::vector<std::size_t> selectedNodes() const;
+    // The same by id, in graph order: what the selection is. It follows the nodes across the relayout after an edit
+    // (positions shift when a node before them is deleted).
+    std::vector<NodeId> selectedNodeIds() const;
+    // Selects the box that shows the node (its own, or its collapsed group's); false when it is not drawn.
+    bool selectNodeId(NodeId id);
     // Selected edges between two node boxes, as (producer, consumer) graph positions.
     std::vector<std::pair<std::size_t, std::size_t>> selectedEdges() const;
     // The node's box (not a collapsed group's) under a scene point, or nullptr / -1.
@@ -137,6 +142,7 @@ private:
     std::shared_ptr<const layout::LayoutHint> m_hint;
     std::vector<NodeItem*> m_items; // per unit of m_view, once laid out
     ViewGraph m_laidOut;            // the view m_items were built for
+    std::shared_ptr<const Graph> m_laidOutGraph; // the graph of m_laidOut (m_graph may be newer while laying out)
     std::map<NodeId, std::string> m_problems;
     std::map<NodeId, QColor> m_marks;
     std::map<NodeId, std::string> m_fusionHints;
