@@ -344,13 +344,14 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     for (QGraphicsItem* it : selectedItems())
         if (it->type() == NodeItem::Type)
             if (const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
-                unit.isGroup && static_cast<std::size_t>(unit.group) < m_tree.groups.size())
-                selectedGroups.push_back(m_tree.groups[static_cast<std::size_t>(unit.group)].path);
+                unit.isGroup && static_cast<std::size_t>(unit.group) < m_laidOutTree.groups.size())
+                selectedGroups.push_back(m_laidOutTree.groups[static_cast<std::size_t>(unit.group)].path);
     blockSignals(true);
     clear();
     m_items.clear();
     m_laidOut = m_view;
     m_laidOutGraph = m_graph;
+    m_laidOutTree = m_tree;
     m_hint = std::make_shared<const layout::LayoutHint>(result->hint());
     m_items.reserve(m_laidOut.units.size());
     for (std::size_t u = 0; u < m_laidOut.units.size(); ++u) {
@@ -491,7 +492,7 @@ std::vector<std::size_t> GraphScene::selectedNodes() const
             continue;
         const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
         if (unit.isGroup) {
-            const auto& all = m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes;
+            const auto& all = m_laidOutTree.groups[static_cast<std::size_t>(unit.group)].allNodes;
             nodes.insert(nodes.end(), all.begin(), all.end());
         } else {
             nodes.push_back(unit.node);

@@ -142,7 +142,9 @@ private:
     std::shared_ptr<const layout::LayoutHint> m_hint;
     std::vector<NodeItem*> m_items; // per unit of m_view, once laid out
     ViewGraph m_laidOut;            // the view m_items were built for
-    std::shared_ptr<const Graph> m_laidOutGraph; // the graph of m_laidOut (m_graph may be newer while laying out)
+    // The graph and groups of m_laidOut: an edit replaces m_graph and m_tree before the new layout is drawn.
+    std::shared_ptr<const Graph> m_laidOutGraph;
+    GroupTree m_laidOutTree;
     std::map<NodeId, std::string> m_problems;
     std::map<NodeId, QColor> m_marks;
     std::map<NodeId, std::string> m_fusionHints;
