@@ -197,7 +197,7 @@ private:
         for (int l = 0; l < layers; ++l)
             thickest = std::max(thickest, length(l, l));
         double low = thickest, high = length(0, layers - 1);
-        for (int step = 0; step < 40 && high - low > 0.5; ++step) {
+        for (int step = 0; step < 40 && high - low > std::max(0.5, 1e-3 * high); ++step) { // 0.1 % is close enough
             const double mid = (low + high) / 2;
             (bandsFor(mid) <= k ? high : low) = mid;
         }
