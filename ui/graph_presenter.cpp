@@ -32,6 +32,12 @@ GraphPresenter::GraphPresenter(GraphViews views, AnalysisSettingsOwner* settings
         onCanvasSelection(node);
     });
     connect(m_views.scene, &GraphScene::focusRequested, m_views.canvas, &CanvasView::showSceneRect);
+    // The drawing folds into the canvas's shape; a view that showed it all shows it all again once refolded.
+    connect(m_views.canvas, &CanvasView::viewportResized, m_views.scene, &GraphScene::setFoldSize);
+    connect(m_views.scene, &GraphScene::refolded, this, [this] {
+        if (m_views.canvas->isFitted())
+            m_fitOnLayout = true;
+    });
     connect(m_views.scene, &GraphScene::layoutFinished, this, [this] {
         if (m_fitOnLayout) {
             m_views.canvas->fitAll();
@@ -109,11 +115,7 @@ void GraphPresenter::selectNode(int nodeIndex)
 
 std::vector<NodeId> GraphPresenter::selectedNodeIds() const
 {
-    std::vector<NodeId> ids;
-    if (m_graph)
-        for (std::size_t i : m_views.scene->selectedNodes())
-            ids.push_back(m_graph->nodes[i].id);
-    return ids;
+    return m_views.scene->selectedNodeIds();
 }
 
 void GraphPresenter::onCanvasSelection(int nodeIndex)

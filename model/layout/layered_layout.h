@@ -32,9 +32,11 @@ struct LayoutInput {
     int maxSweeps = 24;   // crossing reduction down+up sweeps (stops early when nothing improves)
     // A window's size in layout units at zoom 1 (0 x 0: none). A drawing that fits it at a smaller zoom than need be
     // because it is much longer than the window's shape is folded into side-by-side columns (rows when left to
-    // right) of consecutive layers, as few as give the largest zoom up to 1.
+    // right) of consecutive layers, as few as give the largest zoom up to 1. The window shows wrapMargin around the
+    // drawing on every side.
     double wrapWidth = 0;
     double wrapHeight = 0;
+    double wrapMargin = 0;
 };
 
 // What a previous layout knew, keyed by LayoutInput::Node::key; lets a relayout keep unchanged parts in place.

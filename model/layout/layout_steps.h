@@ -56,8 +56,8 @@ long long countLayerCrossings(const LayeredGraph& g, int upperLayer);
 // Positions across the layer direction (centres), by iterated weighted least squares per layer.
 std::vector<double> assignCoordinates(const LayeredGraph& g, double nodeGap, const std::atomic<bool>* cancel);
 
-// Folds the finished drawing into columns when LayoutInput::wrapAspect asks for it and that fits its ratio better
-// (column_wrap.cpp). Layers and their order stay; positions and routes change.
+// Folds the finished drawing into columns when LayoutInput::wrapWidth and wrapHeight ask for it and that fits them
+// better (column_wrap.cpp). Layers and their order stay; positions and routes change.
 void wrapIntoColumns(LayoutResult& r, const LayoutInput& in);
 
 } // namespace costscope::layout::detail

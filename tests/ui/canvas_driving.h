@@ -10,6 +10,7 @@
 #include <QContextMenuEvent>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QTest>
 #include <QTimer>
 
 namespace costscope::test {
@@ -19,6 +20,14 @@ inline bool openAndWait(MainWindow& w, const QString& path)
     QSignalSpy ready(&w, &MainWindow::layoutReady);
     w.openFile(path);
     return ready.wait(60000);
+}
+
+// Shows the window at 1280x800 (the size docs/first-view-*.png are taken at) and opens `path` in it.
+inline bool showAndOpen(MainWindow& w, const QString& path)
+{
+    w.resize(1280, 800);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w) && openAndWait(w, path);
 }
 
 inline int firstOp(const Graph& g, OpKind kind)

@@ -9,9 +9,11 @@
 #include <QStandardPaths>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 
 using namespace costscope;
 using test::openAndWait;
+using test::showAndOpen;
 using test::triggerContextEntry;
 
 namespace {
@@ -30,6 +32,16 @@ std::size_t memberOf(const MainWindow& w, const std::string& path)
 {
     const int group = w.scene()->groups().find(path);
     return w.scene()->groups().groups[static_cast<std::size_t>(group)].allNodes.front();
+}
+
+// Of a path's filled area (touching outlines intersect in a path of none).
+double area(const QPainterPath& path)
+{
+    double sum = 0;
+    for (const QPolygonF& polygon : path.toFillPolygons())
+        for (qsizetype k = 0; k + 1 < polygon.size(); ++k)
+            sum += polygon[k].x() * polygon[k + 1].y() - polygon[k + 1].x() * polygon[k].y();
+    return std::abs(sum) / 2;
 }
 
 bool doubleClickBoxOf(MainWindow& w, std::size_t node)
@@ -107,10 +119,7 @@ private slots:
     void openGroupsAreFramed()
     {
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndWait(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
+        QVERIFY(showAndOpen(w, test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"))));
         const GroupTree& tree = w.scene()->groups();
         const auto frames = [&w] {
             std::vector<const GroupFrameItem*> out;
@@ -147,9 +156,12 @@ private slots:
         QVERIFY(std::any_of(all.begin(), all.end(),
                             [](const GroupFrameItem* f) { return f->frame().label == QLatin1String("attn"); }));
 
-        // Double-clicking the frame of h/1/attn (beside its boxes) collapses that group: one box, no frame.
-        const QRectF attnFrame = framesOf("h/1/attn").front();
-        const QPointF onFrame(attnFrame.left() + 4, attnFrame.top() + 4);
+        // Double-clicking the frame of h/1/attn (on its label, where an edge passes) collapses that group: one box, no
+        // frame.
+        const GroupFrameItem* attn = *std::find_if(
+            all.begin(), all.end(), [&](const GroupFrameItem* f) { return f->frame().group == tree.find("h/1/attn"); });
+        QVERIFY(!attn->frame().labelRect.isEmpty());
+        const QPointF onFrame = attn->frame().labelRect.center(); // on its label
         QSignalSpy ready(&w, &MainWindow::layoutReady);
         w.canvas()->centerOn(onFrame);
         QTest::mouseDClick(w.canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, w.canvas()->mapFromScene(onFrame));
@@ -162,6 +174,57 @@ private slots:
         w.findChild<QAction*>(QStringLiteral("actionCollapseAll"))->trigger();
         QVERIFY(ready.wait(30000));
         QVERIFY(frames().empty());
+    }
+
+    // Frames of sibling groups (neither inside the other) never overlap, not even where the layout interleaves two
+    // consecutive blocks (inception_4a's weights sink into the rows where inception_3b ends): each frame follows its
+    // members row by row instead of taking their bounding rectangle.
+    void siblingFramesDoNotOverlap_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("cnn") << test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json"));
+        QTest::newRow("tiny transformer")
+            << test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"));
+        QTest::newRow("gpt2 tiny") << test::testDataPath(QStringLiteral("hf/gpt2_tiny_fp32.onnx"));
+        if (!test::sharedDir().isEmpty())
+            QTest::newRow("inception v1")
+                << test::sharedPath(QStringLiteral("data/onnx/light/light_inception_v1.onnx"));
+    }
+
+    void siblingFramesDoNotOverlap()
+    {
+        QFETCH(QString, file);
+        MainWindow w;
+        QVERIFY(showAndOpen(w, file));
+        const GroupTree& tree = w.scene()->groups();
+        auto within = [&](int inner, int outer) {
+            for (int g = inner; g > 0; g = tree.groups[static_cast<std::size_t>(g)].parent)
+                if (g == outer)
+                    return true;
+            return false;
+        };
+        std::vector<const GroupFrameItem*> frames;
+        for (QGraphicsItem* item : w.scene()->items())
+            if (item->type() == GroupFrameItem::Type)
+                frames.push_back(static_cast<const GroupFrameItem*>(item));
+        QVERIFY(!frames.empty());
+        int pairs = 0;
+        for (std::size_t i = 0; i < frames.size(); ++i)
+            for (std::size_t j = i + 1; j < frames.size(); ++j) {
+                const int a = frames[i]->frame().group, b = frames[j]->frame().group;
+                if (within(a, b) || within(b, a))
+                    continue;
+                ++pairs;
+                const QPainterPath both = frames[i]->shape().intersected(frames[j]->shape());
+                const QRectF common = both.boundingRect();
+                QVERIFY2(area(both) < 1, qPrintable(QStringLiteral("frames of %1 and %2 overlap in %3x%4 at %5,%6")
+                                                        .arg(frames[i]->frame().label, frames[j]->frame().label)
+                                                        .arg(common.width())
+                                                        .arg(common.height())
+                                                        .arg(common.left())
+                                                        .arg(common.top())));
+            }
+        qInfo("%d frames, %d sibling pairs apart", static_cast<int>(frames.size()), pairs);
     }
 };
 

@@ -35,17 +35,23 @@ void CanvasView::zoomBy(double factor)
     const double current = zoom();
     const double target = std::clamp(current * factor, 0.005, 6.0);
     scale(target / current, target / current);
+    m_fitted = false;
     emit viewChanged();
 }
 
 void CanvasView::fitAll()
 {
-    if (!scene())
+    if (!scene() || scene()->sceneRect().isEmpty())
         return;
-    fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
-    // A tiny graph should not be blown up past a comfortable reading size.
-    if (zoom() > 1.2)
-        zoomBy(1.2 / zoom());
+    // Into the room the view has without scroll bars (fitInView takes the viewport as it is: scroll bars shown for the
+    // zoom before go away only later, and the graph stayed fitted into the smaller area). A tiny graph is not blown
+    // up past a comfortable reading size.
+    const QRectF all = scene()->sceneRect();
+    const QSizeF room = QSizeF(maximumViewportSize()) - QSizeF(4, 4);
+    const double fitted = std::min({room.width() / all.width(), room.height() / all.height(), 1.2});
+    setTransform(QTransform::fromScale(std::max(fitted, 0.005), std::max(fitted, 0.005)));
+    centerOn(all.center());
+    m_fitted = true;
     emit viewChanged();
 }
 
@@ -170,6 +176,7 @@ void CanvasView::resizeEvent(QResizeEvent* event)
     QGraphicsView::resizeEvent(event);
     placeMinimap();
     updateMinimapVisibility();
+    emit viewportResized(QSizeF(maximumViewportSize()));
 }
 
 void CanvasView::scrollContentsBy(int dx, int dy)

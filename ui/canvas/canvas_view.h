@@ -17,6 +17,8 @@ public:
     explicit CanvasView(QGraphicsScene* scene, QWidget* parent = nullptr);
     void zoomBy(double factor);
     void fitAll();
+    // Whether the view still shows what fitAll() showed: no zoom since (panning a fitted view changes nothing).
+    bool isFitted() const { return m_fitted; }
     double zoom() const { return transform().m11(); }
     void setMinimapVisible(bool visible);
     Minimap* minimap() const { return m_minimap; }
@@ -30,6 +32,8 @@ public:
 
 signals:
     void viewChanged();
+    // The view was resized: the room it has for the scene, without scroll bars, in pixels.
+    void viewportResized(QSizeF room);
     // An op dragged from the palette was dropped at scenePos (the window looks up the node under it).
     void opDropped(const QByteArray& opName, QPointF scenePos);
     // A local file was dropped on the canvas: the window opens it.
@@ -53,6 +57,7 @@ private:
     void updateMinimapVisibility();
     Minimap* m_minimap;
     bool m_minimapEnabled = true;
+    bool m_fitted = false;
     QRectF m_pulseRect;
     double m_pulseStrength = 0; // 1 when the pulse starts, 0 once it faded
     QVariantAnimation* m_pulse = nullptr;

@@ -10,16 +10,29 @@
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QMenu>
+#include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <utility>
 
 namespace costscope {
 
-GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_job(new LayoutJob(this))
+namespace {
+// Around the drawing, in scene units: the scene rect's margin (applyLayout).
+constexpr double kSceneMargin = 60;
+} // namespace
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), m_job(new LayoutJob(this)), m_refold(new QTimer(this))
 {
     setBackgroundBrush(QColor(0xf5, 0xf6, 0xf8));
     connect(m_job, &LayoutJob::finished, this, &GraphScene::applyLayout);
+    m_refold->setSingleShot(true);
+    m_refold->setInterval(200);
+    connect(m_refold, &QTimer::timeout, this, [this] {
+        m_refolding = true;
+        rebuildView();
+    });
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
@@ -278,8 +291,23 @@ void GraphScene::setDirection(layout::Direction d)
     rebuildView();
 }
 
+void GraphScene::setFoldSize(QSizeF pixels)
+{
+    if (pixels.width() < 1 || pixels.height() < 1 || pixels == m_foldSize)
+        return;
+    m_foldSize = pixels;
+    // A few pixels either way (a scroll bar) change no fold worth a new layout.
+    const bool same = std::abs(pixels.width() - m_laidOutFoldSize.width()) <= 0.02 * pixels.width()
+                      && std::abs(pixels.height() - m_laidOutFoldSize.height()) <= 0.02 * pixels.height();
+    if (m_graph && !same)
+        m_refold->start();
+    else
+        m_refold->stop();
+}
+
 void GraphScene::rebuildView()
 {
+    m_refold->stop();
     if (!m_graph) {
         clear();
         m_items.clear();
@@ -289,10 +317,11 @@ void GraphScene::rebuildView()
                                   : ViewGraph::build(*m_graph, m_tree, m_collapsed, m_showParams);
     layout::LayoutInput in;
     in.direction = m_direction;
-    // The canvas beside the docks of a 1280x800 window, less the scene's margins: a long graph folds into columns
-    // that fit its shape, so that it reads when fitted (a larger window keeps about the same shape).
-    in.wrapWidth = 870;
-    in.wrapHeight = 580;
+    // A long graph folds into columns that fit the view's shape, so that it reads when fitted.
+    in.wrapWidth = m_foldSize.width();
+    in.wrapHeight = m_foldSize.height();
+    in.wrapMargin = kSceneMargin;
+    m_laidOutFoldSize = m_foldSize;
     in.nodes.reserve(m_view.units.size());
     for (const auto& unit : m_view.units) {
         const auto content = unit.isGroup
@@ -309,11 +338,20 @@ void GraphScene::rebuildView()
 
 void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
 {
-    const int previouslySelected = selectedNode();
+    // The selection by id and by group path: positions are those of the graph laid out before, which an edit shifted.
+    const std::vector<NodeId> selectedIds = selectedNodeIds();
+    std::vector<std::string> selectedGroups;
+    for (QGraphicsItem* it : selectedItems())
+        if (it->type() == NodeItem::Type)
+            if (const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
+                unit.isGroup && static_cast<std::size_t>(unit.group) < m_laidOutTree.groups.size())
+                selectedGroups.push_back(m_laidOutTree.groups[static_cast<std::size_t>(unit.group)].path);
     blockSignals(true);
     clear();
     m_items.clear();
     m_laidOut = m_view;
+    m_laidOutGraph = m_graph;
+    m_laidOutTree = m_tree;
     m_hint = std::make_shared<const layout::LayoutHint>(result->hint());
     m_items.reserve(m_laidOut.units.size());
     for (std::size_t u = 0; u < m_laidOut.units.size(); ++u) {
@@ -335,7 +373,8 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         rects.reserve(m_items.size());
         for (const NodeItem* item : m_items)
             rects.push_back(item->sceneBoundingRect());
-        for (GroupFrame& frame : groupFrames(m_tree, m_laidOut, m_collapsed, rects, result->columns))
+        for (GroupFrame& frame :
+             groupFrames(m_tree, m_laidOut, m_collapsed, rects, result->columns, result->layers, m_direction))
             addItem(new GroupFrameItem(std::move(frame)));
     }
     for (std::size_t e = 0; e < m_laidOut.edges.size(); ++e) {
@@ -348,8 +387,9 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
         addItem(item);
     }
     // Group frames may reach past the drawing's margin (nested ones add their padding).
-    setSceneRect(QRectF(-60, -60, result->width + 120, result->height + 120)
-                     .united(itemsBoundingRect().adjusted(-20, -20, 20, 20)));
+    setSceneRect(
+        QRectF(-kSceneMargin, -kSceneMargin, result->width + 2 * kSceneMargin, result->height + 2 * kSceneMargin)
+            .united(itemsBoundingRect().adjusted(-20, -20, 20, 20)));
     refreshOverlay();
     applyProblems();
     m_dragLine = nullptr; // clear() deleted it
@@ -358,17 +398,43 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     // The views follow the scene's rect through this signal, which was blocked while it changed: without it a view
     // kept the previous graph's rect, and a fitted graph that needs no scroll range was drawn off-centre.
     emit sceneRectChanged(sceneRect());
-    if (previouslySelected >= 0)
-        selectNode(static_cast<std::size_t>(previouslySelected));
+    bool reselected = false;
+    for (NodeId id : selectedIds)
+        if (const auto index = m_graph->indexOf(id))
+            if (NodeItem* item = itemForNode(*index);
+                item && !m_laidOut.units[static_cast<std::size_t>(item->unit())].isGroup) {
+                item->setSelected(true);
+                reselected = true;
+            }
+    for (const std::string& path : selectedGroups)
+        if (const int group = m_tree.find(path); group > 0)
+            for (std::size_t u = 0; u < m_laidOut.units.size(); ++u)
+                if (m_laidOut.units[u].isGroup && m_laidOut.units[u].group == group) {
+                    m_items[u]->setSelected(true);
+                    reselected = true;
+                }
+    if (!reselected && (!selectedIds.empty() || !selectedGroups.empty()))
+        emit nodeSelected(-1); // what was selected is gone: the panels showing it are told
     if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
+        // Its part in the column of its first box: a group that goes on in the next column of a folded drawing
+        // spans the drawing's height, and showing that rect's top showed the column before it.
         QRectF where;
+        int column = -1;
         for (std::size_t i : m_tree.groups[static_cast<std::size_t>(m_focusGroup)].allNodes)
-            if (const NodeItem* item = itemForNode(i))
-                where = where.united(item->sceneBoundingRect());
+            if (const NodeItem* item = itemForNode(i)) {
+                const auto unit = static_cast<std::size_t>(item->unit());
+                const int itsColumn = unit < result->columns.size() ? result->columns[unit] : 0;
+                if (column < 0)
+                    column = itsColumn;
+                if (itsColumn == column)
+                    where = where.united(item->sceneBoundingRect());
+            }
         if (!where.isEmpty())
             emit focusRequested(where);
     }
     m_focusGroup = -1;
+    if (std::exchange(m_refolding, false))
+        emit refolded();
     emit layoutFinished();
 }
 
@@ -426,7 +492,7 @@ std::vector<std::size_t> GraphScene::selectedNodes() const
             continue;
         const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
         if (unit.isGroup) {
-            const auto& all = m_tree.groups[static_cast<std::size_t>(unit.group)].allNodes;
+            const auto& all = m_laidOutTree.groups[static_cast<std::size_t>(unit.group)].allNodes;
             nodes.insert(nodes.end(), all.begin(), all.end());
         } else {
             nodes.push_back(unit.node);
@@ -435,6 +501,24 @@ std::vector<std::size_t> GraphScene::selectedNodes() const
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     return nodes;
+}
+
+std::vector<NodeId> GraphScene::selectedNodeIds() const
+{
+    std::vector<NodeId> ids;
+    if (!m_laidOutGraph)
+        return ids;
+    for (std::size_t node : selectedNodes())
+        if (node < m_laidOutGraph->nodes.size())
+            ids.push_back(m_laidOutGraph->nodes[node].id);
+    return ids;
+}
+
+bool GraphScene::selectNodeId(NodeId id)
+{
+    // Positions of the graph on show: the one laid out (a newer one is still being laid out).
+    const auto index = m_laidOutGraph ? m_laidOutGraph->indexOf(id) : std::nullopt;
+    return index && selectNode(*index);
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> GraphScene::selectedEdges() const
@@ -534,7 +618,13 @@ int GraphScene::innermostGroupOf(const NodeItem* item) const
 
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
-    QGraphicsItem* it = itemAt(event->scenePos(), QTransform());
+    // The topmost box or frame: an edge that runs over a frame's label does not take the click.
+    QGraphicsItem* it = nullptr;
+    for (QGraphicsItem* under : items(event->scenePos()))
+        if (under->type() == NodeItem::Type || under->type() == GroupFrameItem::Type) {
+            it = under;
+            break;
+        }
     if (it && it->type() == GroupFrameItem::Type) { // double-clicking an open group's frame closes it
         setGroupCollapsed(static_cast<GroupFrameItem*>(it)->frame().group, true);
         event->accept();

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include "layout/group_tree.h"
 #include "canvas/overlay_model.h"
+#include "layout/group_tree.h"
 #include "layout/layered_layout.h"
 #include <QGraphicsScene>
+#include <QSizeF>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 class QGraphicsLineItem;
+class QTimer;
 class QMenu;
 
 namespace costscope {
@@ -68,6 +70,10 @@ public:
     bool showParams() const { return m_showParams; }
     void setDirection(layout::Direction d);
     layout::Direction direction() const { return m_direction; }
+    // The size, in pixels, of the view the graph is fitted into: a long drawing folds into columns of that shape.
+    // A change lays the graph out again once resizing settles (refolded() then comes before layoutFinished()).
+    void setFoldSize(QSizeF pixels);
+    QSizeF foldSize() const { return m_foldSize; }
 
     int visibleNodeItemCount() const { return static_cast<int>(m_items.size()); }
     NodeItem* itemForUnit(int unit) const;
@@ -78,6 +84,11 @@ public:
     int selectedGroup() const; // the group of a selected collapsed box, or -1
     // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
     std::vector<std::size_t> selectedNodes() const;
+    // The same by id, in graph order: what the selection is. It follows the nodes across the relayout after an edit
+    // (positions shift when a node before them is deleted).
+    std::vector<NodeId> selectedNodeIds() const;
+    // Selects the box that shows the node (its own, or its collapsed group's); false when it is not drawn.
+    bool selectNodeId(NodeId id);
     // Selected edges between two node boxes, as (producer, consumer) graph positions.
     std::vector<std::pair<std::size_t, std::size_t>> selectedEdges() const;
     // The node's box (not a collapsed group's) under a scene point, or nullptr / -1.
@@ -99,6 +110,8 @@ signals:
     void focusRequested(QRectF sceneRect);
     // A neighbourhood view was shown, changed or left.
     void neighbourhoodChanged();
+    // The layout about to be announced by layoutFinished() follows a new fold size (setFoldSize).
+    void refolded();
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
@@ -129,9 +142,17 @@ private:
     std::shared_ptr<const layout::LayoutHint> m_hint;
     std::vector<NodeItem*> m_items; // per unit of m_view, once laid out
     ViewGraph m_laidOut;            // the view m_items were built for
+    // The graph and groups of m_laidOut: an edit replaces m_graph and m_tree before the new layout is drawn.
+    std::shared_ptr<const Graph> m_laidOutGraph;
+    GroupTree m_laidOutTree;
     std::map<NodeId, std::string> m_problems;
     std::map<NodeId, QColor> m_marks;
     std::map<NodeId, std::string> m_fusionHints;
+    // A 1280x800 window's canvas until a view says its size.
+    QSizeF m_foldSize{990, 700};
+    QSizeF m_laidOutFoldSize;                 // the fold size of the layout on show or under way
+    QTimer* m_refold;                         // settles a resize before laying out again
+    bool m_refolding = false;                 // the layout under way follows a fold size change
     int m_focusGroup = -1;                    // the group just collapsed or expanded, until laid out
     int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
     QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag
