@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The sanitizer half of CI (.ci/run runs it after scripts/test.sh):
-#   tsan:    ThreadSanitizer over the tests labelled `threaded` in tests/CMakeLists.txt (a const Graph's lazy index
-#            shared by workers, sweeps, the CPU backend's thread pool, runs on every device at once, run-and-compare),
-#            building only their targets.
+#   tsan:    ThreadSanitizer + UndefinedBehaviorSanitizer over the tests labelled `threaded` in tests/CMakeLists.txt (a
+#            const Graph's lazy index shared by workers, sweeps, the CPU backend's thread pool, runs on every device at
+#            once, run-and-compare), building only their targets. UBSan rides along at no extra build: GCC instruments
+#            both in one compile.
 #   asan-ci: AddressSanitizer + UndefinedBehaviorSanitizer (with libstdc++'s bounds assertions) over the Qt-free code
 #            (model, engine, use cases, CLI) and every test of it, but the long report-only ones (ONNX conformance,
 #            packaging, the README run, style).
