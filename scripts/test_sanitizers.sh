@@ -46,7 +46,10 @@ for preset in "${stages[@]}"; do
   if [ "$deadline" -eq 0 ]; then
     targets=()
     if [ "$preset" = tsan ]; then
-      for t in "${tests[@]}"; do targets+=($(target_of "$t")); done
+      for t in "${tests[@]}"; do
+        target=$(target_of "$t")
+        [ -z "$target" ] || targets+=("$target")
+      done
       targets=(--target "${targets[@]}")
     fi
     cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}"
