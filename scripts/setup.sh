@@ -7,8 +7,8 @@
 set -euo pipefail
 
 packages=(
-  # toolchain
-  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format clang-tidy
+  # toolchain (ccache: .ci/run compiles through it, its cache kept in HOME between runs)
+  build-essential cmake ninja-build pkg-config ccache clang libclang-rt-14-dev clang-format clang-tidy
   # GUI
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libglx-dev libxkbcommon-dev fonts-dejavu-core
   # model
