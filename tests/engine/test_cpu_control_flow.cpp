@@ -6,6 +6,7 @@
 #include "analysis/op_cost.h"
 #include "control_flow_models.h"
 #include "cpu/cpu_backend.h"
+#include "formats/graph_file.h"
 #include "test_paths.h"
 
 #include <QTemporaryDir>
@@ -32,6 +33,7 @@ private slots:
     void loopWithoutConstantTripCountIsNotCosted();
     void scanSlicesItsInputs();
     void brokenControlFlowIsRefused();
+    void subgraphsSurviveSaving();
 };
 
 void TestCpuControlFlow::initTestCase()
@@ -160,6 +162,44 @@ void TestCpuControlFlow::brokenControlFlowIsRefused()
                nullptr, &err),
         3);
     QVERIFY2(err.contains("never end"), err.constData());
+}
+
+void TestCpuControlFlow::subgraphsSurviveSaving()
+{
+    // Saved as RLX JSON and as a .costscope document, the bodies (nested ones too) come back whole and run the same.
+    QTemporaryDir dir;
+    const auto x = f32({2}, {1, 10}), y0 = f32({2}, {0, 5});
+    for (const QString name : {"nested.json", "nested.costscope"}) {
+        auto g = import(nestedModel());
+        QVERIFY2(g, g ? "" : g.error().message.c_str());
+        const std::string path = dir.filePath(name).toStdString();
+        auto saved = saveGraphFile(*g, path);
+        QVERIFY2(saved, saved ? "" : saved.error().message.c_str());
+        auto loaded = loadGraphFile(path);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        QVERIFY(loaded->graph == *g);
+        for (bool flag : {true, false}) {
+            auto want = runAll(*g, {boolean(flag), x, y0});
+            auto got = runAll(loaded->graph, {boolean(flag), x, y0});
+            QVERIFY2(want && got, got ? "" : got.error().message.c_str());
+            QCOMPARE(floats(got->front()), floats(want->front()));
+        }
+    }
+
+    // From the CLI: an ONNX Loop converted to .costscope runs to the same result as the ONNX file.
+    const QString onnx = dir.filePath("loop.onnx"), doc = dir.filePath("loop.costscope");
+    loopModel(true).save(onnx);
+    QByteArray err;
+    QCOMPARE(runCli({"convert", onnx, doc}, nullptr, &err), 0);
+    const QString xFile = dir.filePath("x.pb"), y0File = dir.filePath("y0.pb"), yFile = dir.filePath("y.pb");
+    writeTensorFile(xFile, {1, 10}, {2});
+    writeTensorFile(y0File, {0, 5}, {2});
+    writeTensorFile(yFile, {3, 35}, {2});
+    for (const QString& model : {onnx, doc})
+        QCOMPARE(runCli({"run", model, "--backend", "cpu", "--input", xFile, "--input", y0File, "--reference", yFile,
+                         "--atol", "1e-6", "--runs", "1", "--warmup", "0", "--no-host-probe"},
+                        nullptr, &err),
+                 0);
 }
 
 QTEST_GUILESS_MAIN(TestCpuControlFlow)
