@@ -187,6 +187,13 @@ Result<ControlFlowOutputs> runLoop(const OpInputs& in, const MakeSubgraphRunner&
     return result;
 }
 
+std::vector<std::int64_t> intsAttr(const Node& node, const char* key, std::size_t count)
+{
+    auto v = node.op.attrs.getInts(key).value_or(std::vector<std::int64_t>{});
+    v.resize(count, 0);
+    return v;
+}
+
 // One pass of Scan's body over the scan inputs (opset 9's form: no batch axis).
 struct ScanPass {
     std::vector<HostTensor> states;
@@ -249,11 +256,101 @@ Result<ControlFlowOutputs> scanOnce(ScanPass& p, SubgraphRunner& body, const OpI
     return result;
 }
 
-std::vector<std::int64_t> intsAttr(const Node& node, const char* key, std::size_t count)
+// Opset 8's Scan: a batch axis first and an optional sequence_lens input (slot 0); opset 9 dropped both. Graphs
+// imported before the importer marked it are told by opset 8's own attribute or by an omitted input 0 (opset 9's
+// inputs are all required).
+bool isBatchedScan(const OpInputs& in)
 {
-    auto v = node.op.attrs.getInts(key).value_or(std::vector<std::int64_t>{});
-    v.resize(count, 0);
-    return v;
+    return in.node.op.attrs.intOr("onnx_scan_batched", 0) != 0 || in.node.op.attrs.has("directions")
+           || (in.slots() > 0 && !in.at(0));
+}
+
+// The first `rows` entries of t along axis 0.
+HostTensor leadingRows(const HostTensor& t, std::int64_t rows)
+{
+    Dims dims = t.dims();
+    const std::size_t rowBytes = dims[0] ? t.byteSize() / static_cast<std::size_t>(dims[0]) : 0;
+    dims[0] = rows;
+    HostTensor out(dims, t.dtype());
+    if (out.byteSize())
+        std::memcpy(out.bytes(), t.bytes(), static_cast<std::size_t>(rows) * rowBytes);
+    return out;
+}
+
+// t with axis 0 zero-padded to `rows` entries.
+HostTensor paddedRows(const HostTensor& t, std::int64_t rows)
+{
+    Dims dims = t.dims();
+    dims[0] = rows;
+    HostTensor out(dims, t.dtype());
+    if (t.byteSize())
+        std::memcpy(out.bytes(), t.bytes(), t.byteSize());
+    return out;
+}
+
+// Opset 8's Scan: opset 9's scan over axis 0 of each batch entry (sequence i of length sequence_lens[i], its scan
+// outputs zero-padded to the longest), the results stacked along the batch axis.
+Result<ControlFlowOutputs> runBatchedScan(const OpInputs& in, const Subgraph& sub, const MakeSubgraphRunner& makeRunner)
+{
+    const auto scanCount = static_cast<std::size_t>(in.node.op.attrs.intOr("num_scan_inputs", 0));
+    const std::size_t formal = in.slots();
+    if (scanCount == 0 || scanCount + 1 > formal)
+        return fail("Scan (opset 8)'s num_scan_inputs must be between 1 and its " + std::to_string(formal - 1)
+                    + " inputs after sequence_lens");
+    std::vector<const HostTensor*> states, scanned;
+    for (std::size_t slot = 1; slot < formal; ++slot) {
+        const HostTensor* v = in.at(slot);
+        if (!v || v->rank() < (slot < formal - scanCount ? 1u : 2u))
+            return fail("Scan (opset 8)'s input " + std::to_string(slot) + " is missing or has no batch axis"
+                        + (slot < formal - scanCount ? "" : " and sequence axis"));
+        (slot < formal - scanCount ? states : scanned).push_back(v);
+    }
+    const std::int64_t batch = scanned.front()->dim(0), longest = scanned.front()->dim(1);
+    for (const HostTensor* v : states)
+        if (v->dim(0) != batch)
+            return fail("Scan (opset 8)'s states and scan inputs differ in batch size (" + describe(*v) + " and "
+                        + describe(*scanned.front()) + ")");
+    for (const HostTensor* v : scanned)
+        if (v->dim(0) != batch || v->dim(1) != longest)
+            return fail("Scan (opset 8)'s scan inputs differ in batch or sequence length (" + describe(*v) + " and "
+                        + describe(*scanned.front()) + ")");
+    const HostTensor* lengths = in.at(0);
+    if (lengths && static_cast<std::int64_t>(lengths->elements()) != batch)
+        return fail("Scan (opset 8)'s sequence_lens has " + std::to_string(lengths->elements())
+                    + " entries for a batch of " + std::to_string(batch));
+    auto body = makeRunner(sub);
+    std::vector<std::vector<HostTensor>> perOutput;
+    for (std::int64_t b = 0; b < batch; ++b) {
+        const std::int64_t length = lengths ? lengths->valueAsInt(static_cast<std::uint64_t>(b)) : longest;
+        if (length < 1 || length > longest)
+            return fail("Scan (opset 8)'s sequence_lens[" + std::to_string(b) + "] is " + std::to_string(length)
+                        + ", outside 1.." + std::to_string(longest));
+        ScanPass p;
+        std::vector<HostTensor> sequences;
+        for (const HostTensor* v : states)
+            p.states.push_back(sliceAlong(*v, 0, b));
+        for (const HostTensor* v : scanned)
+            sequences.push_back(leadingRows(sliceAlong(*v, 0, b), length));
+        for (const HostTensor& v : sequences)
+            p.scanned.push_back(&v);
+        p.inAxes.assign(scanCount, 0);
+        p.inDirections = intsAttr(in.node, "directions", scanCount);
+        auto result = scanOnce(p, *body, in, sub);
+        if (!result)
+            return result.error();
+        perOutput.resize(result->values.size());
+        for (std::size_t k = 0; k < result->values.size(); ++k)
+            perOutput[k].push_back(k < states.size() ? std::move(result->values[k])
+                                                     : paddedRows(result->values[k], longest));
+    }
+    ControlFlowOutputs result;
+    for (const auto& entries : perOutput) {
+        auto stacked = stackAlong(entries, 0, "Scan (opset 8)'s output");
+        if (!stacked)
+            return stacked.error();
+        result.values.push_back(std::move(*stacked));
+    }
+    return result;
 }
 
 Result<ControlFlowOutputs> runScan(const OpInputs& in, const MakeSubgraphRunner& makeRunner)
@@ -261,10 +358,8 @@ Result<ControlFlowOutputs> runScan(const OpInputs& in, const MakeSubgraphRunner&
     const Subgraph* sub = subgraph(in.node, "body");
     if (!sub)
         return fail("Scan has no body");
-    // Opset 8's Scan has a batch axis and an optional sequence_lens input first; opset 9 dropped both.
-    if (in.node.op.attrs.has("directions") || (in.slots() > 0 && !in.at(0)))
-        return fail("Scan of opset 8 (a batch axis and sequence_lens) is not supported; re-export at opset 9 or "
-                    "newer");
+    if (isBatchedScan(in))
+        return runBatchedScan(in, *sub, makeRunner);
     const auto scanCount = static_cast<std::size_t>(in.node.op.attrs.intOr("num_scan_inputs", 0));
     const std::size_t formal = in.slots();
     if (scanCount == 0 || scanCount > formal)

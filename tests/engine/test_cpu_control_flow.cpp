@@ -32,6 +32,7 @@ private slots:
     void loopIsCostedAsItsBodyTimesTheTripCount();
     void loopWithoutConstantTripCountIsNotCosted();
     void scanSlicesItsInputs();
+    void opset8ScanRunsPerBatchEntry();
     void brokenControlFlowIsRefused();
     void subgraphsSurviveSaving();
 };
@@ -116,6 +117,55 @@ void TestCpuControlFlow::scanSlicesItsInputs()
     QVERIFY2(out, out ? "" : out.error().message.c_str());
     QCOMPARE(floats((*out)[0]), (std::vector<float>{6, 115}));
     QCOMPARE(floats((*out)[1]), (std::vector<float>{3, 106, 5, 111, 6, 115}));
+}
+
+void TestCpuControlFlow::opset8ScanRunsPerBatchEntry()
+{
+    // Opset 8: sum, partials = Scan(sequence_lens, init [2, 2], xs [2, 3, 2]) backwards, sequences of 3 and 2 steps;
+    // the shorter one's partial sums are zero-padded to 3 (as ONNX Runtime's Scan-8 does).
+    OnnxModel m(8);
+    Body body("scan_body");
+    body.value(true, "s_in", onnx::TensorProto::FLOAT);
+    body.value(true, "x_t", onnx::TensorProto::FLOAT);
+    body.node("Add", {"s_in", "x_t"}, "s_out");
+    body.node("Identity", {"s_out"}, "partial");
+    body.value(false, "s_out", onnx::TensorProto::FLOAT);
+    body.value(false, "partial", onnx::TensorProto::FLOAT);
+    m.intInput("lens", 2);
+    m.input("init", {2, 2});
+    m.input("xs", {2, 3, 2});
+    auto& scan = m.node("Scan", {"lens", "init", "xs"}, {"sum", "partials"});
+    OnnxModel::attr(scan, "num_scan_inputs", std::int64_t{1});
+    OnnxModel::attr(scan, "directions", std::vector<std::int64_t>{1});
+    graphAttr(scan, "body", body.g);
+    m.output("sum", {2, 2});
+    m.output("partials", {2, 3, 2});
+    auto g = import(m);
+    QVERIFY2(g, g ? "" : g.error().message.c_str());
+    std::vector<std::int64_t> lens{3, 2};
+    const auto lengths = HostTensor::fromBytes({2}, DType::I64, lens.data(), lens.size() * sizeof(std::int64_t));
+    auto out =
+        runAll(*g, {lengths, f32({2, 2}, {0, 0, 100, 100}), f32({2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})});
+    QVERIFY2(out, out ? "" : out.error().message.c_str());
+    QCOMPARE(floats((*out)[0]), (std::vector<float>{9, 12, 116, 118}));
+    QCOMPARE((*out)[1].dims(), (std::vector<std::int64_t>{2, 3, 2}));
+    QCOMPARE(floats((*out)[1]), (std::vector<float>{5, 6, 8, 10, 9, 12, 109, 110, 116, 118, 0, 0}));
+    // Costed as its body once per batch entry and step.
+    for (const Node& n : g->nodes)
+        if (n.op.name == "Scan" && n.op.attrs.intOr("onnx_output", 0) == 0) {
+            InputShapes shapes;
+            for (NodeId in : n.inputs)
+                shapes.push_back(&g->find(in)->shape);
+            const OpWork w = opWork(n, shapes, {});
+            QVERIFY2(!w.skipped, w.note.c_str());
+            QCOMPARE(w.flops, 2.0 * 3.0 * 2.0); // an Add of two elements, for 2 entries of 3 steps
+        }
+    // A sequence length beyond the sequence axis is refused with the entry it is for.
+    lens = {3, 4};
+    const auto tooLong = HostTensor::fromBytes({2}, DType::I64, lens.data(), lens.size() * sizeof(std::int64_t));
+    auto bad = runAll(*g, {tooLong, f32({2, 2}, {0, 0, 0, 0}), f32({2, 3, 2}, std::vector<float>(12, 1))});
+    QVERIFY(!bad);
+    QVERIFY2(bad.error().message.find("sequence_lens[1] is 4") != std::string::npos, bad.error().message.c_str());
 }
 
 void TestCpuControlFlow::brokenControlFlowIsRefused()
