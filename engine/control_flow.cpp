@@ -435,7 +435,7 @@ void bindStatedShapes(Graph& g, const Bindings& bindings)
         Node& n = g.nodes[pos];
         const bool leaf = n.op.kind == OpKind::Input || n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant;
         // A later output of a multi-output op: the rules give output 0's shape.
-        if (leaf || n.op.attrs.intOr("onnx_output", 0) > 0 || resolvedDims(n.shape, bindings))
+        if (leaf || n.op.attrs.intOr("onnx_output", 0) > 0)
             continue;
         std::vector<Shape> shapes;
         std::vector<const Node*> inputNodes;

@@ -48,8 +48,9 @@ private:
     std::vector<std::pair<std::vector<std::int64_t>, DType>> m_signature;
 };
 
-// Gives nodes whose stated shape does not resolve with `bindings` the shape their inputs imply, where the shape
-// rules can tell it: exporters leave a body's shapes unknown, and device backends fix every tensor at compile time.
+// Gives each node the shape its inputs imply where the shape rules can tell it (and it resolves with `bindings`), in
+// place of the stated one: exporters leave a body's shapes unknown (the importer shows them as rank 0), the inputs of
+// a body or stretch are known once it runs, and the CUDA backend takes every tensor's dims from the stated shapes.
 void bindStatedShapes(Graph& g, const Bindings& bindings);
 
 // What an If, Loop or Scan computed: its outputs in ONNX order. A Loop or Scan that ran no iteration has only its

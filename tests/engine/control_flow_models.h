@@ -232,6 +232,7 @@ inline std::vector<ControlFlowCase> controlFlowCases()
     cases.push_back({"loop_constant_trips", loopModel(true), {x, y0}});
     cases.push_back({"loop_trips_input", loopModel(false), {i64(4), x, y0}});
     cases.push_back({"loop_between_ops", loopBetweenOpsModel(), {i64(3), x, y0}});
+    cases.push_back({"loop_no_trips", loopBetweenOpsModel(), {i64(0), x, y0}});
     cases.push_back({"scan", scanModel(), {f32({2}, {0, 100}), f32({2, 3}, {1, 2, 3, 4, 5, 6})}});
     cases.push_back({"nested_then", nestedModel(), {boolean(true), x, y0}});
     cases.push_back({"nested_else", nestedModel(), {boolean(false), x, y0}});
