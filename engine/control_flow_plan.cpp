@@ -64,7 +64,7 @@ private:
     Result<bool> runStretch(Stretch& s, std::vector<NodeTiming>* timings);
     Result<bool> runHost(std::size_t pos, std::map<const Graph*, ControlFlowOutputs>& done);
     Result<bool> execute(const std::atomic<bool>* cancel, std::vector<NodeTiming>* timings);
-    MakeSubgraphRunner bodyRunners() const;
+    MakeSubgraphRunner bodyRunners();
 
     Graph m_graph;
     Bindings m_bindings;
@@ -72,6 +72,7 @@ private:
     std::vector<Step> m_steps;
     std::vector<Stretch> m_stretches;
     std::vector<std::optional<HostTensor>> m_values; // per graph node: inputs, parameters and results of the run
+    std::map<const Subgraph*, std::unique_ptr<SubgraphRunner>> m_bodies;
     bool m_parametersReady = false;
 };
 
@@ -170,13 +171,27 @@ std::optional<Diagnostic> ControlFlowPlan::compileStretch(Stretch& s, const Sign
     return std::nullopt;
 }
 
-MakeSubgraphRunner ControlFlowPlan::bodyRunners() const
+// A body's runner kept by the plan, lent to one run of its op.
+class LentRunner : public SubgraphRunner {
+public:
+    explicit LentRunner(SubgraphRunner& runner) : m_runner(runner) {}
+    Result<std::vector<HostTensor>> run(const std::vector<HostTensor>& inputs) override { return m_runner.run(inputs); }
+
+private:
+    SubgraphRunner& m_runner;
+};
+
+MakeSubgraphRunner ControlFlowPlan::bodyRunners()
 {
-    // A body may hold control flow of its own: it is compiled the way this graph was.
-    return [compile = m_compile](const Subgraph& sub) -> std::unique_ptr<SubgraphRunner> {
-        return std::make_unique<PlanSubgraphRunner>(sub, [compile](const Graph& body) {
-            return hasControlFlow(body) ? compileAroundControlFlow(body, {}, compile) : compile(body, {});
-        });
+    // Kept between runs, so that a body is compiled once, not once per run of the graph; a body may hold control
+    // flow of its own, compiled the way this graph was.
+    return [this](const Subgraph& sub) -> std::unique_ptr<SubgraphRunner> {
+        auto& kept = m_bodies[&sub];
+        if (!kept)
+            kept = std::make_unique<PlanSubgraphRunner>(sub, [compile = m_compile](const Graph& body) {
+                return hasControlFlow(body) ? compileAroundControlFlow(body, {}, compile) : compile(body, {});
+            });
+        return std::make_unique<LentRunner>(*kept);
     };
 }
 
