@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "control_flow_plan.h"
 
+#include "plan_inputs.h"
 #include "shape_util.h"
 #include "synthetic.h"
 
@@ -215,18 +216,11 @@ Result<bool> ControlFlowPlan::uploadParameters()
 
 Result<bool> ControlFlowPlan::setInputs(const std::vector<HostTensor>& inputs)
 {
-    if (inputs.size() != m_inputs.size())
-        return Diagnostic::error("the graph has " + std::to_string(m_inputs.size()) + " inputs, "
-                                 + std::to_string(inputs.size()) + " were given");
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const PlanInput& want = m_inputs[i];
-        const std::size_t pos = *m_graph.indexOf(want.node);
-        if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
-            return atNode(m_graph.nodes[pos], "input '" + want.name + "' must be "
-                                                  + Shape::of(want.dims, want.dtype).toString() + ", got "
-                                                  + describe(inputs[i]));
-        m_values[pos] = inputs[i];
-    }
+    if (auto bad = checkPlanInputs(m_inputs, inputs))
+        return bad->input ? atNode(*m_graph.find(m_inputs[*bad->input].node), bad->message)
+                          : Diagnostic::error(bad->message);
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        m_values[*m_graph.indexOf(m_inputs[i].node)] = inputs[i];
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "cpu/cpu_plan.h"
 #include "cpu/dtype_convert.h"
 #include "cpu/precision.h"
+#include "plan_inputs.h"
 #include "synthetic.h"
 
 #include <chrono>
@@ -48,17 +49,11 @@ Result<bool> CpuPlan::uploadParameters()
 
 Result<bool> CpuPlan::setInputs(const std::vector<HostTensor>& inputs)
 {
-    if (inputs.size() != m_inputs.size())
-        return Diagnostic::error("the graph has " + std::to_string(m_inputs.size()) + " inputs, "
-                                 + std::to_string(inputs.size()) + " were given");
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const PlanInput& want = m_inputs[i];
-        const std::size_t pos = *m_graph.indexOf(want.node);
-        if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
-            return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
-                                   + ", got " + describe(inputs[i]));
-        m_values[pos] = inputs[i];
-    }
+    if (auto bad = checkPlanInputs(m_inputs, inputs))
+        return bad->input ? atNode(*m_graph.indexOf(m_inputs[*bad->input].node), bad->message)
+                          : Diagnostic::error(bad->message);
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        m_values[*m_graph.indexOf(m_inputs[i].node)] = inputs[i];
     m_inputsReady = true;
     return true;
 }
