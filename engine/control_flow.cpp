@@ -2,6 +2,7 @@
 #include "control_flow.h"
 
 #include "ir/shape_inference.h"
+#include "shape_operands.h"
 #include "shape_util.h"
 
 #include <algorithm>
@@ -426,11 +427,12 @@ Result<HostTensor> pickControlFlowOutput(ControlFlowOutputs& outputs, const Node
                 + std::to_string(k + 1));
 }
 
-void bindStatedShapes(Graph& g, const Bindings& bindings)
+std::size_t bindStatedShapes(Graph& g, const Bindings& bindings)
 {
     auto order = g.topologicalOrder();
     if (!order)
-        return;
+        return 0;
+    std::size_t untold = 0;
     for (std::size_t pos : *order) {
         Node& n = g.nodes[pos];
         const bool leaf = n.op.kind == OpKind::Input || n.op.kind == OpKind::Param || n.op.kind == OpKind::Constant;
@@ -442,13 +444,16 @@ void bindStatedShapes(Graph& g, const Bindings& bindings)
         for (NodeId id : n.inputs) {
             const Node* in = g.find(id);
             if (!in)
-                return;
+                return untold;
             shapes.push_back(in->shape);
             inputNodes.push_back(in);
         }
         if (auto inferred = inferShape(n.op, shapes, inputNodes); inferred && resolvedDims(*inferred, bindings))
             n.shape = *inferred;
+        else
+            ++untold;
     }
+    return untold;
 }
 
 Diagnostic PlanSubgraphRunner::inBody(const Diagnostic& d) const
@@ -462,7 +467,13 @@ std::optional<Diagnostic> PlanSubgraphRunner::compileFor(const std::vector<HostT
     std::vector<std::pair<Dims, DType>> signature;
     for (const HostTensor& t : inputs)
         signature.emplace_back(t.dims(), t.dtype());
-    if (m_plan && signature == m_signature)
+    // A plan with folded operands holds for their values only (shape_operands.h).
+    std::vector<std::vector<std::byte>> folded;
+    if (m_folds)
+        for (const HostTensor& t : inputs)
+            if (isFoldedOperand(t))
+                folded.emplace_back(t.bytes(), t.bytes() + t.byteSize());
+    if (m_plan && signature == m_signature && folded == m_folded)
         return std::nullopt;
     // The importer adds a subgraph's Input nodes first: its own inputs, then the enclosing values it reads.
     Graph g = *m_sub.graph;
@@ -479,10 +490,33 @@ std::optional<Diagnostic> PlanSubgraphRunner::compileFor(const std::vector<HostT
     if (given.size() != inputs.size())
         return fail("its " + m_sub.attribute + " takes " + std::to_string(given.size()) + " inputs, "
                     + std::to_string(inputs.size()) + " were given");
-    bindStatedShapes(g, {});
-    auto plan = m_compile(g);
+    const std::size_t untold = bindStatedShapes(g, {});
+    const bool canFold = std::any_of(inputs.begin(), inputs.end(), isFoldedOperand);
+    auto compileFolded = [&] {
+        Graph f = withOperandsFolded(g, inputs);
+        bindStatedShapes(f, {});
+        return m_compile(f);
+    };
+    // Folded where that tells shapes the plain graph leaves untold (a device plan sizes its tensors from them), or
+    // where the plain graph does not compile.
+    if (!m_folds && canFold && m_sizedByStatedShapes && untold > 0) {
+        Graph f = withOperandsFolded(g, inputs);
+        m_folds = bindStatedShapes(f, {}) < untold;
+    }
+    auto plan = m_folds ? compileFolded() : m_compile(g);
+    if (!plan && !m_folds && canFold) {
+        auto withFolds = compileFolded();
+        if (!withFolds)
+            return inBody(plan.error()); // the plain graph's error says why
+        plan = std::move(withFolds);
+        m_folds = true;
+    }
     if (!plan)
         return inBody(plan.error());
+    if (m_folds && folded.empty())
+        for (const HostTensor& t : inputs)
+            if (isFoldedOperand(t))
+                folded.emplace_back(t.bytes(), t.bytes() + t.byteSize());
     if (auto r = (*plan)->uploadParameters(); !r)
         return inBody(r.error());
     m_feed.clear();
@@ -490,6 +524,7 @@ std::optional<Diagnostic> PlanSubgraphRunner::compileFor(const std::vector<HostT
         m_feed.push_back(given.at(p.node));
     m_plan = std::move(*plan);
     m_signature = std::move(signature);
+    m_folded = std::move(folded);
     return std::nullopt;
 }
 

@@ -31,10 +31,16 @@ using MakeSubgraphRunner = std::function<std::unique_ptr<SubgraphRunner>(const S
 using CompileGraph = std::function<Result<std::unique_ptr<ExecutablePlan>>(const Graph&)>;
 
 // Runs a subgraph as a plan of the backend: its Input nodes get the dims and dtypes of the tensors given (and the
-// nodes after them the shapes that follow, see bindStatedShapes), compiled again only when those change.
+// nodes after them the shapes that follow, see bindStatedShapes), compiled again only when those change. Its shape
+// operands are folded (shape_operands.h) where the backend cannot compile it otherwise or needs the shapes that tells.
 class PlanSubgraphRunner : public SubgraphRunner {
 public:
-    PlanSubgraphRunner(const Subgraph& sub, CompileGraph compile) : m_sub(sub), m_compile(std::move(compile)) {}
+    // `sizedByStatedShapes`: the backend takes tensors' dims from the stated shapes (the CUDA backend; Vulkan for some
+    // ops), so operands are folded where that tells shapes otherwise untold. Off for the CPU backend.
+    PlanSubgraphRunner(const Subgraph& sub, CompileGraph compile, bool sizedByStatedShapes = true)
+        : m_sub(sub), m_compile(std::move(compile)), m_sizedByStatedShapes(sizedByStatedShapes)
+    {
+    }
     Result<std::vector<HostTensor>> run(const std::vector<HostTensor>& inputs) override;
 
 private:
@@ -43,15 +49,19 @@ private:
 
     const Subgraph& m_sub;
     CompileGraph m_compile;
+    bool m_sizedByStatedShapes;
     std::unique_ptr<ExecutablePlan> m_plan;
     std::vector<std::size_t> m_feed; // plan input i takes the given input m_feed[i]
     std::vector<std::pair<std::vector<std::int64_t>, DType>> m_signature;
+    bool m_folds = false;                         // compiled with its shape operands folded (shape_operands.h)
+    std::vector<std::vector<std::byte>> m_folded; // then the values folded into m_plan
 };
 
 // Gives each node the shape its inputs imply where the shape rules can tell it (and it resolves with `bindings`), in
-// place of the stated one: exporters leave a body's shapes unknown (the importer shows them as rank 0), the inputs of
-// a body or stretch are known once it runs, and the CUDA backend takes every tensor's dims from the stated shapes.
-void bindStatedShapes(Graph& g, const Bindings& bindings);
+// place of the stated one, and returns how many nodes it could not tell: exporters leave a body's shapes unknown (the
+// importer shows them as rank 0), the inputs of a body or stretch are known once it runs, and the CUDA backend takes
+// every tensor's dims from the stated shapes.
+std::size_t bindStatedShapes(Graph& g, const Bindings& bindings);
 
 // What an If, Loop or Scan computed: its outputs in ONNX order. A Loop or Scan that ran no iteration has only its
 // loop-carried values; its scan outputs are empty (see pickControlFlowOutput).

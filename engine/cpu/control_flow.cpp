@@ -13,7 +13,7 @@ KernelStatus runControlFlowOp(KernelContext& ctx, const Inputs& in, HostTensor& 
     const std::shared_ptr<ThreadPool> pool(std::shared_ptr<ThreadPool>{}, &ctx.pool); // the backend's, not owned
     const MakeSubgraphRunner makeRunner = [&pool](const Subgraph& sub) -> std::unique_ptr<SubgraphRunner> {
         return std::make_unique<PlanSubgraphRunner>(
-            sub, [&pool](const Graph& body) { return compilePlan(pool, body, Bindings{}); });
+            sub, [&pool](const Graph& body) { return compilePlan(pool, body, Bindings{}); }, false);
     };
     auto outputs = runControlFlow(ctx.node, in, makeRunner);
     if (!outputs)

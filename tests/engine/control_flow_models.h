@@ -84,20 +84,47 @@ inline std::vector<float> floats(const HostTensor& t)
     return v;
 }
 
-// y, ys = Loop(M, cond, y0) with body y = y + x (x read from the enclosing graph), ys stacking every y.
-inline OnnxModel loopModel(bool constantTripCount)
+// A Loop body over (i, c_in, y_in) that passes its condition on as its first output; the caller adds y_out.
+inline Body loopBody()
 {
-    OnnxModel m(17);
     Body body("loop_body");
     body.value(true, "i", onnx::TensorProto::INT64);
     body.value(true, "c_in", onnx::TensorProto::BOOL);
     body.value(true, "y_in", onnx::TensorProto::FLOAT);
     body.node("Identity", {"c_in"}, "c_out");
-    body.node("Add", {"y_in", "x"}, "y_out");
-    body.node("Identity", {"y_out"}, "scan_out");
     body.value(false, "c_out", onnx::TensorProto::BOOL);
+    return body;
+}
+
+// y_out = y_in + `addend` (a value of the enclosing graph), also stacked as the scan output scan_out.
+inline Body accumulatingLoopBody(const std::string& addend)
+{
+    Body body = loopBody();
+    body.node("Add", {"y_in", addend}, "y_out");
+    body.node("Identity", {"y_out"}, "scan_out");
     body.value(false, "y_out", onnx::TensorProto::FLOAT);
     body.value(false, "scan_out", onnx::TensorProto::FLOAT);
+    return body;
+}
+
+// A Scan body: s_out = s_in + x_t, each step's s_out also stacked as the scan output partial.
+inline Body runningSumBody()
+{
+    Body body("scan_body");
+    body.value(true, "s_in", onnx::TensorProto::FLOAT);
+    body.value(true, "x_t", onnx::TensorProto::FLOAT);
+    body.node("Add", {"s_in", "x_t"}, "s_out");
+    body.node("Identity", {"s_out"}, "partial");
+    body.value(false, "s_out", onnx::TensorProto::FLOAT);
+    body.value(false, "partial", onnx::TensorProto::FLOAT);
+    return body;
+}
+
+// y, ys = Loop(M, cond, y0) with body y = y + x (x read from the enclosing graph), ys stacking every y.
+inline OnnxModel loopModel(bool constantTripCount)
+{
+    OnnxModel m(17);
+    Body body = accumulatingLoopBody("x");
     if (constantTripCount) {
         auto* t = m.graph().add_initializer();
         t->set_name("M");
@@ -137,13 +164,7 @@ inline OnnxModel ifModel()
 inline OnnxModel scanModel()
 {
     OnnxModel m(17);
-    Body body("scan_body");
-    body.value(true, "s_in", onnx::TensorProto::FLOAT);
-    body.value(true, "x_t", onnx::TensorProto::FLOAT);
-    body.node("Add", {"s_in", "x_t"}, "s_out");
-    body.node("Identity", {"s_out"}, "partial");
-    body.value(false, "s_out", onnx::TensorProto::FLOAT);
-    body.value(false, "partial", onnx::TensorProto::FLOAT);
+    Body body = runningSumBody();
     m.input("init", {2});
     m.input("xs", {2, 3});
     auto& scan = m.node("Scan", {"init", "xs"}, {"sum", "partials"});
@@ -161,16 +182,7 @@ inline OnnxModel scanModel()
 inline OnnxModel loopBetweenOpsModel()
 {
     OnnxModel m(17);
-    Body body("loop_body");
-    body.value(true, "i", onnx::TensorProto::INT64);
-    body.value(true, "c_in", onnx::TensorProto::BOOL);
-    body.value(true, "y_in", onnx::TensorProto::FLOAT);
-    body.node("Identity", {"c_in"}, "c_out");
-    body.node("Add", {"y_in", "x2"}, "y_out");
-    body.node("Identity", {"y_out"}, "scan_out");
-    body.value(false, "c_out", onnx::TensorProto::BOOL);
-    body.value(false, "y_out", onnx::TensorProto::FLOAT);
-    body.value(false, "scan_out", onnx::TensorProto::FLOAT);
+    Body body = accumulatingLoopBody("x2");
     scalarInput(m, "M", onnx::TensorProto::INT64);
     m.input("x", {2});
     m.input("y0", {2});
@@ -193,15 +205,10 @@ inline OnnxModel nestedModel()
     then.value(false, "t", onnx::TensorProto::FLOAT);
     other.node("Sub", {"y_in", "x"}, "e");
     other.value(false, "e", onnx::TensorProto::FLOAT);
-    Body body("loop_body");
-    body.value(true, "i", onnx::TensorProto::INT64);
-    body.value(true, "c_in", onnx::TensorProto::BOOL);
-    body.value(true, "y_in", onnx::TensorProto::FLOAT);
-    body.node("Identity", {"c_in"}, "c_out");
+    Body body = loopBody();
     auto& branch = body.node("If", {"flag"}, "y_out");
     graphAttr(branch, "then_branch", then.g);
     graphAttr(branch, "else_branch", other.g);
-    body.value(false, "c_out", onnx::TensorProto::BOOL);
     body.value(false, "y_out", onnx::TensorProto::FLOAT);
     auto* t = m.graph().add_initializer();
     t->set_name("M");
@@ -213,6 +220,49 @@ inline OnnxModel nestedModel()
     auto& loop = m.node("Loop", {"M", "", "y0"}, {"y"});
     graphAttr(loop, "body", body.g);
     m.output("y", {2});
+    return m;
+}
+
+// An int64 Constant node of `body` named `name`: a scalar, or a list when `list`.
+inline void intConstant(Body& body, const std::string& name, std::vector<std::int64_t> values, bool list)
+{
+    auto* a = body.node("Constant", {}, name).add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    auto* t = a->mutable_t();
+    t->set_data_type(onnx::TensorProto::INT64);
+    if (list)
+        t->add_dims(static_cast<std::int64_t>(values.size()));
+    for (std::int64_t v : values)
+        t->add_int64_data(v);
+}
+
+// Shape operands computed from the iteration number (as in ONNX's test_loop11): y, ys = Loop(4, "", y0) with body
+// y = y + x[i : i + 1] for x [4] read from the enclosing graph.
+inline OnnxModel sliceByIterationModel()
+{
+    OnnxModel m(17);
+    Body body = loopBody();
+    intConstant(body, "one", {1}, false);
+    intConstant(body, "axes", {0}, true);
+    body.node("Add", {"i", "one"}, "end");
+    body.node("Unsqueeze", {"i", "axes"}, "starts");
+    body.node("Unsqueeze", {"end", "axes"}, "ends");
+    body.node("Slice", {"x", "starts", "ends"}, "x_i");
+    body.node("Add", {"y_in", "x_i"}, "y_out");
+    body.node("Identity", {"y_out"}, "scan_out");
+    body.value(false, "y_out", onnx::TensorProto::FLOAT);
+    body.value(false, "scan_out", onnx::TensorProto::FLOAT);
+    auto* t = m.graph().add_initializer();
+    t->set_name("M");
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_int64_data(4);
+    m.input("x", {4});
+    m.input("y0", {1});
+    auto& loop = m.node("Loop", {"M", "", "y0"}, {"y", "ys"});
+    graphAttr(loop, "body", body.g);
+    m.output("y", {1});
+    m.output("ys", {4, 1});
     return m;
 }
 
@@ -233,6 +283,7 @@ inline std::vector<ControlFlowCase> controlFlowCases()
     cases.push_back({"loop_trips_input", loopModel(false), {i64(4), x, y0}});
     cases.push_back({"loop_between_ops", loopBetweenOpsModel(), {i64(3), x, y0}});
     cases.push_back({"loop_no_trips", loopBetweenOpsModel(), {i64(0), x, y0}});
+    cases.push_back({"loop_slices_by_iteration", sliceByIterationModel(), {f32({4}, {1, 2, 3, 4}), f32({1}, {10})}});
     cases.push_back({"scan", scanModel(), {f32({2}, {0, 100}), f32({2, 3}, {1, 2, 3, 4, 5, 6})}});
     cases.push_back({"nested_then", nestedModel(), {boolean(true), x, y0}});
     cases.push_back({"nested_else", nestedModel(), {boolean(false), x, y0}});

@@ -124,13 +124,7 @@ void TestCpuControlFlow::opset8ScanRunsPerBatchEntry()
     // Opset 8: sum, partials = Scan(sequence_lens, init [2, 2], xs [2, 3, 2]) backwards, sequences of 3 and 2 steps;
     // the shorter one's partial sums are zero-padded to 3 (as ONNX Runtime's Scan-8 does).
     OnnxModel m(8);
-    Body body("scan_body");
-    body.value(true, "s_in", onnx::TensorProto::FLOAT);
-    body.value(true, "x_t", onnx::TensorProto::FLOAT);
-    body.node("Add", {"s_in", "x_t"}, "s_out");
-    body.node("Identity", {"s_out"}, "partial");
-    body.value(false, "s_out", onnx::TensorProto::FLOAT);
-    body.value(false, "partial", onnx::TensorProto::FLOAT);
+    Body body = runningSumBody();
     m.intInput("lens", 2);
     m.input("init", {2, 2});
     m.input("xs", {2, 3, 2});
@@ -192,17 +186,12 @@ void TestCpuControlFlow::brokenControlFlowIsRefused()
 
     // A Loop with neither trip count nor condition would never end: run says so, exit 3.
     OnnxModel endless(17);
-    Body loopBody("loop_body");
-    loopBody.value(true, "i", onnx::TensorProto::INT64);
-    loopBody.value(true, "c_in", onnx::TensorProto::BOOL);
-    loopBody.value(true, "y_in", onnx::TensorProto::FLOAT);
-    loopBody.node("Identity", {"c_in"}, "c_out");
-    loopBody.node("Identity", {"y_in"}, "y_out");
-    loopBody.value(false, "c_out", onnx::TensorProto::BOOL);
-    loopBody.value(false, "y_out", onnx::TensorProto::FLOAT);
+    Body passing = loopBody();
+    passing.node("Identity", {"y_in"}, "y_out");
+    passing.value(false, "y_out", onnx::TensorProto::FLOAT);
     endless.input("y0", {2});
     auto& loop = endless.node("Loop", {"", "", "y0"}, {"y"});
-    graphAttr(loop, "body", loopBody.g);
+    graphAttr(loop, "body", passing.g);
     endless.output("y", {2});
     const QString model = dir.filePath("endless.onnx"), input = dir.filePath("y0.pb");
     endless.save(model);

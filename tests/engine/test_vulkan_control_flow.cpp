@@ -54,13 +54,8 @@ private slots:
     {
         // A Loop body with CumSum, which the CPU backend runs and the Vulkan backend has no kernel for.
         OnnxModel m(17);
-        Body body("loop_body");
-        body.value(true, "i", onnx::TensorProto::INT64);
-        body.value(true, "c_in", onnx::TensorProto::BOOL);
-        body.value(true, "y_in", onnx::TensorProto::FLOAT);
-        body.node("Identity", {"c_in"}, "c_out");
+        Body body = loopBody();
         body.node("CumSum", {"y_in", "axis"}, "y_out");
-        body.value(false, "c_out", onnx::TensorProto::BOOL);
         body.value(false, "y_out", onnx::TensorProto::FLOAT);
         auto* axis = m.graph().add_initializer();
         axis->set_name("axis");
