@@ -34,6 +34,18 @@ std::int64_t product(const std::vector<std::int64_t>& d, std::size_t from, std::
     return p;
 }
 
+std::optional<std::vector<std::int64_t>> resolvedDims(const Shape& s, const Bindings& bindings)
+{
+    std::vector<std::int64_t> dims;
+    for (const Dim& d : s.dims) {
+        auto v = d.resolve(bindings);
+        if (!v || *v < 0)
+            return std::nullopt;
+        dims.push_back(*v);
+    }
+    return dims;
+}
+
 std::string dimsString(const std::vector<std::int64_t>& d)
 {
     std::string s = "[";

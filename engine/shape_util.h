@@ -4,6 +4,7 @@
 // apart on a clamping or rounding rule; the plugins link it through costscope_engine.
 
 #include "ir/diagnostic.h"
+#include "ir/shape.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,8 @@ std::int64_t product(const std::vector<std::int64_t>& d, std::size_t from = 0, s
 std::string dimsString(const std::vector<std::int64_t>& d);
 // Axis in [-rank, rank) made non-negative; nullopt when out of range.
 std::optional<std::int64_t> normalizeAxis(std::int64_t axis, std::size_t rank);
+// The shape's dims with the bindings applied; nullopt when one does not resolve to a size (>= 0).
+std::optional<std::vector<std::int64_t>> resolvedDims(const Shape& s, const Bindings& bindings);
 // Row-major element strides of dims.
 std::vector<std::int64_t> contiguousStrides(const std::vector<std::int64_t>& dims);
 // A Slice over an input of dims `in`: per dim its extent, the first index read and the step (a dim it does not

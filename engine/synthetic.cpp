@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "synthetic.h"
 
+#include <cstring>
 
 namespace costscope {
 
@@ -71,6 +72,21 @@ HostTensor arangeInput(const std::vector<std::int64_t>& dims, DType dtype)
             v[i] = double(i) / n;
     }
     return t; // integer and bool inputs: arange(n)/n truncates to zero, which the constructor already wrote
+}
+
+Result<HostTensor> parameterValues(const Node& n, std::vector<std::int64_t> dims)
+{
+    HostTensor t(std::move(dims), n.shape.dtype);
+    if (!n.data) {
+        fillSynthetic(t, static_cast<std::uint64_t>(n.id));
+        return t;
+    }
+    if (n.data->size() != t.byteSize())
+        return Diagnostic::error("data holds " + std::to_string(n.data->size()) + " bytes, " + describe(t) + " needs "
+                                 + std::to_string(t.byteSize()));
+    if (!n.data->empty())
+        std::memcpy(t.bytes(), n.data->data(), n.data->size());
+    return t;
 }
 
 } // namespace costscope

@@ -48,40 +48,7 @@ Result<std::unique_ptr<ExecutablePlan>> CpuBackend::compile(const Graph& g, cons
 {
     if (device != 0)
         return Diagnostic::error("the CPU backend has one device (0), not " + std::to_string(device));
-    auto order = g.topologicalOrder();
-    if (!order)
-        return order.error();
-    std::vector<cpu::CpuPlan::Step> steps;
-    std::vector<PlanInput> inputs;
-    for (std::size_t pos : *order) {
-        const Node& n = g.nodes[pos];
-        auto nodeError = [&](const std::string& msg) {
-            const std::string name = n.displayName();
-            return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, msg);
-        };
-        auto kernel = cpu::kernelForNode(n);
-        if (!kernel)
-            return nodeError(kernel.error().message);
-        cpu::CpuPlan::Step step{pos, *kernel, {}};
-        for (NodeId id : n.inputs)
-            step.inputs.push_back(*g.indexOf(id));
-        if (n.op.kind == OpKind::Input) {
-            PlanInput in{n.id, n.displayName(), {}, n.shape.dtype};
-            for (const Dim& d : n.shape.dims) {
-                auto v = d.resolve(bindings);
-                if (!v || *v < 0)
-                    return nodeError("input dim '" + d.toString() + "' is not bound (use --bind " + d.symbol + "=N)");
-                in.dims.push_back(*v);
-            }
-            inputs.push_back(std::move(in));
-        }
-        steps.push_back(std::move(step));
-    }
-    for (NodeId id : g.outputs)
-        if (!g.indexOf(id))
-            return Diagnostic::error("graph output " + std::to_string(id) + " is not a node");
-    return std::unique_ptr<ExecutablePlan>(
-        std::make_unique<cpu::CpuPlan>(m_pool, g, bindings, std::move(steps), std::move(inputs)));
+    return cpu::compilePlan(m_pool, g, bindings);
 }
 
 std::string cpuBackendFeatures()

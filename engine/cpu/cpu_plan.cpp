@@ -2,6 +2,7 @@
 #include "cpu/cpu_plan.h"
 #include "cpu/dtype_convert.h"
 #include "cpu/precision.h"
+#include "plan_inputs.h"
 #include "synthetic.h"
 
 #include <chrono>
@@ -37,17 +38,10 @@ Result<bool> CpuPlan::uploadParameters()
                 return atNode(i, "parameter dim '" + d.toString() + "' is not bound");
             dims.push_back(*v);
         }
-        HostTensor t(dims, n.shape.dtype);
-        if (n.data) {
-            if (n.data->size() != t.byteSize())
-                return atNode(i, "data holds " + std::to_string(n.data->size()) + " bytes, " + describe(t) + " needs "
-                                     + std::to_string(t.byteSize()));
-            if (!n.data->empty())
-                std::memcpy(t.bytes(), n.data->data(), n.data->size());
-        } else {
-            fillSynthetic(t, static_cast<std::uint64_t>(n.id));
-        }
-        m_values[i] = std::move(t);
+        auto t = parameterValues(n, std::move(dims));
+        if (!t)
+            return atNode(i, t.error().message);
+        m_values[i] = std::move(*t);
     }
     m_parametersReady = true;
     return true;
@@ -55,17 +49,11 @@ Result<bool> CpuPlan::uploadParameters()
 
 Result<bool> CpuPlan::setInputs(const std::vector<HostTensor>& inputs)
 {
-    if (inputs.size() != m_inputs.size())
-        return Diagnostic::error("the graph has " + std::to_string(m_inputs.size()) + " inputs, "
-                                 + std::to_string(inputs.size()) + " were given");
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const PlanInput& want = m_inputs[i];
-        const std::size_t pos = *m_graph.indexOf(want.node);
-        if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
-            return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
-                                   + ", got " + describe(inputs[i]));
-        m_values[pos] = inputs[i];
-    }
+    if (auto bad = checkPlanInputs(m_inputs, inputs))
+        return bad->input ? atNode(*m_graph.indexOf(m_inputs[*bad->input].node), bad->message)
+                          : Diagnostic::error(bad->message);
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        m_values[*m_graph.indexOf(m_inputs[i].node)] = inputs[i];
     m_inputsReady = true;
     return true;
 }
@@ -141,6 +129,45 @@ Result<std::vector<HostTensor>> CpuPlan::readOutputs() const
     for (NodeId id : m_graph.outputs)
         out.push_back(m_values[*m_graph.indexOf(id)]);
     return out;
+}
+
+Result<std::unique_ptr<ExecutablePlan>> compilePlan(std::shared_ptr<ThreadPool> pool, const Graph& g,
+                                                    const Bindings& bindings)
+{
+    auto order = g.topologicalOrder();
+    if (!order)
+        return order.error();
+    std::vector<CpuPlan::Step> steps;
+    std::vector<PlanInput> inputs;
+    for (std::size_t pos : *order) {
+        const Node& n = g.nodes[pos];
+        auto nodeError = [&](const std::string& msg) {
+            const std::string name = n.displayName();
+            return Diagnostic::atNode(Diagnostic::Severity::Error, n.id, name.empty() ? n.op.label() : name, msg);
+        };
+        auto kernel = kernelForNode(n);
+        if (!kernel)
+            return nodeError(kernel.error().message);
+        CpuPlan::Step step{pos, *kernel, {}};
+        for (NodeId id : n.inputs)
+            step.inputs.push_back(*g.indexOf(id));
+        if (n.op.kind == OpKind::Input) {
+            PlanInput in{n.id, n.displayName(), {}, n.shape.dtype};
+            for (const Dim& d : n.shape.dims) {
+                auto v = d.resolve(bindings);
+                if (!v || *v < 0)
+                    return nodeError("input dim '" + d.toString() + "' is not bound (use --bind " + d.symbol + "=N)");
+                in.dims.push_back(*v);
+            }
+            inputs.push_back(std::move(in));
+        }
+        steps.push_back(std::move(step));
+    }
+    for (NodeId id : g.outputs)
+        if (!g.indexOf(id))
+            return Diagnostic::error("graph output " + std::to_string(id) + " is not a node");
+    return std::unique_ptr<ExecutablePlan>(
+        std::make_unique<CpuPlan>(std::move(pool), g, bindings, std::move(steps), std::move(inputs)));
 }
 
 } // namespace costscope::cpu

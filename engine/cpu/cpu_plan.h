@@ -43,4 +43,9 @@ private:
     bool m_inputsReady = false;
 };
 
+// The plan of `g` on the host: a kernel per node in topological order; every Input's dims must resolve with the
+// bindings. An error names the first node the CPU backend cannot run.
+Result<std::unique_ptr<ExecutablePlan>> compilePlan(std::shared_ptr<ThreadPool> pool, const Graph& g,
+                                                    const Bindings& bindings);
+
 } // namespace costscope::cpu

@@ -48,9 +48,7 @@ KernelStatus runUnique(KernelContext&, const Inputs&, HostTensor&);             
 KernelStatus runRnn(KernelContext&, const Inputs&, HostTensor&);                   // onnx_recurrent.cpp
 KernelStatus runGru(KernelContext&, const Inputs&, HostTensor&);                   // onnx_recurrent.cpp
 KernelStatus runLstm(KernelContext&, const Inputs&, HostTensor&);                  // onnx_recurrent.cpp
-KernelStatus runIf(KernelContext&, const Inputs&, HostTensor&);                    // control_flow.cpp
-KernelStatus runLoop(KernelContext&, const Inputs&, HostTensor&);                  // control_flow.cpp
-KernelStatus runScan(KernelContext&, const Inputs&, HostTensor&);                  // control_flow.cpp
+KernelStatus runControlFlowOp(KernelContext&, const Inputs&, HostTensor&);         // control_flow.cpp: If, Loop, Scan
 
 // The kernel of a node standing for output `output` of an ONNX op run by name: findOnnxKernel's for output 0, else
 // one that computes that output, or nullptr where the CPU backend computes only output 0 of the op.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
+#include "control_flow_plan.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
 #include "widen_to_f32.h"
@@ -146,6 +147,16 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
 {
     if (auto r = checkDevice(device); !r)
         return r.error();
+    // If, Loop and Scan run on the host, their bodies and the stretches between them as CUDA plans of their own
+    // (compiled by a copy of this backend: a body is compiled again while the plan runs).
+    if (hasControlFlow(g))
+        return compileAroundControlFlow(
+            g, bindings,
+            [options = m_options, fusion = m_compileOptions, device](const Graph& graph, const Bindings& b) {
+                CudaBackend straight(options);
+                straight.setCompileOptions(fusion);
+                return straight.compile(graph, b, device);
+            });
     auto order = g.topologicalOrder();
     if (!order)
         return order.error();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "vulkan/vk_plan.h"
+#include "plan_inputs.h"
 
 #include <cstring>
 
@@ -234,18 +235,12 @@ Result<bool> VulkanPlan::uploadParameters()
 
 Result<bool> VulkanPlan::setInputs(const std::vector<HostTensor>& inputs)
 {
-    if (inputs.size() != m_inputs.size())
-        return Diagnostic::error("the graph has " + std::to_string(m_inputs.size()) + " inputs, "
-                                 + std::to_string(inputs.size()) + " were given");
+    if (auto bad = checkPlanInputs(m_inputs, inputs))
+        return bad->input ? atNode(*m_c.graph.indexOf(m_inputs[*bad->input].node), bad->message)
+                          : Diagnostic::error(bad->message);
     std::vector<std::pair<std::size_t, const HostTensor*>> items;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const PlanInput& want = m_inputs[i];
-        const std::size_t pos = *m_c.graph.indexOf(want.node);
-        if (inputs[i].dims() != want.dims || inputs[i].dtype() != want.dtype)
-            return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
-                                   + ", got " + describe(inputs[i]));
-        items.emplace_back(m_c.values[pos].slot, &inputs[i]);
-    }
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        items.emplace_back(m_c.values[*m_c.graph.indexOf(m_inputs[i].node)].slot, &inputs[i]);
     if (auto r = upload(items); !r)
         return r.error();
     m_inputsReady = true;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "vulkan/vulkan_backend.h"
+#include "control_flow_plan.h"
 #include "synthetic.h"
 #include "vulkan/vk_plan.h"
 
@@ -88,17 +89,10 @@ Result<VulkanPlan::Compiled> lowerGraph(const Graph& g, const Bindings& bindings
                 c.inputs.push_back({n.id, n.displayName(), v.dims, v.dtype});
                 continue;
             }
-            HostTensor t(v.dims, v.dtype);
-            if (n.data) {
-                if (n.data->size() != t.byteSize())
-                    return atNode(n, "data holds " + std::to_string(n.data->size()) + " bytes, " + describe(t)
-                                         + " needs " + std::to_string(t.byteSize()));
-                if (!n.data->empty())
-                    std::memcpy(t.bytes(), n.data->data(), n.data->size());
-            } else {
-                fillSynthetic(t, static_cast<std::uint64_t>(n.id));
-            }
-            c.parameters[pos] = std::move(t);
+            auto t = parameterValues(n, v.dims);
+            if (!t)
+                return atNode(n, t.error().message);
+            c.parameters[pos] = std::move(*t);
             continue;
         }
         LowerFn fn = findLowering(kind);
@@ -179,13 +173,20 @@ Result<std::unique_ptr<ExecutablePlan>> VulkanBackend::compile(const Graph& g, c
     auto ctx = context(device);
     if (!ctx)
         return ctx.error();
-    auto lowered = lowerGraph(g, bindings, **ctx);
-    if (!lowered)
-        return lowered.error();
-    auto plan = VulkanPlan::create(*ctx, std::move(*lowered));
-    if (!plan)
-        return plan.error();
-    return std::unique_ptr<ExecutablePlan>(std::move(*plan));
+    const CompileStraight straight = [context = *ctx](const Graph& graph,
+                                                      const Bindings& b) -> Result<std::unique_ptr<ExecutablePlan>> {
+        auto lowered = lowerGraph(graph, b, *context);
+        if (!lowered)
+            return lowered.error();
+        auto plan = VulkanPlan::create(context, std::move(*lowered));
+        if (!plan)
+            return plan.error();
+        return std::unique_ptr<ExecutablePlan>(std::move(*plan));
+    };
+    // If, Loop and Scan run on the host, their bodies and the stretches between them as Vulkan plans.
+    if (hasControlFlow(g))
+        return compileAroundControlFlow(g, bindings, straight);
+    return straight(g, bindings);
 }
 
 } // namespace costscope::vk

@@ -117,6 +117,11 @@ OpWork controlFlow(const Ctx& c)
     const auto axes = n.op.attrs.getInts("scan_input_axes").value_or(std::vector<std::int64_t>{0});
     auto length =
         scanInputs > 0 && first < c.in.size() ? c.dim(c.input(first), static_cast<int>(axes.front())) : std::nullopt;
+    // Opset 8's Scan runs its body per batch entry too: its scan inputs are [batch, sequence, ...].
+    if (length && n.op.attrs.intOr("onnx_scan_batched", 0) != 0) {
+        const auto sequence = c.dim(c.input(first), 1);
+        length = sequence ? std::optional<std::int64_t>(*length * *sequence) : std::nullopt;
+    }
     if (!length)
         return skippedWork("Scan: the length of its scan input is not known (bind its symbols)");
     return fromBody(std::move(work), static_cast<double>(*length),

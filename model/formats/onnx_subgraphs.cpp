@@ -91,6 +91,9 @@ std::optional<Diagnostic> GraphBuilder::addSubgraphs(const onnx::NodeProto& n, c
         return ctx.error(n.op_type() + " has no graph attribute (a " + n.op_type() + " needs its "
                          + (n.op_type() == "If" ? "then_branch and else_branch" : "body") + ")");
     attrs.set("onnx_formal_inputs", static_cast<std::int64_t>(formal));
+    // Opset 8's Scan has a batch axis first and an optional sequence_lens input; opset 9 dropped both.
+    if (n.op_type() == "Scan" && m_opset < 9)
+        attrs.set("onnx_scan_batched", std::int64_t{1});
     if (n.op_type() == "Loop" && n.input_size() > 0 && !n.input(0).empty())
         if (auto it = m_constants.find(n.input(0)); it != m_constants.end())
             if (auto count = constInts(it->second); count && count->size() == 1)

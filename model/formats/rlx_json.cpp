@@ -12,6 +12,11 @@ namespace costscope {
 
 namespace {
 
+// Node keys Costscope adds to RLX's layout (RLX ignores keys it does not know): an unknown op's attributes, and
+// the graphs of a control-flow op (If, Loop, Scan) with their own nodes in the same layout.
+constexpr const char* kAttrsKey = "costscope_attrs";
+constexpr const char* kSubgraphsKey = "costscope_subgraphs";
+
 // Thrown inside the parser only, turned into a Diagnostic at the API boundary.
 struct ParseFailure {
     Diagnostic diag;
@@ -174,6 +179,9 @@ Shape readShape(const OJson& s, const Node& n, const std::map<std::int64_t, std:
     return shape;
 }
 
+std::vector<Subgraph> readSubgraphs(const OJson& list, const Node& n,
+                                    const std::map<std::int64_t, std::string>& symbolNames);
+
 Node readNode(const OJson& j, std::size_t index, const std::map<std::int64_t, std::string>& symbolNames)
 {
     if (!j.is_object())
@@ -199,15 +207,58 @@ Node readNode(const OJson& j, std::size_t index, const std::map<std::int64_t, st
     if (!j.contains("shape"))
         fail(n, "node has no \"shape\"");
     n.shape = readShape(j["shape"], n, symbolNames);
+    if (j.contains(kAttrsKey)) {
+        if (!j[kAttrsKey].is_object() || n.op.kind != OpKind::Unknown)
+            fail(n, std::string(kAttrsKey) + " must be an object, on an op Costscope does not know");
+        n.op.attrs = structAttrs(j[kAttrsKey]);
+    }
+    if (j.contains(kSubgraphsKey))
+        n.subgraphs = readSubgraphs(j[kSubgraphsKey], n, symbolNames);
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& k = it.key();
-        if (k != "id" && k != "op" && k != "inputs" && k != "shape" && k != "name")
+        if (k != "id" && k != "op" && k != "inputs" && k != "shape" && k != "name" && k != kAttrsKey
+            && k != kSubgraphsKey)
             n.extras.emplace_back(k, RawJson{it.value().dump()});
     }
     return n;
 }
 
-Graph readGraph(const OJson& root)
+Graph readGraph(const OJson& root, const std::map<std::int64_t, std::string>& symbolNames);
+
+std::vector<Subgraph> readSubgraphs(const OJson& list, const Node& n,
+                                    const std::map<std::int64_t, std::string>& symbolNames)
+{
+    if (!list.is_array())
+        fail(n, std::string(kSubgraphsKey) + " must be an array");
+    std::vector<Subgraph> subs;
+    for (const OJson& s : list) {
+        if (!s.is_object() || !s.contains("attribute") || !s["attribute"].is_string() || !s.contains("graph")
+            || !s.contains("outer_inputs") || !s["outer_inputs"].is_array())
+            fail(n, std::string(kSubgraphsKey)
+                        + " entries need \"attribute\" (a string), \"outer_inputs\" (an array) and \"graph\"");
+        Subgraph sub;
+        sub.attribute = s["attribute"].get<std::string>();
+        for (const OJson& p : s["outer_inputs"]) {
+            if (!p.is_number_unsigned() || p.get<std::size_t>() >= n.inputs.size())
+                fail(n, "its " + sub.attribute + "'s outer_inputs must be positions in the node's "
+                            + std::to_string(n.inputs.size()) + " inputs, found " + p.dump().substr(0, 40));
+            sub.outerInputs.push_back(p.get<std::size_t>());
+        }
+        Graph g;
+        try {
+            g = readGraph(s["graph"], symbolNames);
+        } catch (const ParseFailure& f) {
+            fail(n, "its " + sub.attribute + ": " + f.diag.format("graph"));
+        }
+        if (Diagnostics problems = validateGraph(g); !problems.empty())
+            fail(n, "its " + sub.attribute + ": " + problems.front().format("graph"));
+        sub.graph = std::make_shared<const Graph>(std::move(g));
+        subs.push_back(std::move(sub));
+    }
+    return subs;
+}
+
+Graph readGraph(const OJson& root, const std::map<std::int64_t, std::string>& symbolNames)
 {
     if (!root.is_object())
         throw ParseFailure{Diagnostic::error("top level must be an object with \"nodes\" and \"outputs\"")};
@@ -215,10 +266,6 @@ Graph readGraph(const OJson& root)
         throw ParseFailure{Diagnostic::error("missing \"nodes\" array")};
     if (!root.contains("outputs") || !root["outputs"].is_array())
         throw ParseFailure{Diagnostic::error("missing \"outputs\" array")};
-    std::map<std::int64_t, std::string> symbolNames;
-    if (root.contains("costscope_symbols") && root["costscope_symbols"].is_object())
-        for (auto it = root["costscope_symbols"].begin(); it != root["costscope_symbols"].end(); ++it)
-            symbolNames[symbolNumber(it.key(), it.value())] = it.value().get<std::string>();
     Graph g;
     if (root.contains("name")) {
         if (!root["name"].is_string())
@@ -287,6 +334,45 @@ OJson writeShape(const Shape& s, RlxSymbolNumbers& numbers)
     return OJson{{"dims", dims}, {"dtype", std::string(dtypeName(s.dtype))}};
 }
 
+OJson writeGraph(const Graph& g, RlxSymbolNumbers& numbers)
+{
+    OJson nodes = OJson::array();
+    for (const Node& n : g.nodes) {
+        OJson j;
+        j["id"] = n.id;
+        j["op"] = writeOp(n);
+        j["inputs"] = n.inputs;
+        j["shape"] = writeShape(n.shape, numbers);
+        j["name"] = n.name ? OJson(*n.name) : OJson(nullptr);
+        // An op Costscope does not know keeps its payload verbatim; what the importers added beside it (where an
+        // ONNX op's inputs sit, which output a node stands for) is written too, so that the reloaded graph runs.
+        if (n.op.kind == OpKind::Unknown && !n.op.attrs.empty()) {
+            OJson attrs = OJson::object();
+            for (const auto& [k, v] : n.op.attrs.entries())
+                attrs[k] = attrToJson(v);
+            j[kAttrsKey] = std::move(attrs);
+        }
+        if (!n.subgraphs.empty()) {
+            OJson subs = OJson::array();
+            for (const Subgraph& s : n.subgraphs)
+                subs.push_back(OJson{{"attribute", s.attribute},
+                                     {"outer_inputs", s.outerInputs},
+                                     {"graph", s.graph ? writeGraph(*s.graph, numbers) : OJson::object()}});
+            j[kSubgraphsKey] = std::move(subs);
+        }
+        for (const auto& [k, v] : n.extras)
+            j[k] = OJson::parse(v.text);
+        nodes.push_back(std::move(j));
+    }
+    OJson root;
+    root["name"] = g.name;
+    root["nodes"] = std::move(nodes);
+    root["outputs"] = g.outputs;
+    for (const auto& [k, v] : g.extras)
+        root[k] = OJson::parse(v.text);
+    return root;
+}
+
 } // namespace
 
 Result<Graph> parseRlxJson(const std::string& text, Diagnostics* warnings)
@@ -301,7 +387,11 @@ Result<Graph> parseRlxJson(const std::string& text, Diagnostics* warnings)
     }
     Graph g;
     try {
-        g = readGraph(root);
+        std::map<std::int64_t, std::string> symbolNames;
+        if (root.is_object() && root.contains("costscope_symbols") && root["costscope_symbols"].is_object())
+            for (auto it = root["costscope_symbols"].begin(); it != root["costscope_symbols"].end(); ++it)
+                symbolNames[symbolNumber(it.key(), it.value())] = it.value().get<std::string>();
+        g = readGraph(root, symbolNames);
     } catch (const ParseFailure& f) {
         return f.diag;
     } catch (const nlohmann::json::exception& e) {
@@ -325,24 +415,7 @@ Result<Graph> parseRlxJson(const std::string& text, Diagnostics* warnings)
 std::string writeRlxJson(const Graph& g)
 {
     RlxSymbolNumbers numbers;
-    OJson nodes = OJson::array();
-    for (const Node& n : g.nodes) {
-        OJson j;
-        j["id"] = n.id;
-        j["op"] = writeOp(n);
-        j["inputs"] = n.inputs;
-        j["shape"] = writeShape(n.shape, numbers);
-        j["name"] = n.name ? OJson(*n.name) : OJson(nullptr);
-        for (const auto& [k, v] : n.extras)
-            j[k] = OJson::parse(v.text);
-        nodes.push_back(std::move(j));
-    }
-    OJson root;
-    root["name"] = g.name;
-    root["nodes"] = std::move(nodes);
-    root["outputs"] = g.outputs;
-    for (const auto& [k, v] : g.extras)
-        root[k] = OJson::parse(v.text);
+    OJson root = writeGraph(g, numbers);
     if (!numbers.custom().empty()) {
         OJson names = OJson::object();
         for (const auto& [num, name] : numbers.custom())

@@ -2,12 +2,11 @@
 // ONNX If, Loop and Scan: imported with their subgraphs (values read from the enclosing graph become extra inputs),
 // run on the CPU backend and costed as their bodies times the number of runs; a Loop whose trip count is not a
 // constant is left uncosted with a note; broken control flow is refused with a message (exit 3 from the CLI).
-// Models are written here with libonnx's protobuf classes.
+// Models are written with libonnx's protobuf classes (control_flow_models.h).
 #include "analysis/op_cost.h"
+#include "control_flow_models.h"
 #include "cpu/cpu_backend.h"
-#include "formats/onnx_import.h"
-#include "measure.h"
-#include "onnx_writer.h"
+#include "formats/graph_file.h"
 #include "test_paths.h"
 
 #include <QTemporaryDir>
@@ -17,117 +16,10 @@ using namespace costscope;
 using namespace costscope::test;
 
 namespace {
-// A subgraph: inputs and outputs of unknown shape (as exporters often write them), nodes added by the caller.
-struct Body {
-    onnx::GraphProto g;
-    explicit Body(const std::string& name) { g.set_name(name); }
-    onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& in, const std::string& out)
-    {
-        auto* n = g.add_node();
-        n->set_op_type(op);
-        n->set_name(out);
-        for (const auto& i : in)
-            n->add_input(i);
-        n->add_output(out);
-        return *n;
-    }
-    void value(bool input, const std::string& name, int type)
-    {
-        auto* v = input ? g.add_input() : g.add_output();
-        v->set_name(name);
-        v->mutable_type()->mutable_tensor_type()->set_elem_type(type);
-    }
-};
-
-void graphAttr(onnx::NodeProto& n, const std::string& name, const onnx::GraphProto& g)
-{
-    auto* a = n.add_attribute();
-    a->set_name(name);
-    a->set_type(onnx::AttributeProto::GRAPH);
-    *a->mutable_g() = g;
-}
-
-void scalarInput(OnnxModel& m, const std::string& name, int type)
-{
-    auto* v = m.graph().add_input();
-    v->set_name(name);
-    v->mutable_type()->mutable_tensor_type()->set_elem_type(type);
-    v->mutable_type()->mutable_tensor_type()->mutable_shape();
-}
-
-Result<Graph> import(const OnnxModel& m)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath("m.onnx");
-    m.save(path);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return Diagnostic::error("cannot read back the model");
-    const QByteArray bytes = f.readAll();
-    return importOnnx(std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())), nullptr);
-}
-
 Result<std::vector<HostTensor>> runAll(const Graph& g, const std::vector<HostTensor>& inputs)
 {
     CpuBackend backend;
-    auto plan = preparePlan(backend, g, {}, 0, inputs);
-    if (!plan)
-        return plan.error();
-    if (auto r = (*plan)->run(); !r)
-        return r.error();
-    return (*plan)->readOutputs();
-}
-
-HostTensor f32(std::vector<std::int64_t> dims, std::vector<float> v)
-{
-    return HostTensor::fromBytes(std::move(dims), DType::F32, v.data(), v.size() * sizeof(float));
-}
-HostTensor boolean(bool b)
-{
-    return HostTensor::fromBytes({}, DType::Bool, &b, 1);
-}
-HostTensor i64(std::int64_t v)
-{
-    return HostTensor::fromBytes({}, DType::I64, &v, sizeof v);
-}
-
-std::vector<float> floats(const HostTensor& t)
-{
-    std::vector<float> v;
-    for (std::uint64_t i = 0; i < t.elements(); ++i)
-        v.push_back(static_cast<float>(t.valueAsDouble(i)));
-    return v;
-}
-
-// y, ys = Loop(M, cond, y0) with body y = y + x (x read from the enclosing graph), ys stacking every y.
-OnnxModel loopModel(bool constantTripCount)
-{
-    OnnxModel m(17);
-    Body body("loop_body");
-    body.value(true, "i", onnx::TensorProto::INT64);
-    body.value(true, "c_in", onnx::TensorProto::BOOL);
-    body.value(true, "y_in", onnx::TensorProto::FLOAT);
-    body.node("Identity", {"c_in"}, "c_out");
-    body.node("Add", {"y_in", "x"}, "y_out");
-    body.node("Identity", {"y_out"}, "scan_out");
-    body.value(false, "c_out", onnx::TensorProto::BOOL);
-    body.value(false, "y_out", onnx::TensorProto::FLOAT);
-    body.value(false, "scan_out", onnx::TensorProto::FLOAT);
-    if (constantTripCount) {
-        auto* t = m.graph().add_initializer();
-        t->set_name("M");
-        t->set_data_type(onnx::TensorProto::INT64);
-        t->add_int64_data(3);
-    } else {
-        scalarInput(m, "M", onnx::TensorProto::INT64);
-    }
-    m.input("x", {2});
-    m.input("y0", {2});
-    auto& loop = m.node("Loop", {"M", "", "y0"}, {"y", "ys"});
-    graphAttr(loop, "body", body.g);
-    m.output("y", {2});
-    m.output("ys", {3, 2});
-    return m;
+    return runOn(backend, g, inputs);
 }
 } // namespace
 
@@ -140,7 +32,9 @@ private slots:
     void loopIsCostedAsItsBodyTimesTheTripCount();
     void loopWithoutConstantTripCountIsNotCosted();
     void scanSlicesItsInputs();
+    void opset8ScanRunsPerBatchEntry();
     void brokenControlFlowIsRefused();
+    void subgraphsSurviveSaving();
 };
 
 void TestCpuControlFlow::initTestCase()
@@ -151,19 +45,7 @@ void TestCpuControlFlow::initTestCase()
 
 void TestCpuControlFlow::ifRunsTheBranchItsConditionPicks()
 {
-    OnnxModel m(17);
-    Body then("then_body"), other("else_body");
-    then.node("Add", {"x", "x"}, "t");
-    then.value(false, "t", onnx::TensorProto::FLOAT);
-    other.node("Mul", {"x", "x"}, "e");
-    other.value(false, "e", onnx::TensorProto::FLOAT);
-    scalarInput(m, "cond", onnx::TensorProto::BOOL);
-    m.input("x", {3});
-    auto& n = m.node("If", {"cond"}, {"y"});
-    graphAttr(n, "then_branch", then.g);
-    graphAttr(n, "else_branch", other.g);
-    m.output("y", {3});
-    auto g = import(m);
+    auto g = import(ifModel());
     QVERIFY2(g, g ? "" : g.error().message.c_str());
     const auto x = f32({3}, {1, 2, 3});
     auto doubled = runAll(*g, {boolean(true), x});
@@ -229,30 +111,55 @@ void TestCpuControlFlow::loopWithoutConstantTripCountIsNotCosted()
 
 void TestCpuControlFlow::scanSlicesItsInputs()
 {
-    // sum, partials = Scan(init, xs) along axis 1 of xs [2, 3], backwards: the running sum of each column.
-    OnnxModel m(17);
-    Body body("scan_body");
-    body.value(true, "s_in", onnx::TensorProto::FLOAT);
-    body.value(true, "x_t", onnx::TensorProto::FLOAT);
-    body.node("Add", {"s_in", "x_t"}, "s_out");
-    body.node("Identity", {"s_out"}, "partial");
-    body.value(false, "s_out", onnx::TensorProto::FLOAT);
-    body.value(false, "partial", onnx::TensorProto::FLOAT);
-    m.input("init", {2});
-    m.input("xs", {2, 3});
-    auto& scan = m.node("Scan", {"init", "xs"}, {"sum", "partials"});
-    OnnxModel::attr(scan, "num_scan_inputs", std::int64_t{1});
-    OnnxModel::attr(scan, "scan_input_axes", std::vector<std::int64_t>{1});
-    OnnxModel::attr(scan, "scan_input_directions", std::vector<std::int64_t>{1});
-    graphAttr(scan, "body", body.g);
-    m.output("sum", {2});
-    m.output("partials", {3, 2});
-    auto g = import(m);
+    auto g = import(scanModel());
     QVERIFY2(g, g ? "" : g.error().message.c_str());
     auto out = runAll(*g, {f32({2}, {0, 100}), f32({2, 3}, {1, 2, 3, 4, 5, 6})});
     QVERIFY2(out, out ? "" : out.error().message.c_str());
     QCOMPARE(floats((*out)[0]), (std::vector<float>{6, 115}));
     QCOMPARE(floats((*out)[1]), (std::vector<float>{3, 106, 5, 111, 6, 115}));
+}
+
+void TestCpuControlFlow::opset8ScanRunsPerBatchEntry()
+{
+    // Opset 8: sum, partials = Scan(sequence_lens, init [2, 2], xs [2, 3, 2]) backwards, sequences of 3 and 2 steps;
+    // the shorter one's partial sums are zero-padded to 3 (as ONNX Runtime's Scan-8 does).
+    OnnxModel m(8);
+    Body body = runningSumBody();
+    m.intInput("lens", 2);
+    m.input("init", {2, 2});
+    m.input("xs", {2, 3, 2});
+    auto& scan = m.node("Scan", {"lens", "init", "xs"}, {"sum", "partials"});
+    OnnxModel::attr(scan, "num_scan_inputs", std::int64_t{1});
+    OnnxModel::attr(scan, "directions", std::vector<std::int64_t>{1});
+    graphAttr(scan, "body", body.g);
+    m.output("sum", {2, 2});
+    m.output("partials", {2, 3, 2});
+    auto g = import(m);
+    QVERIFY2(g, g ? "" : g.error().message.c_str());
+    std::vector<std::int64_t> lens{3, 2};
+    const auto lengths = HostTensor::fromBytes({2}, DType::I64, lens.data(), lens.size() * sizeof(std::int64_t));
+    auto out =
+        runAll(*g, {lengths, f32({2, 2}, {0, 0, 100, 100}), f32({2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})});
+    QVERIFY2(out, out ? "" : out.error().message.c_str());
+    QCOMPARE(floats((*out)[0]), (std::vector<float>{9, 12, 116, 118}));
+    QCOMPARE((*out)[1].dims(), (std::vector<std::int64_t>{2, 3, 2}));
+    QCOMPARE(floats((*out)[1]), (std::vector<float>{5, 6, 8, 10, 9, 12, 109, 110, 116, 118, 0, 0}));
+    // Costed as its body once per batch entry and step.
+    for (const Node& n : g->nodes)
+        if (n.op.name == "Scan" && n.op.attrs.intOr("onnx_output", 0) == 0) {
+            InputShapes shapes;
+            for (NodeId in : n.inputs)
+                shapes.push_back(&g->find(in)->shape);
+            const OpWork w = opWork(n, shapes, {});
+            QVERIFY2(!w.skipped, w.note.c_str());
+            QCOMPARE(w.flops, 2.0 * 3.0 * 2.0); // an Add of two elements, for 2 entries of 3 steps
+        }
+    // A sequence length beyond the sequence axis is refused with the entry it is for.
+    lens = {3, 4};
+    const auto tooLong = HostTensor::fromBytes({2}, DType::I64, lens.data(), lens.size() * sizeof(std::int64_t));
+    auto bad = runAll(*g, {tooLong, f32({2, 2}, {0, 0, 0, 0}), f32({2, 3, 2}, std::vector<float>(12, 1))});
+    QVERIFY(!bad);
+    QVERIFY2(bad.error().message.find("sequence_lens[1] is 4") != std::string::npos, bad.error().message.c_str());
 }
 
 void TestCpuControlFlow::brokenControlFlowIsRefused()
@@ -279,17 +186,12 @@ void TestCpuControlFlow::brokenControlFlowIsRefused()
 
     // A Loop with neither trip count nor condition would never end: run says so, exit 3.
     OnnxModel endless(17);
-    Body loopBody("loop_body");
-    loopBody.value(true, "i", onnx::TensorProto::INT64);
-    loopBody.value(true, "c_in", onnx::TensorProto::BOOL);
-    loopBody.value(true, "y_in", onnx::TensorProto::FLOAT);
-    loopBody.node("Identity", {"c_in"}, "c_out");
-    loopBody.node("Identity", {"y_in"}, "y_out");
-    loopBody.value(false, "c_out", onnx::TensorProto::BOOL);
-    loopBody.value(false, "y_out", onnx::TensorProto::FLOAT);
+    Body passing = loopBody();
+    passing.node("Identity", {"y_in"}, "y_out");
+    passing.value(false, "y_out", onnx::TensorProto::FLOAT);
     endless.input("y0", {2});
     auto& loop = endless.node("Loop", {"", "", "y0"}, {"y"});
-    graphAttr(loop, "body", loopBody.g);
+    graphAttr(loop, "body", passing.g);
     endless.output("y", {2});
     const QString model = dir.filePath("endless.onnx"), input = dir.filePath("y0.pb");
     endless.save(model);
@@ -299,6 +201,44 @@ void TestCpuControlFlow::brokenControlFlowIsRefused()
                nullptr, &err),
         3);
     QVERIFY2(err.contains("never end"), err.constData());
+}
+
+void TestCpuControlFlow::subgraphsSurviveSaving()
+{
+    // Saved as RLX JSON and as a .costscope document, the bodies (nested ones too) come back whole and run the same.
+    QTemporaryDir dir;
+    const auto x = f32({2}, {1, 10}), y0 = f32({2}, {0, 5});
+    for (const QString name : {"nested.json", "nested.costscope"}) {
+        auto g = import(nestedModel());
+        QVERIFY2(g, g ? "" : g.error().message.c_str());
+        const std::string path = dir.filePath(name).toStdString();
+        auto saved = saveGraphFile(*g, path);
+        QVERIFY2(saved, saved ? "" : saved.error().message.c_str());
+        auto loaded = loadGraphFile(path);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        QVERIFY(loaded->graph == *g);
+        for (bool flag : {true, false}) {
+            auto want = runAll(*g, {boolean(flag), x, y0});
+            auto got = runAll(loaded->graph, {boolean(flag), x, y0});
+            QVERIFY2(want && got, got ? "" : got.error().message.c_str());
+            QCOMPARE(floats(got->front()), floats(want->front()));
+        }
+    }
+
+    // From the CLI: an ONNX Loop converted to .costscope runs to the same result as the ONNX file.
+    const QString onnx = dir.filePath("loop.onnx"), doc = dir.filePath("loop.costscope");
+    loopModel(true).save(onnx);
+    QByteArray err;
+    QCOMPARE(runCli({"convert", onnx, doc}, nullptr, &err), 0);
+    const QString xFile = dir.filePath("x.pb"), y0File = dir.filePath("y0.pb"), yFile = dir.filePath("y.pb");
+    writeTensorFile(xFile, {1, 10}, {2});
+    writeTensorFile(y0File, {0, 5}, {2});
+    writeTensorFile(yFile, {3, 35}, {2});
+    for (const QString& model : {onnx, doc})
+        QCOMPARE(runCli({"run", model, "--backend", "cpu", "--input", xFile, "--input", y0File, "--reference", yFile,
+                         "--atol", "1e-6", "--runs", "1", "--warmup", "0", "--no-host-probe"},
+                        nullptr, &err),
+                 0);
 }
 
 QTEST_GUILESS_MAIN(TestCpuControlFlow)

@@ -24,6 +24,7 @@ private slots:
     void symbolsRoundTrip();
     void constantDataIsRead();
     void parameterisedSubOpsKeepTheirAttributes();
+    void brokenSubgraphsAreNamed();
 };
 
 void TestRlxJson::sharedFilesRoundTrip_data()
@@ -174,6 +175,32 @@ void TestRlxJson::parameterisedSubOpsKeepTheirAttributes()
     // A plain sub-op keeps RLX's own spelling.
     g.nodes[1].op.attrs.erase("alpha");
     QVERIFY(writeRlxJson(g).find(R"({"Mir":{"Activation":"LeakyRelu"}})") != std::string::npos);
+}
+
+void TestRlxJson::brokenSubgraphsAreNamed()
+{
+    // A Loop whose body reads enclosing input 5 of a node with two inputs, and one whose body has no nodes array.
+    const std::string head = R"({"name":"l","nodes":[
+      {"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":{"dims":[{"Static":2}],"dtype":"F32"},"name":null},
+      {"id":1,"op":{"Mir":"Loop"},"inputs":[0,0],"shape":{"dims":[{"Static":2}],"dtype":"F32"},"name":"loop",
+       "costscope_subgraphs":[{"attribute":"body",)";
+    const std::string body = R"("graph":{"name":"body","nodes":[
+      {"id":0,"op":{"Input":{"name":"y"}},"inputs":[],"shape":{"dims":[{"Static":2}],"dtype":"F32"},"name":null}],
+      "outputs":[0]}}]}],"outputs":[1]})";
+    auto ok = parseRlxJson(head + R"("outer_inputs":[1],)" + body);
+    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+    QCOMPARE(ok->nodes[1].subgraphs.size(), std::size_t(1));
+    QCOMPARE(ok->nodes[1].subgraphs[0].graph->nodes.size(), std::size_t(1));
+    auto outOfRange = parseRlxJson(head + R"("outer_inputs":[5],)" + body);
+    QVERIFY(!outOfRange);
+    QVERIFY2(outOfRange.error().format("f").find("loop") != std::string::npos
+                 && outOfRange.error().message.find("outer_inputs") != std::string::npos,
+             outOfRange.error().format("f").c_str());
+    auto noNodes = parseRlxJson(head + R"("outer_inputs":[],"graph":{"outputs":[]}}]}],"outputs":[1]})");
+    QVERIFY(!noNodes);
+    QVERIFY2(noNodes.error().message.find("its body") != std::string::npos
+                 && noNodes.error().message.find("nodes") != std::string::npos,
+             noNodes.error().message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestRlxJson)
