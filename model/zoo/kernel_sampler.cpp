@@ -80,7 +80,8 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
     for (std::int64_t m : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) {
         ++row;
         for (std::size_t column = 0; column < kn.size(); ++column) {
-            const auto [k, n] = kn[column];
+            // Named variables, not a structured binding: the lambda below captures them (clang before 16 cannot).
+            const std::int64_t k = kn[column].first, n = kn[column].second;
             const double flops = 2.0 * double(m) * double(k) * double(n);
             const bool fused = (std::size_t(row) + column) % 2 == 1;
             const char* act = fused ? activations[fusedCount++ % 4] : nullptr;
@@ -117,9 +118,10 @@ void attentions(double maxGflop, std::vector<SamplerGraph>& out)
     const std::vector<std::pair<std::int64_t, std::int64_t>> headShapes = {
         {4, 64}, {8, 64}, {12, 64}, {16, 64}, {8, 128}, {4, 32}, {4, 16}}; // small models' narrow heads
     for (std::int64_t seq : {16, 32, 64, 128, 256, 512, 1024})
-        for (const auto& [heads, dim] : headShapes)
+        for (const auto& shape : headShapes)
             for (std::int64_t batch : {1, 8})
                 for (const bool causal : {false, true}) {
+                    const std::int64_t heads = shape.first, dim = shape.second; // captured below: no binding
                     const double flops = double(batch * heads) * double(seq) * double(seq) * (4.0 * double(dim) + 5);
                     s.add(flops, [&](GraphBuilder& b) {
                         const Dims d = {batch, seq, heads * dim};
@@ -286,13 +288,15 @@ void transposes(double maxGflop, std::vector<SamplerGraph>& out)
     // -> [batch, heads, head_dim, seq].
     for (std::int64_t batch : {1, 8})
         for (std::int64_t seq : {16, 32, 128, 512})
-            for (const auto& [heads, dim] : {std::pair<std::int64_t, std::int64_t>{4, 16}, {12, 64}})
-                for (const bool keys : {false, true})
+            for (const auto& shape : {std::pair<std::int64_t, std::int64_t>{4, 16}, {12, 64}})
+                for (const bool keys : {false, true}) {
+                    const std::int64_t heads = shape.first, dim = shape.second; // captured below: no binding
                     s.add(double(batch * seq * heads * dim), [&](GraphBuilder& b) {
                         Op op = edit::defaultOp(OpKind::Transpose);
                         op.attrs.set("perm", keys ? Dims{0, 2, 3, 1} : Dims{0, 2, 1, 3});
                         return b.op(op, {s.input(b, {batch, seq, heads, dim})});
                     });
+                }
 }
 
 } // namespace
