@@ -16,6 +16,7 @@ cmake_minimum_required(VERSION 3.25)
 project(budget NONE)
 enable_testing()
 # Built at once, and its test runs as the environment says; then one whose build outlasts any short budget.
+add_custom_target(costscope-cli COMMAND true) # built first: tests run it as a program
 add_custom_target(model_test_fast COMMAND true)
 add_test(NAME model/test_fast COMMAND sh -c "sleep \${FAKE_SLEEP:-0}; exit \${FAKE_EXIT:-0}")
 if(PRESET STREQUAL "asan-ci")
@@ -49,9 +50,9 @@ expect() {
   [ "$fail" -eq 0 ] || printf '%s\n' "---- output of $name:" "$out"
 }
 built='built \(or scripts, which need no build\)'
-expect "a build that outlasts the budget" 0 "" asan-ci 6 "^==== asan-ci: 3 tests; 2 $built, 0 ran ====\$" \
-  '^  NOT BUILT within the budget \(1\): model/test_slow$' \
-  '^  NOT RUN within the budget \(2\): model/test_fast ci/script$'
+# Building stops at two thirds of the budget (10 of 15 s), and what was built runs in the rest.
+expect "a build that outlasts the budget" 0 "" asan-ci 15 "^==== asan-ci: 3 tests; 2 $built, 2 ran ====\$" \
+  '^  NOT BUILT within the budget \(1\): model/test_slow$'
 expect "a test that fails within the budget" 1 "FAKE_EXIT=1" tsan 120 "^==== tsan: 2 tests; 2 $built, 2 ran ====\$"
 expect "a test stopped at the budget's end" 0 "FAKE_SLEEP=60" tsan 8 \
   "^==== tsan: 2 tests; 2 $built, 2 ran ====\$" '^  STOPPED by the budget.s end \(1\): model/test_fast$'
