@@ -32,7 +32,7 @@ namespace {
 constexpr const char* kUsageLine =
     "usage: costscope-cli evaluate [--backend cpu|cuda|vulkan] [--device N|ID] [--profile NAME] [--families F,G...]\n"
     "                              [--no-zoo] [--no-sampler] [--batches 1,8] [--max-gflop X] [--budget S] [--json] "
-    "[--save-runs FILE] [DATA...]\n"
+    "[--save-runs FILE] [--all-nodes] [DATA...]\n"
     "                              [--remote USER@HOST[:PORT] ...]  (on a remote host's device; no DATA files)\n"
     "       costscope-cli evaluate --runs FILE [--profile NAME] [--as-is] [--json]   (saved measurements, nothing is "
     "run;\n       --as-is: the profile's own predictors, nothing refitted, e.g. a transferred profile)";
@@ -90,7 +90,7 @@ nlohmann::ordered_json statsJson(const ErrorStats& s)
 }
 
 nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& backend, const std::string& device,
-                                  const std::string& profile, const std::string& protocol)
+                                  const std::string& profile, const std::string& protocol, bool allNodes)
 {
     nlohmann::ordered_json j;
     j["backend"] = backend;
@@ -118,16 +118,22 @@ nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& 
         j["by_family"].push_back(
             {{"model", f.model}, {"family", f.family}, {"graphs", statsJson(f.graphs)}, {"nodes", statsJson(f.nodes)}});
     j["worst"] = preds(r.worst);
-    j["worst_nodes"] = nlohmann::ordered_json::array();
-    for (const NodeMiss& n : r.worstNodes)
-        j["worst_nodes"].push_back({{"family", n.family},
-                                    {"graph", n.graph},
-                                    {"batch", n.batch},
-                                    {"node", n.node},
-                                    {"op", n.op},
-                                    {"predicted_ns", n.predictedNs},
-                                    {"measured_ns", n.measuredNs}});
+    auto nodes = [](const std::vector<NodeMiss>& v) {
+        nlohmann::ordered_json a = nlohmann::ordered_json::array();
+        for (const NodeMiss& n : v)
+            a.push_back({{"family", n.family},
+                         {"graph", n.graph},
+                         {"batch", n.batch},
+                         {"node", n.node},
+                         {"op", n.op},
+                         {"predicted_ns", n.predictedNs},
+                         {"measured_ns", n.measuredNs}});
+        return a;
+    };
+    j["worst_nodes"] = nodes(r.worstNodes);
     j["predictions"] = preds(r.predictions);
+    if (allNodes)
+        j["nodes"] = nodes(r.nodes);
     j["notes"] = r.notes;
     return j;
 }
@@ -138,7 +144,8 @@ int printReport(const Args& args, const EvaluationReport& report, const std::str
                 const std::string& protocol = "leave-one-family-out")
 {
     if (args.flag("json")) {
-        std::cout << reportJson(report, backendName, deviceName, profileName, protocol).dump(2) << '\n';
+        std::cout << reportJson(report, backendName, deviceName, profileName, protocol, args.flag("all-nodes")).dump(2)
+                  << '\n';
         return kOk;
     }
     printTable(report, backendName + " (" + deviceName + ", profile " + profileName + ")", protocol);
@@ -191,7 +198,7 @@ int cmdEvaluate(const std::vector<std::string>& argv)
         }
     auto args =
         remote ? Args::parse(
-            remote->rest, {"json", "no-zoo", "no-sampler", "as-is"},
+            remote->rest, {"json", "all-nodes", "no-zoo", "no-sampler", "as-is"},
             {"backend", "device", "profile", "families", "batches", "max-gflop", "budget", "runs", "save-runs"}, &err)
                : std::nullopt;
     if (args && remote->remote && !args->positional().empty()) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/costscope_cost_model.h"
+#include "analysis/reuse_distance.h"
 
 #include "analysis/dtype_rates.h"
 #include "analysis/gemm_rate.h"
@@ -177,6 +178,7 @@ GraphWork CostscopeCostModel::work(const Graph& g, const Bindings& b) const
     for (NodeId out : g.outputs)
         if (const auto at = positions.of(out); at && elements[*at])
             gw.outputBytes[*at] = static_cast<double>(*elements[*at]) * byteSize(g.nodes[*at].shape.dtype);
+    gw.inputReuseBytes = inputReuseBytes(g, gw.nodes, b);
     return gw;
 }
 
@@ -250,7 +252,8 @@ GraphCost CostscopeCostModel::price(const Graph& g, const GraphWork& gw, const D
                 // The learned ratio replaces the class correction; the roofline bounds it from below.
                 const double floor = std::max(w.flops / peak, bytes / bestBw);
                 const double elements = i < gw.outputElements.size() ? gw.outputElements[i] : 0.0;
-                nc.totalNs = learned->predictNs(kernelFeatures(node, w, analytic, elements), analytic, floor);
+                const double reuse = i < gw.inputReuseBytes.size() ? gw.inputReuseBytes[i] : -1.0;
+                nc.totalNs = learned->predictNs(kernelFeatures(node, w, analytic, elements, reuse), analytic, floor);
                 nc.learned = true;
             } else
                 nc.totalNs = analytic * corrections[cls];

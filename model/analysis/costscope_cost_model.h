@@ -18,7 +18,8 @@ namespace costscope {
 struct GraphWork {
     std::vector<OpWork> nodes;       // graph order
     std::vector<double> outputBytes; // bytes a graph output sends to the host; 0 for other nodes
-    std::vector<double> outputElements; // each node's output elements (0: unbound)
+    std::vector<double> outputElements;  // each node's output elements (0: unbound)
+    std::vector<double> inputReuseBytes; // each node's inputs' reuse distance (analysis/reuse_distance.h)
     IoProfile io;
 };
 

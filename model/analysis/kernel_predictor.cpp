@@ -78,7 +78,8 @@ std::string kernelClassOf(const Node& node, const OpWork& work)
     return std::string(opClassName(c));
 }
 
-KernelFeatures kernelFeatures(const Node& node, const OpWork& w, double analyticNs, double outputElements)
+KernelFeatures kernelFeatures(const Node& node, const OpWork& w, double analyticNs, double outputElements,
+                              double reuseBytes)
 {
     KernelFeatures f;
     f.fill(std::numeric_limits<float>::quiet_NaN());
@@ -109,6 +110,8 @@ KernelFeatures kernelFeatures(const Node& node, const OpWork& w, double analytic
     set(KernelFeature::SubOp, subOpBucket(sub.empty() ? node.op.attrs.stringOr("activation", {}) : sub));
     const std::string mask = node.op.attrs.stringOr("mask_kind", "None");
     set(KernelFeature::Masked, node.op.kind == OpKind::Attention ? (mask == "None" || mask.empty() ? 0.f : 1.f) : NAN);
+    if (reuseBytes >= 0)
+        set(KernelFeature::LogReuseBytes, log2p1(reuseBytes));
     return f;
 }
 

@@ -39,6 +39,7 @@ enum class KernelFeature : std::uint8_t {
     LogAnalyticNs, // log2 of the analytic prediction (ns)
     SubOp,         // a hash bucket of the element-wise sub-op ("Add", "Gelu") or a GEMM's activation, 0 when none
     Masked, // Attention: 1 with a causal (or sliding-window) mask, whose skipped half the analytic FLOPs leave out
+    LogReuseBytes, // log2(1 + the inputs' reuse distance in bytes, analysis/reuse_distance.h): warm or cold caches
     Count,
 };
 constexpr std::size_t kKernelFeatureCount = static_cast<std::size_t>(KernelFeature::Count);
@@ -49,8 +50,9 @@ using KernelFeatures = std::array<float, kKernelFeatureCount>;
 std::string kernelClassOf(const Node& node, const OpWork& work);
 
 // The features of one node; `analyticNs` is the analytic model's time for it, `outputElements` its output's
-// element count (0: unknown).
-KernelFeatures kernelFeatures(const Node& node, const OpWork& work, double analyticNs, double outputElements);
+// element count (0: unknown), `reuseBytes` its inputs' reuse distance (negative: unknown).
+KernelFeatures kernelFeatures(const Node& node, const OpWork& work, double analyticNs, double outputElements,
+                              double reuseBytes);
 
 // A regression tree ensemble as XGBoost writes it ("reg:squarederror", gbtree): margin = base_score + Σ leaf.
 // Evaluated here, not through libxgboost: the model library is linked into the GUI, the CLI and each backend

@@ -43,7 +43,7 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
         s.kernelClass = cls;
         s.analyticNs = analytic;
         s.measuredNs = m->second;
-        s.features = kernelFeatures(node, work.nodes[i], analytic, work.outputElements[i]);
+        s.features = kernelFeatures(node, work.nodes[i], analytic, work.outputElements[i], work.inputReuseBytes[i]);
         s.family = family;
         total += s.measuredNs;
         samples.push_back(std::move(s));

@@ -164,6 +164,7 @@ void finishReport(EvaluationReport& report, Accumulators& acc)
     });
     if (report.worst.size() > 10)
         report.worst.resize(10);
+    report.nodes = report.worstNodes;
     std::sort(report.worstNodes.begin(), report.worstNodes.end(), [](const NodeMiss& a, const NodeMiss& b) {
         return std::fabs(a.predictedNs - a.measuredNs) > std::fabs(b.predictedNs - b.measuredNs);
     });

@@ -52,6 +52,7 @@ struct EvaluationReport {
     std::vector<EvalPrediction> predictions; // every graph under every model
     std::vector<EvalPrediction> worst;       // the largest |error| of the learned model, up to 10
     std::vector<NodeMiss> worstNodes;        // the learned model's largest |predicted - measured| nodes, up to 20
+    std::vector<NodeMiss> nodes;             // every scored node of the learned model, in run order
     std::vector<std::string> notes;          // classes left without a predictor, and why
 };
 

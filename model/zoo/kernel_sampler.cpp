@@ -16,13 +16,24 @@ using edit::GraphBuilder;
 using Dims = std::vector<std::int64_t>;
 
 // Fills graphs of up to kPerGraph nodes of one class; a configuration over the FLOP limit is left out.
+//
+// Two kinds of graph, because a kernel's time depends on whether its inputs are still in the GPU's L2 (the reuse
+// distance, analysis/reuse_distance.h). A graph is replayed, so its inputs and weights were last touched a whole
+// pass ago: in a graph of twelve large kernels (a pass of 50-100 MB) they come from DRAM, as they never do for the
+// small layers of a small model. The same attention kernel measured 36 us cold and 23 us warm on an H100. So every
+// second configuration small enough (kWarmNodeBytes) goes into a "warm" graph whose whole pass stays under
+// kWarmGraphBytes, and the predictors see both contexts of the same shapes.
 class SamplerSet {
 public:
     SamplerSet(std::string cls, double maxGflop, std::vector<SamplerGraph>& out)
         : m_cls(std::move(cls)), m_maxFlops(maxGflop * 1e9), m_out(out)
     {
     }
-    ~SamplerSet() { flush(); }
+    ~SamplerSet()
+    {
+        flush(m_cold);
+        flush(m_warm);
+    }
 
     // `flops` of the configuration; `make` adds its node to the builder and returns it.
     template <class Make>
@@ -30,37 +41,72 @@ public:
     {
         if (flops > m_maxFlops)
             return;
-        if (!m_builder)
-            m_builder = std::make_unique<GraphBuilder>(m_cls + "-sampler-" + std::to_string(m_out.size()));
-        m_outputs.push_back(make(*m_builder));
-        if (m_outputs.size() == kPerGraph)
-            flush();
+        GraphBuilder scratch("scratch");
+        const double bytes = nodeBytes(scratch.graph(), make(scratch));
+        const bool warm = bytes <= kWarmNodeBytes && m_small++ % 2 == 1;
+        Pack& pack = warm ? m_warm : m_cold;
+        if (warm && pack.bytes + bytes > kWarmGraphBytes)
+            flush(pack);
+        if (!pack.builder) {
+            std::string name = m_cls + "-sampler-" + std::to_string(m_out.size());
+            if (warm)
+                name += "-warm";
+            pack.builder = std::make_unique<GraphBuilder>(std::move(name));
+        }
+        pack.outputs.push_back(make(*pack.builder));
+        pack.bytes += bytes;
+        if (pack.outputs.size() == kPerGraph)
+            flush(pack);
     }
     NodeId input(GraphBuilder& b, Dims dims)
     {
-        return b.leaf(OpKind::Input, "x" + std::to_string(m_n++), Shape::of(std::move(dims)));
+        std::string name = "x"; // appended, not "x" + ...: GCC 12 warns falsely on that (bug 105329)
+        name += std::to_string(m_n++);
+        return b.leaf(OpKind::Input, name, Shape::of(std::move(dims)));
     }
     NodeId param(GraphBuilder& b, Dims dims)
     {
-        return b.leaf(OpKind::Param, "w" + std::to_string(m_n++), Shape::of(std::move(dims)));
+        std::string name = "w";
+        name += std::to_string(m_n++);
+        return b.leaf(OpKind::Param, name, Shape::of(std::move(dims)));
     }
 
 private:
     static constexpr std::size_t kPerGraph = 12;
-    void flush()
+    static constexpr double kWarmNodeBytes = 8.0 * (1 << 20);
+    static constexpr double kWarmGraphBytes = 24.0 * (1 << 20);
+    struct Pack {
+        std::unique_ptr<GraphBuilder> builder;
+        std::vector<NodeId> outputs;
+        double bytes = 0;
+    };
+    // The bytes one configuration touches: its node's inputs and output as stored.
+    static double nodeBytes(const Graph& g, NodeId id)
     {
-        if (!m_builder || m_outputs.empty())
-            return;
-        m_out.push_back({m_cls, m_builder->finish(m_outputs)});
-        m_builder.reset();
-        m_outputs.clear();
+        auto tensor = [](const Node* n) {
+            const auto e = n ? n->shape.elements() : std::nullopt;
+            return e ? double(*e) * double(byteSize(n->shape.dtype)) : 0.0;
+        };
+        const Node* node = g.find(id);
+        if (!node)
+            return 0;
+        double total = tensor(node);
+        for (NodeId in : node->inputs)
+            total += tensor(g.find(in));
+        return total;
+    }
+    void flush(Pack& pack)
+    {
+        if (pack.builder && !pack.outputs.empty())
+            m_out.push_back({m_cls, pack.builder->finish(pack.outputs)});
+        pack = Pack{};
     }
     std::string m_cls;
     double m_maxFlops;
     std::vector<SamplerGraph>& m_out;
-    std::unique_ptr<GraphBuilder> m_builder;
-    std::vector<NodeId> m_outputs;
+    Pack m_cold, m_warm;
     int m_n = 0;
+    int m_small = 0;
 };
 
 void matmuls(double maxGflop, std::vector<SamplerGraph>& out)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The kernel sampler's plan (evaluation/zoo_runs.h) takes the classes in rotation, so that a calibration whose
 // predictor budget runs out after a few graphs (a quick one on a busy machine) has sampled every class.
+#include "analysis/costscope_cost_model.h"
+#include "analysis/reuse_distance.h"
 #include "evaluation/zoo_runs.h"
 #include "ir/validate.h"
 #include "zoo/kernel_sampler.h"
@@ -16,6 +18,40 @@ using namespace costscope;
 class TestSamplerPlan : public QObject {
     Q_OBJECT
 private slots:
+    // Kernels are sampled with their inputs warm in L2 and cold (analysis/reuse_distance.h): batch-1 GEMMs, whose
+    // time is reading their weights, both under 16 MiB of reuse distance (small models keep their weights in an
+    // H100's 50 MB L2) and over 48 MiB; every class has warm graphs, each touching at most 24 MiB a pass.
+    void configurationsAreSampledWarmAndCold()
+    {
+        double warmestGemv = 1e300, coldestGemv = 0;
+        std::set<std::string> classes, warmClasses;
+        for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
+            classes.insert(s.kernelClass);
+            const GraphWork w = CostscopeCostModel().work(s.graph, {});
+            const std::vector<double> reuse = inputReuseBytes(s.graph, w.nodes, {});
+            const bool warm = s.graph.name.ends_with("-warm");
+            if (warm) {
+                warmClasses.insert(s.kernelClass);
+                double pass = 0;
+                for (const OpWork& n : w.nodes)
+                    pass += n.free ? 0.0 : double(n.bytes);
+                QVERIFY2(pass <= 24.0 * (1 << 20), s.graph.name.c_str());
+            }
+            for (std::size_t i = 0; i < s.graph.nodes.size(); ++i) {
+                const Node& n = s.graph.nodes[i];
+                if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
+                    continue;
+                const Node& x = s.graph.nodes[*s.graph.indexOf(n.inputs[0])];
+                if (x.shape.rank() == 2 && x.shape.dims[0].value == 1) {
+                    warmestGemv = std::min(warmestGemv, reuse[i]);
+                    coldestGemv = std::max(coldestGemv, reuse[i]);
+                }
+            }
+        }
+        QCOMPARE(warmClasses, classes);
+        QVERIFY2(warmestGemv < 16.0 * (1 << 20), std::to_string(warmestGemv).c_str());
+        QVERIFY2(coldestGemv > 48.0 * (1 << 20), std::to_string(coldestGemv).c_str());
+    }
     void classesComeInRotation()
     {
         for (const double maxGflop : {0.05, 50.0}) {

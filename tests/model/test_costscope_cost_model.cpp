@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/costscope_cost_model.h"
-#include "analysis/host_speed.h"
 #include "analysis/gemm_rate.h"
+#include "analysis/host_speed.h"
+#include "analysis/reuse_distance.h"
 
 #include <QtTest>
 
@@ -57,6 +58,47 @@ class TestCostscopeCostModel : public QObject {
     Q_OBJECT
 
 private slots:
+    void reuseDistanceSeesWarmAndColdInputs()
+    {
+        // x (1 KiB) -> a -> [b reads y: 8 MiB of traffic] -> c reads a (cold: b's bytes since) -> d reads c (warm:
+        // nothing since) -> e, a view of d -> f reads e (warm through the view). A weight w is read by f alone: the
+        // rest of the pass ago.
+        Graph g;
+        Attrs relu;
+        relu.set("op", std::string("Relu"));
+        Attrs add;
+        add.set("op", std::string("Add"));
+        g.add(node(0, Op::make(OpKind::Input), {}, Shape::of({256})));
+        g.add(node(1, Op::make(OpKind::Input), {}, Shape::of({1 << 20})));
+        g.add(node(2, Op::make(OpKind::Activation, relu), {0}, Shape::of({256})));
+        g.add(node(3, Op::make(OpKind::Activation, relu), {1}, Shape::of({1 << 20})));
+        g.add(node(4, Op::make(OpKind::Activation, relu), {2}, Shape::of({256})));
+        g.add(node(5, Op::make(OpKind::Activation, relu), {4}, Shape::of({256})));
+        Attrs shape;
+        shape.set("shape", std::vector<std::int64_t>{16, 16});
+        g.add(node(6, Op::make(OpKind::Reshape, shape), {5}, Shape::of({16, 16})));
+        g.add(node(7, Op::make(OpKind::Param), {}, Shape::of({16, 16})));
+        g.add(node(8, Op::make(OpKind::Binary, add), {6, 7}, Shape::of({16, 16})));
+        g.outputs = {3, 8};
+        const GraphWork w = CostscopeCostModel().work(g, {});
+        const std::vector<double> reuse = inputReuseBytes(g, w.nodes, {});
+        QCOMPARE(reuse.size(), g.nodes.size());
+        const double big = double(w.nodes[3].bytes);
+        QVERIFY(big >= 8.0 * (1 << 20));
+        QCOMPARE(reuse[4], big); // a, produced before b's 8 MiB
+        QCOMPARE(reuse[5], 0.0); // c, produced by the kernel just before
+        QCOMPARE(reuse[0], 0.0); // leaves and views launch nothing
+        QCOMPARE(reuse[6], 0.0);
+        double pass = 0;
+        for (const OpWork& n : w.nodes)
+            pass += n.free ? 0.0 : double(n.bytes);
+        // f reads d through the view (warm, 0) and w (last read by f itself, the rest of a pass ago): 1 KiB each.
+        QCOMPARE(reuse[8], (pass - double(w.nodes[8].bytes)) / 2);
+        // a reads x, last read by a itself in the previous pass: everything else of that pass since.
+        QCOMPARE(reuse[2], pass - double(w.nodes[2].bytes));
+        // The cost model hands the same distances to the predictors.
+        QCOMPARE(w.inputReuseBytes, reuse);
+    }
     void rooflineTakesTheSlowerSide()
     {
         const Graph g = matmulGraph();
