@@ -3,8 +3,11 @@
 #include "control_flow_plan.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
+#include "cuda/narrow_native.h"
+#include "narrow_float_casts.h"
 #include "widen_to_f32.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace costscope {
@@ -63,6 +66,23 @@ std::optional<std::size_t> denseBytes(const std::vector<std::int64_t>& dims, DTy
         if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(d), &n))
             return std::nullopt;
     return static_cast<std::size_t>(n);
+}
+
+bool isFp8(std::optional<DType> t)
+{
+    return t == DType::F8E4M3 || t == DType::F8E5M2;
+}
+
+// fp8 tensors, or Cast/ConstantOfShape targets of fp8: the CUDA kernels have no fp8 storage.
+bool hasFp8(const Graph& g)
+{
+    return std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
+        auto target = [&](const char* key) {
+            const auto name = n.op.attrs.getString(key);
+            return name ? parseDType(*name) : std::nullopt;
+        };
+        return isFp8(n.shape.dtype) || isFp8(target("to")) || isFp8(target("dtype"));
+    });
 }
 
 bool isMatMulKind(OpKind k)
@@ -160,11 +180,15 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
     auto order = g.topologicalOrder();
     if (!order)
         return order.error();
-    // The kernels compute in F32 (and F64, integers): fp16/bf16/fp8 graphs run by conversion, widened once here
-    // (widen_to_f32.h says what that changes); narrow inputs are widened as they are set.
+    // fp16/bf16 ops with a 16-bit lowering keep their dtype; the others run in F32 between Casts
+    // (narrow_float_casts.h, cuda/narrow_native.h). fp8 graphs, and every narrow graph where
+    // COSTSCOPE_CUDA_NATIVE_16BIT=0, run by conversion: widened once here (widen_to_f32.h says what that changes),
+    // their narrow inputs widened as they are set.
     const bool narrow = hasNarrowFloats(g);
-    auto plan = std::make_unique<CudaPlan>(device, narrow ? widenedToF32(g) : g, bindings, m_options);
-    plan->setWidensInputs(narrow);
+    const bool widen = narrow && (!cuda::nativeSixteenBitRequested() || hasFp8(g));
+    Graph planned = !narrow ? g : widen ? widenedToF32(g) : withNarrowFloatCasts(g, cuda::runsNarrowNatively);
+    auto plan = std::make_unique<CudaPlan>(device, std::move(planned), bindings, m_options);
+    plan->setWidensInputs(widen);
     if (auto r = plan->createHandles(); !r)
         return r.error();
     const Graph& pg = plan->graph();

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "cuda/narrow_native.h"
+
+#include "cuda/cuda_lower.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+namespace costscope::cuda {
+
+namespace {
+std::optional<DType> inputType(const Graph& g, const Node& n, std::size_t i)
+{
+    const Node* in = i < n.inputs.size() ? g.find(n.inputs[i]) : nullptr;
+    return in ? std::optional<DType>(in->shape.dtype) : std::nullopt;
+}
+
+// Inputs `first`.. hold n's own 16-bit dtype (the data operands of a layout op); later inputs are indices or shapes.
+bool operandsAreOwnType(const Graph& g, const Node& n, std::size_t first, std::size_t count)
+{
+    if (!isSixteenBitFloat(n.shape.dtype))
+        return false;
+    for (std::size_t i = first; i < std::min(first + count, n.inputs.size()); ++i)
+        if (inputType(g, n, i) != n.shape.dtype)
+            return false;
+    return true;
+}
+
+bool castable(std::optional<DType> t)
+{
+    if (!t)
+        return false;
+    switch (*t) {
+    case DType::F32:
+    case DType::F64:
+    case DType::F16:
+    case DType::BF16:
+    case DType::I8:
+    case DType::U8:
+    case DType::Bool:
+    case DType::I32:
+    case DType::I64: return true;
+    default: return false;
+    }
+}
+} // namespace
+
+bool isSixteenBitFloat(DType t)
+{
+    return t == DType::F16 || t == DType::BF16;
+}
+
+bool nativeSixteenBitRequested()
+{
+    const char* env = std::getenv("COSTSCOPE_CUDA_NATIVE_16BIT");
+    return !env || std::string(env) != "0";
+}
+
+bool runsNarrowNatively(const Graph& g, const Node& n)
+{
+    const std::size_t all = n.inputs.size();
+    if (isAliasOp(n.op.kind))
+        return operandsAreOwnType(g, n, 0, 1);
+    switch (n.op.kind) {
+    case OpKind::Cast: return castable(inputType(g, n, 0)) && castable(n.shape.dtype);
+    case OpKind::ConstantOfShape: return isSixteenBitFloat(n.shape.dtype);
+    // Layout ops move elements by their size (lower_layout.cpp, lower_select.cpp).
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Narrow:
+    case OpKind::Expand:
+    case OpKind::Tile:
+    case OpKind::Pad:
+    case OpKind::Gather:
+    case OpKind::GatherElements: return operandsAreOwnType(g, n, 0, 1);
+    case OpKind::Unknown: return n.op.name == "GatherND" && operandsAreOwnType(g, n, 0, 1);
+    case OpKind::Concat: return operandsAreOwnType(g, n, 0, all);
+    case OpKind::Where: return operandsAreOwnType(g, n, 1, 2);
+    default: return false;
+    }
+}
+
+} // namespace costscope::cuda
