@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
+#include "cuda/cuda_gemm.h"
 #include "control_flow_plan.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
@@ -137,7 +138,7 @@ Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
         return plan.atNode(pos, launch.error().message);
     std::string label = n.op.label();
     if (isMatMulKind(n.op.kind))
-        label += "[" + cuda::precisionName(plan.options().precision) + "]";
+        label += "[" + cuda::gemmModeName(plan.options().precision, n.shape.dtype) + "]";
     plan.steps().push_back({pos, std::move(label), std::move(*launch)});
     return true;
 }

@@ -173,7 +173,8 @@ struct LtPointers {
 // The matmul D^T[n,m] = W^T[n,k] A^T[k,m] (+ C) with `epilogue`, its algorithm chosen (the fastest of cuBLASLt's
 // candidates, timed on the operands: lt_autotune.h); null when cuBLASLt has none.
 std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
-                                        const void* bias, cublasLtEpilogue_t epilogue, const LtPointers& p)
+                                        const void* bias, cublasLtEpilogue_t epilogue, const LtPointers& p,
+                                        cudaDataType_t type)
 {
     auto lt = std::make_shared<LtMatmul>();
     const std::uint64_t workspace = plan.libraryWorkspaceBytes();
@@ -181,12 +182,13 @@ std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int
     int count = 0;
     const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
     bool ok =
-        cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F) == CUBLAS_STATUS_SUCCESS
+        cublasLtMatmulDescCreate(&lt->desc, computeTypeFor(plan.options().precision, type), CUDA_R_32F)
+            == CUBLAS_STATUS_SUCCESS
         && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
                == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->a, type, un, uk, n) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->b, type, uk, um, k) == CUBLAS_STATUS_SUCCESS
+        && cublasLtMatrixLayoutCreate(&lt->c, type, un, um, n) == CUBLAS_STATUS_SUCCESS
         && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
         && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
                                                 sizeof workspace)
@@ -215,9 +217,12 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     const DeviceValue& a = values[positionOf(g, root.inputs[0])];
     const DeviceValue& w = values[positionOf(g, root.inputs[1])];
     const DeviceValue& d = values[group.exit()];
-    for (const DeviceValue* v : {&a, &w, &d})
-        if (auto r = requireF32(*v, "GEMM epilogue operand"); !r)
-            return r.error();
+    // One storage type for A, W, D, the bias and the residual: F32, or F16/BF16 with F32 accumulation (cuBLASLt's
+    // bias then has D's type, its default).
+    const auto type = gemmStorageType(d.dtype);
+    if (!type || a.dtype != d.dtype || w.dtype != d.dtype)
+        return lowerError("GEMM epilogue operands " + valueString(a) + ", " + valueString(w) + " and "
+                          + valueString(d) + " must share one of F32, F16, BF16");
     if (a.dims.size() < 2 || w.dims.size() != 2 || d.dims.empty())
         return lowerError("GEMM epilogue: " + valueString(a) + " x " + valueString(w) + " is no linear layer");
     const std::int64_t k = a.dims.back(), n = w.dims[1];
@@ -227,15 +232,15 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     const void* bias = nullptr;
     if (group.bias) {
         const DeviceValue& b = values[*group.bias];
-        if (b.dtype != DType::F32 || std::int64_t(b.elements()) != n)
-            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n)
-                              + " F32 values");
+        if (b.dtype != d.dtype || std::int64_t(b.elements()) != n)
+            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n) + " "
+                              + std::string(dtypeName(d.dtype)) + " values");
         bias = b.ptr;
     }
     const void* residual = nullptr;
     if (group.residual) {
         const DeviceValue& r = values[*group.residual];
-        if (r.dtype != DType::F32 || r.dims != d.dims)
+        if (r.dtype != d.dtype || r.dims != d.dims)
             return lowerError("GEMM epilogue: residual " + valueString(r) + " must be " + valueString(d));
         residual = r.ptr;
     }
@@ -244,10 +249,11 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     // some versions): the activation then runs as a second pass in place, in the same launch.
     const LtPointers operands{w.ptr, a.ptr, residual, d.ptr, residual ? 1.0f : 0.0f};
     std::shared_ptr<LtMatmul> lt =
-        setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation), operands);
+        setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation), operands, *type);
     ActArgs separate;
-    if (!lt && !group.activation.empty()) {
-        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""), operands);
+    // The separate activation pass reads and writes F32: a 16-bit group without cuBLASLt's epilogue runs node by node.
+    if (!lt && !group.activation.empty() && d.dtype == DType::F32) {
+        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""), operands, *type);
         if (auto act = activationFor(group.activation, {}))
             separate = *act;
         else
@@ -263,7 +269,7 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     void* ws = plan.libraryWorkspace();
     const std::uint64_t workspace = plan.libraryWorkspaceBytes();
     const std::int64_t count = m * n;
-    *label = "cublasLt[" + precisionName(plan.options().precision) + "]"
+    *label = "cublasLt[" + gemmModeName(plan.options().precision, d.dtype) + "]"
              + (separate.op == ActOp::None ? "" : "+" + group.activation) + "(" + fusionGroupName(g, group) + ")";
     return Launch([=](cudaStream_t s) {
         cublasLtMatmul(handle, lt->desc, &alpha, pw, lt->a, pa, lt->b, &beta, pc, lt->c, pd, lt->c, &lt->algo, ws,

@@ -78,6 +78,9 @@ bool runsNarrowNatively(const Graph& g, const Node& n)
     case OpKind::Unknown: return n.op.name == "GatherND" && operandsAreOwnType(g, n, 0, 1);
     case OpKind::Concat: return operandsAreOwnType(g, n, 0, all);
     case OpKind::Where: return operandsAreOwnType(g, n, 1, 2);
+    // cuBLAS/cuBLASLt with 16-bit A, B, C and F32 accumulation (lower_matmul.cpp, lower_fused.cpp).
+    case OpKind::MatMul:
+    case OpKind::Gemm: return operandsAreOwnType(g, n, 0, all);
     default: return false;
     }
 }
