@@ -200,6 +200,7 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         o.maxInputs = cuda::kMaxFusedInputs;
         o.maxOps = cuda::kMaxFusedOps;
         o.attention = cuda::fusedAttentionRequested();
+        o.sixteenBit = true; // the kernels load and store F16/BF16 (a widened graph has none left)
         fusion = planFusion(pg, bindings, o);
     }
     std::vector<DeviceValue>& values = plan->values();

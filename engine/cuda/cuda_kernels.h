@@ -36,8 +36,10 @@ struct BinaryArgs {
 };
 void launchBinary(const float* a, const float* b, float* out, const BinaryArgs& args, cudaStream_t s);
 
-// Element types of the typed element-wise kernels (Bool shares U8's bytes).
-enum class ElemType : int { F32, F64, I64, I32, U8 };
+// Element types of the typed element-wise kernels (Bool shares U8's bytes). F16 and BF16 are storage types of the
+// fused element-wise programs only (loaded to float, stored rounding to nearest even); the typed kernels take the
+// others.
+enum class ElemType : int { F32, F64, I64, I32, U8, F16, BF16 };
 // Binary over F64, I64, I32 or U8 with the CPU backend's integer rules: division by zero gives 0, Mod takes the
 // divisor's sign, Pow goes through double.
 void launchBinaryTyped(const void* a, const void* b, void* out, ElemType t, const BinaryArgs& args, cudaStream_t s);

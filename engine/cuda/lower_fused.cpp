@@ -85,7 +85,6 @@ LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std:
 {
     const Graph& g = plan.graph();
     const std::vector<DeviceValue>& values = plan.values();
-    const DeviceValue& out = values[group.exit()];
     const std::set<std::size_t> members(group.members.begin(), group.members.end());
     std::vector<std::size_t> leaves;
     for (std::size_t m : group.members)
@@ -94,43 +93,21 @@ LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std:
             if (!members.count(p) && std::find(leaves.begin(), leaves.end(), p) == leaves.end())
                 leaves.push_back(p);
         }
-    if (leaves.size() > std::size_t(kMaxFusedInputs) || group.members.size() > std::size_t(kMaxFusedOps)
-        || out.dims.size() > std::size_t(kMaxRank) || out.dtype != DType::F32)
-        return lowerError("the group is beyond the fused kernel's limits");
-    FusedElementwiseArgs args;
-    args.inputs = static_cast<int>(leaves.size());
+    std::vector<const DeviceValue*> inputs;
     std::map<std::size_t, int> reg;
-    std::vector<Dims> strides;
     for (std::size_t k = 0; k < leaves.size(); ++k) {
-        const DeviceValue& v = values[leaves[k]];
-        auto s = broadcastStrides(v.dims, out.dims);
-        auto t = elemTypeOf(v.dtype);
-        if (!s || !t)
-            return lowerError("fused input " + valueString(v) + " does not broadcast to " + valueString(out));
-        strides.push_back(*s);
-        args.in[k] = v.ptr;
-        args.inType[k] = *t;
+        inputs.push_back(&values[leaves[k]]);
         reg[leaves[k]] = static_cast<int>(k);
     }
+    std::vector<FusedOp> code;
     for (std::size_t j = 0; j < group.members.size(); ++j) {
         auto op = fusedOp(g.nodes[group.members[j]], reg, g);
         if (!op)
             return op.error();
-        args.code[j] = *op;
-        reg[group.members[j]] = args.inputs + static_cast<int>(j);
+        code.push_back(*op);
+        reg[group.members[j]] = static_cast<int>(leaves.size() + j);
     }
-    args.ops = static_cast<int>(group.members.size());
-    collapseDims(out.dims, strides, args);
-    args.out = static_cast<float*>(out.ptr);
-    // A kernel of its own for the program where NVRTC is there; the interpreted kernel when it is not or when
-    // the program does not compile (same values; the kernel's label says which one ran).
-    if (nvrtcEnabled())
-        if (auto compiled = compileFusedElementwise(args)) {
-            *label = "fused_elementwise_nvrtc(" + fusionGroupName(g, group) + ")";
-            return Launch([=, kernel = *compiled](cudaStream_t s) { launchCompiledFused(kernel, args, s); });
-        }
-    *label = "fused_elementwise(" + fusionGroupName(g, group) + ")";
-    return Launch([=](cudaStream_t s) { launchFusedElementwise(args, s); });
+    return elementwiseProgram(inputs, code, values[group.exit()], fusionGroupName(g, group), label);
 }
 
 // The cuBLASLt objects of one matmul, kept for the plan's lifetime by the launch that uses them.
@@ -342,6 +319,45 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     return Launch([=](cudaStream_t s) { launchAttention(a, s); });
 }
 } // namespace
+
+LowerResult elementwiseProgram(const std::vector<const DeviceValue*>& inputs, const std::vector<FusedOp>& code,
+                               const DeviceValue& out, const std::string& name, std::string* label)
+{
+    const auto outType = programTypeOf(out.dtype);
+    const bool floatOut = outType == ElemType::F32 || outType == ElemType::F16 || outType == ElemType::BF16;
+    if (inputs.size() > std::size_t(kMaxFusedInputs) || code.empty() || code.size() > std::size_t(kMaxFusedOps)
+        || out.dims.size() > std::size_t(kMaxRank) || !floatOut)
+        return lowerError("the program is beyond the fused kernel's limits");
+    FusedElementwiseArgs args;
+    args.inputs = static_cast<int>(inputs.size());
+    std::vector<Dims> strides;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const DeviceValue& v = *inputs[k];
+        auto s = broadcastStrides(v.dims, out.dims);
+        auto t = programTypeOf(v.dtype);
+        if (!s || !t)
+            return lowerError("fused input " + valueString(v) + " does not broadcast to " + valueString(out));
+        strides.push_back(*s);
+        args.in[k] = v.ptr;
+        args.inType[k] = *t;
+    }
+    std::copy(code.begin(), code.end(), args.code);
+    args.ops = static_cast<int>(code.size());
+    collapseDims(out.dims, strides, args);
+    args.out = out.ptr;
+    args.outType = *outType;
+    // A kernel of its own for the program where NVRTC is there; the interpreted kernel when it is not or when
+    // the program does not compile (same values; the kernel's label says which one ran).
+    if (nvrtcEnabled())
+        if (auto compiled = compileFusedElementwise(args)) {
+            if (label)
+                *label = "fused_elementwise_nvrtc(" + name + ")";
+            return Launch([=, kernel = *compiled](cudaStream_t s) { launchCompiledFused(kernel, args, s); });
+        }
+    if (label)
+        *label = "fused_elementwise(" + name + ")";
+    return Launch([=](cudaStream_t s) { launchFusedElementwise(args, s); });
+}
 
 bool fusedAttentionRequested()
 {

@@ -118,16 +118,13 @@ LowerResult lowerFusedMatMulBiasAct(LowerContext& c)
     auto mm = matmulLaunch(c, *c.in[0], *c.in[1]);
     if (!mm)
         return mm;
-    if (c.out.dtype != DType::F32 && (c.in.size() > 2 || !c.attrs().stringOr("activation", "").empty()))
-        return lowerError("FusedMatMulBiasAct: the bias and activation pass takes F32, got " + valueString(c.out));
     const std::int64_t n = c.out.dims.empty() ? 1 : c.out.dims.back();
-    const float* bias = nullptr;
+    const DeviceValue* bias = nullptr;
     if (c.in.size() > 2) {
-        const DeviceValue& b = *c.in[2];
-        if (b.dtype != DType::F32 || static_cast<std::int64_t>(b.elements()) != n)
-            return lowerError("FusedMatMulBiasAct: bias " + valueString(b) + " must hold " + std::to_string(n)
-                              + " F32 values");
-        bias = static_cast<const float*>(b.ptr);
+        bias = c.in[2];
+        if (bias->dtype != c.out.dtype || static_cast<std::int64_t>(bias->elements()) != n)
+            return lowerError("FusedMatMulBiasAct: bias " + valueString(*bias) + " must hold " + std::to_string(n) + " "
+                              + std::string(dtypeName(c.out.dtype)) + " values");
     }
     const std::string name = c.attrs().stringOr("activation", "");
     ActArgs act;
@@ -139,12 +136,34 @@ LowerResult lowerFusedMatMulBiasAct(LowerContext& c)
     }
     if (!bias && act.op == ActOp::None)
         return mm;
-    auto* y = static_cast<float*>(c.out.ptr);
-    const std::int64_t rows = n ? product(c.out.dims) / n : 0;
     Launch mmLaunch = std::move(*mm);
+    if (c.out.dtype != DType::F32) {
+        // 16-bit: the bias and activation as an element-wise program over the product, in place.
+        DeviceValue biasRow;
+        std::vector<const DeviceValue*> inputs = {&c.out};
+        std::vector<FusedOp> code;
+        if (bias) {
+            biasRow = *bias;
+            biasRow.dims = {n};
+            inputs.push_back(&biasRow);
+            code.push_back(FusedOp{true, BinaryOp::Add, {}, 0, 1});
+        }
+        if (act.op != ActOp::None)
+            code.push_back(FusedOp{false, BinaryOp::Add, act, std::uint8_t(inputs.size() + code.size() - 1), 0});
+        auto epilogue = elementwiseProgram(inputs, code, c.out, c.node.op.label(), nullptr);
+        if (!epilogue)
+            return epilogue;
+        return Launch([mmLaunch, pass = std::move(*epilogue)](cudaStream_t s) {
+            mmLaunch(s);
+            pass(s);
+        });
+    }
+    auto* y = static_cast<float*>(c.out.ptr);
+    const auto* biasPtr = bias ? static_cast<const float*>(bias->ptr) : nullptr;
+    const std::int64_t rows = n ? product(c.out.dims) / n : 0;
     return Launch([=](cudaStream_t s) {
         mmLaunch(s);
-        launchBiasActivation(y, bias, rows, n, act, s);
+        launchBiasActivation(y, biasPtr, rows, n, act, s);
     });
 }
 

@@ -81,6 +81,13 @@ bool runsNarrowNatively(const Graph& g, const Node& n)
     // cuBLAS/cuBLASLt with 16-bit A, B, C and F32 accumulation (lower_matmul.cpp, lower_fused.cpp).
     case OpKind::MatMul:
     case OpKind::Gemm: return operandsAreOwnType(g, n, 0, all);
+    case OpKind::FusedMatMulBiasAct: {
+        const std::string act = n.op.attrs.stringOr("activation", "");
+        return operandsAreOwnType(g, n, 0, all) && (act.empty() || isFusableActivation(act));
+    }
+    // Element-wise programs that load 16-bit, compute in float and store 16-bit (fused_codegen.h), alone or fused.
+    case OpKind::Binary: return isFusableBinary(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
+    case OpKind::Activation: return isFusableActivation(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
     default: return false;
     }
 }
