@@ -94,13 +94,15 @@ struct ReduceArgs {
 };
 void launchReduceStrided(const float* x, float* y, const ReduceArgs& a, cudaStream_t s);
 
-// Softmax (or log-softmax) along an axis of extent n, with `inner` elements after it.
-void launchSoftmax(const float* x, float* y, std::int64_t outer, std::int64_t n, std::int64_t inner, bool logarithm,
-                   cudaStream_t s);
+// Softmax (or log-softmax) along an axis of extent n, with `inner` elements after it. x and y hold `storage` (F32,
+// F16 or BF16); the row's max and sum are taken in F32.
+void launchSoftmax(const void* x, void* y, ElemType storage, std::int64_t outer, std::int64_t n, std::int64_t inner,
+                   bool logarithm, cudaStream_t s);
 // Layer norm (rms = false) or RMS norm over rows of n; scale and bias hold n values or are null. With
-// paramsPerRow > 0 (InstanceNorm) they hold one value per row instead, row r using index r % paramsPerRow.
-void launchNorm(const float* x, float* y, std::int64_t rows, std::int64_t n, float eps, const float* scale,
-                const float* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow = 0);
+// paramsPerRow > 0 (InstanceNorm) they hold one value per row instead, row r using index r % paramsPerRow. x, y,
+// scale and bias hold `storage` (F32, F16 or BF16); mean and variance are taken in F32.
+void launchNorm(const void* x, void* y, ElemType storage, std::int64_t rows, std::int64_t n, float eps,
+                const void* scale, const void* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow = 0);
 
 enum class MaskKind : int { None, Causal, Window, Input };
 struct AttentionArgs {

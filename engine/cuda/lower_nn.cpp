@@ -8,46 +8,61 @@
 namespace costscope::cuda {
 
 namespace {
+// The shared storage type of a softmax or norm's input and output: F32, F16 or BF16.
+std::optional<ElemType> normStorage(const DeviceValue& x, const DeviceValue& y)
+{
+    const auto t = programTypeOf(x.dtype);
+    if (!t || x.dtype != y.dtype || (*t != ElemType::F32 && *t != ElemType::F16 && *t != ElemType::BF16))
+        return std::nullopt;
+    return t;
+}
+
 LowerResult softmaxLaunch(LowerContext& c, bool logarithm)
 {
     const DeviceValue& x = *c.in[0];
-    if (auto r = requireF32(x, "Softmax input"); !r)
-        return r.error();
+    const auto storage = normStorage(x, c.out);
+    if (!storage)
+        return lowerError("Softmax: input " + valueString(x) + " and output " + valueString(c.out)
+                          + " must share one of F32, F16, BF16");
     auto a = normalizeAxis(c.attrs().intOr("axis", -1), x.dims.size());
     if (!a || x.dims != c.out.dims)
         return lowerError("Softmax: axis out of range for " + valueString(x) + " or output differs");
     const auto axis = static_cast<std::size_t>(*a);
     const std::int64_t outer = product(x.dims, 0, axis), n = x.dims[axis], inner = product(x.dims, axis + 1);
-    const auto* px = static_cast<const float*>(x.ptr);
-    auto* py = static_cast<float*>(c.out.ptr);
-    return Launch([=](cudaStream_t s) { launchSoftmax(px, py, outer, n, inner, logarithm, s); });
+    const void* px = x.ptr;
+    void* py = c.out.ptr;
+    const ElemType t = *storage;
+    return Launch([=](cudaStream_t s) { launchSoftmax(px, py, t, outer, n, inner, logarithm, s); });
 }
 
-const float* optionalParam(const LowerContext& c, std::size_t i)
+const void* optionalParam(const LowerContext& c, std::size_t i)
 {
-    return i < c.in.size() ? static_cast<const float*>(c.in[i]->ptr) : nullptr;
+    return i < c.in.size() ? c.in[i]->ptr : nullptr;
 }
 
 LowerResult normLaunch(LowerContext& c, bool rms)
 {
     const DeviceValue& x = *c.in[0];
-    if (auto r = requireF32(x, rms ? "RmsNorm input" : "LayerNorm input"); !r)
-        return r.error();
+    const auto storage = normStorage(x, c.out);
+    if (!storage)
+        return lowerError(std::string(rms ? "RmsNorm" : "LayerNorm") + ": input " + valueString(x) + " and output "
+                          + valueString(c.out) + " must share one of F32, F16, BF16");
     auto a = normalizeAxis(c.attrs().intOr("axis", -1), x.dims.size());
     if (!a || x.dims != c.out.dims)
         return lowerError("norm: axis out of range for " + valueString(x) + " or output differs");
     const std::int64_t n = product(x.dims, static_cast<std::size_t>(*a));
     for (std::size_t i = 1; i < c.in.size(); ++i)
-        if (c.in[i]->dtype != DType::F32 || static_cast<std::int64_t>(c.in[i]->elements()) != n)
-            return lowerError("norm: parameter " + valueString(*c.in[i]) + " must hold " + std::to_string(n)
-                              + " F32 values");
+        if (c.in[i]->dtype != x.dtype || static_cast<std::int64_t>(c.in[i]->elements()) != n)
+            return lowerError("norm: parameter " + valueString(*c.in[i]) + " must hold " + std::to_string(n) + " "
+                              + std::string(dtypeName(x.dtype)) + " values");
     const std::int64_t rows = n ? product(x.dims) / n : 0;
     const auto eps = static_cast<float>(c.attrs().doubleOr("eps", rms ? 1e-6 : 1e-5));
-    const float* scale = optionalParam(c, 1);
-    const float* bias = rms ? nullptr : optionalParam(c, 2);
-    const auto* px = static_cast<const float*>(x.ptr);
-    auto* py = static_cast<float*>(c.out.ptr);
-    return Launch([=](cudaStream_t s) { launchNorm(px, py, rows, n, eps, scale, bias, rms, s); });
+    const void* scale = optionalParam(c, 1);
+    const void* bias = rms ? nullptr : optionalParam(c, 2);
+    const void* px = x.ptr;
+    void* py = c.out.ptr;
+    const ElemType t = *storage;
+    return Launch([=](cudaStream_t s) { launchNorm(px, py, t, rows, n, eps, scale, bias, rms, s); });
 }
 } // namespace
 
@@ -153,11 +168,11 @@ LowerResult lowerInstanceNorm(LowerContext& c)
     // Each (sample, channel) plane is one row, normalised over its spatial extent with its channel's parameters.
     const std::int64_t rows = x.dims[0] * ch, n = product(x.dims, 2);
     const auto eps = static_cast<float>(c.attrs().doubleOr("eps", 1e-5));
-    const auto* px = static_cast<const float*>(x.ptr);
-    auto* py = static_cast<float*>(c.out.ptr);
-    const float* scale = optionalParam(c, 1);
-    const float* bias = optionalParam(c, 2);
-    return Launch([=](cudaStream_t s) { launchNorm(px, py, rows, n, eps, scale, bias, false, s, ch); });
+    const void* px = x.ptr;
+    void* py = c.out.ptr;
+    const void* scale = optionalParam(c, 1);
+    const void* bias = optionalParam(c, 2);
+    return Launch([=](cudaStream_t s) { launchNorm(px, py, ElemType::F32, rows, n, eps, scale, bias, false, s, ch); });
 }
 
 LowerResult lowerGlobalPool(LowerContext& c)

@@ -88,6 +88,11 @@ bool runsNarrowNatively(const Graph& g, const Node& n)
     // Element-wise programs that load 16-bit, compute in float and store 16-bit (fused_codegen.h), alone or fused.
     case OpKind::Binary: return isFusableBinary(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
     case OpKind::Activation: return isFusableActivation(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
+    // One block per row, statistics in F32 (reduce_norm.cu); the parameters in the input's dtype, as ONNX has them.
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+    case OpKind::LayerNorm:
+    case OpKind::RmsNorm: return operandsAreOwnType(g, n, 0, all);
     default: return false;
     }
 }
