@@ -9,7 +9,8 @@
 namespace costscope {
 
 // Deterministic small-magnitude values for a Param without data: the same for every run, backend and machine
-// (a fixed-seed integer hash of (seed, index), mapped to [-0.05, 0.05) for floats and {0, 1} for integers).
+// (a fixed-seed integer hash of (seed, index), mapped to [-0.05, 0.05) for floats, F16 and BF16 rounding the F32
+// values, and {0, 1} for integers).
 // `seed` is usually the node id so that different parameters differ.
 void fillSynthetic(HostTensor& t, std::uint64_t seed);
 
