@@ -27,7 +27,8 @@ Node castNode(NodeId id, const Node& from, DType to)
     c.shape.dtype = to;
     const std::string base = from.displayName().empty() ? std::to_string(from.id) : from.displayName();
     std::string suffix(dtypeName(to));
-    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                   [](unsigned char ch) { return char(std::tolower(ch)); });
     c.name = base + ":" + suffix;
     c.scope = from.scope;
     return c;

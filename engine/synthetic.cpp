@@ -65,7 +65,8 @@ void fillSynthetic(HostTensor& t, std::uint64_t seed)
     case DType::Bool:
     case DType::U8:
     case DType::I8: fillInts<std::uint8_t>(t, seed); return;
-    default: return; // fp8 and complex types stay zero
+    default:
+        return; // fp8 and complex types stay zero
     }
 }
 

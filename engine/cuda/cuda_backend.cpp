@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
-#include "cuda/cuda_gemm.h"
 #include "control_flow_plan.h"
+#include "cuda/cuda_gemm.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
 #include "cuda/narrow_native.h"

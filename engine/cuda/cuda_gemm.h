@@ -24,10 +24,14 @@ inline cublasComputeType_t computeType(MatMulPrecision p)
 inline std::optional<cudaDataType_t> gemmStorageType(DType t)
 {
     switch (t) {
-    case DType::F32: return CUDA_R_32F;
-    case DType::F16: return CUDA_R_16F;
-    case DType::BF16: return CUDA_R_16BF;
-    default: return std::nullopt;
+    case DType::F32:
+        return CUDA_R_32F;
+    case DType::F16:
+        return CUDA_R_16F;
+    case DType::BF16:
+        return CUDA_R_16BF;
+    default:
+        return std::nullopt;
     }
 }
 

@@ -172,8 +172,8 @@ FusedSource fusedElementwiseSource(const FusedElementwiseArgs& a)
         wide[std::size_t(k)] = dense && (a.inType[k] == ElemType::F32 || sixteen) && isAligned(a.in[k], a.inType[k]);
         const std::string vectorType = sixteen ? "uint2" : "float4";
         if (wide[std::size_t(k)])
-            src += "        const " + vectorType + " v" + n + " = __ldg(reinterpret_cast<const " + vectorType
-                   + "*>(in" + n + " + o" + n + "));\n";
+            src += "        const " + vectorType + " v" + n + " = __ldg(reinterpret_cast<const " + vectorType + "*>(in"
+                   + n + " + o" + n + "));\n";
         else if (!dense)
             src += "        const float v" + n + " = " + asFloat(a.inType[k], "in" + n + "[o" + n + "]") + ";\n";
     }
@@ -194,7 +194,9 @@ FusedSource fusedElementwiseSource(const FusedElementwiseArgs& a)
             emitProgram(a, std::string("_") + components[lane], std::string("result.") + components[lane], inputs, src);
         }
         if (isSixteenBit(a.outType)) {
-            auto bits = [&](const char* c) { return "unsigned(" + stored(a.outType, std::string("result.") + c) + ")"; };
+            auto bits = [&](const char* c) {
+                return "unsigned(" + stored(a.outType, std::string("result.") + c) + ")";
+            };
             src += "        *reinterpret_cast<uint2*>(out + i) = uint2{" + bits("x") + " | (" + bits("y") + " << 16), "
                    + bits("z") + " | (" + bits("w") + " << 16)};\n";
         } else {

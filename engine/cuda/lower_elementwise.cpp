@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed, F16/BF16 as one-op element-wise programs,
-// And/Or/Xor over Bool) and Activation over F32, F16 and BF16, one kernel per node (lower_fused.cpp runs fusion groups of them as one kernel).
+// And/Or/Xor over Bool) and Activation over F32, F16 and BF16, one kernel per node (lower_fused.cpp runs fusion groups
+// of them as one kernel).
 #include "cuda/cuda_lower.h"
 
 namespace costscope::cuda {

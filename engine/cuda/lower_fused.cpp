@@ -158,18 +158,17 @@ std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int
     std::vector<cublasLtMatmulHeuristicResult_t> found(static_cast<std::size_t>(ltCandidateCount()));
     int count = 0;
     const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
-    bool ok =
-        cublasLtMatmulDescCreate(&lt->desc, computeTypeFor(plan.options().precision, type), CUDA_R_32F)
-            == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
-               == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->a, type, un, uk, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->b, type, uk, um, k) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->c, type, un, um, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                sizeof workspace)
-               == CUBLAS_STATUS_SUCCESS;
+    bool ok = cublasLtMatmulDescCreate(&lt->desc, computeTypeFor(plan.options().precision, type), CUDA_R_32F)
+                  == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
+                     == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatrixLayoutCreate(&lt->a, type, un, uk, n) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatrixLayoutCreate(&lt->b, type, uk, um, k) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatrixLayoutCreate(&lt->c, type, un, um, n) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                      &workspace, sizeof workspace)
+                     == CUBLAS_STATUS_SUCCESS;
     if (ok && bias)
         ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
              == CUBLAS_STATUS_SUCCESS;
@@ -198,8 +197,8 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     // bias then has D's type, its default).
     const auto type = gemmStorageType(d.dtype);
     if (!type || a.dtype != d.dtype || w.dtype != d.dtype)
-        return lowerError("GEMM epilogue operands " + valueString(a) + ", " + valueString(w) + " and "
-                          + valueString(d) + " must share one of F32, F16, BF16");
+        return lowerError("GEMM epilogue operands " + valueString(a) + ", " + valueString(w) + " and " + valueString(d)
+                          + " must share one of F32, F16, BF16");
     if (a.dims.size() < 2 || w.dims.size() != 2 || d.dims.empty())
         return lowerError("GEMM epilogue: " + valueString(a) + " x " + valueString(w) + " is no linear layer");
     const std::int64_t k = a.dims.back(), n = w.dims[1];

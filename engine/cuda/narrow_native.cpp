@@ -41,8 +41,10 @@ bool castable(std::optional<DType> t)
     case DType::U8:
     case DType::Bool:
     case DType::I32:
-    case DType::I64: return true;
-    default: return false;
+    case DType::I64:
+        return true;
+    default:
+        return false;
     }
 }
 } // namespace
@@ -64,8 +66,10 @@ bool runsNarrowNatively(const Graph& g, const Node& n)
     if (isAliasOp(n.op.kind))
         return operandsAreOwnType(g, n, 0, 1);
     switch (n.op.kind) {
-    case OpKind::Cast: return castable(inputType(g, n, 0)) && castable(n.shape.dtype);
-    case OpKind::ConstantOfShape: return isSixteenBitFloat(n.shape.dtype);
+    case OpKind::Cast:
+        return castable(inputType(g, n, 0)) && castable(n.shape.dtype);
+    case OpKind::ConstantOfShape:
+        return isSixteenBitFloat(n.shape.dtype);
     // Layout ops move elements by their size (lower_layout.cpp, lower_select.cpp).
     case OpKind::Transpose:
     case OpKind::Slice:
@@ -74,26 +78,35 @@ bool runsNarrowNatively(const Graph& g, const Node& n)
     case OpKind::Tile:
     case OpKind::Pad:
     case OpKind::Gather:
-    case OpKind::GatherElements: return operandsAreOwnType(g, n, 0, 1);
-    case OpKind::Unknown: return n.op.name == "GatherND" && operandsAreOwnType(g, n, 0, 1);
-    case OpKind::Concat: return operandsAreOwnType(g, n, 0, all);
-    case OpKind::Where: return operandsAreOwnType(g, n, 1, 2);
+    case OpKind::GatherElements:
+        return operandsAreOwnType(g, n, 0, 1);
+    case OpKind::Unknown:
+        return n.op.name == "GatherND" && operandsAreOwnType(g, n, 0, 1);
+    case OpKind::Concat:
+        return operandsAreOwnType(g, n, 0, all);
+    case OpKind::Where:
+        return operandsAreOwnType(g, n, 1, 2);
     // cuBLAS/cuBLASLt with 16-bit A, B, C and F32 accumulation (lower_matmul.cpp, lower_fused.cpp).
     case OpKind::MatMul:
-    case OpKind::Gemm: return operandsAreOwnType(g, n, 0, all);
+    case OpKind::Gemm:
+        return operandsAreOwnType(g, n, 0, all);
     case OpKind::FusedMatMulBiasAct: {
         const std::string act = n.op.attrs.stringOr("activation", "");
         return operandsAreOwnType(g, n, 0, all) && (act.empty() || isFusableActivation(act));
     }
     // Element-wise programs that load 16-bit, compute in float and store 16-bit (fused_codegen.h), alone or fused.
-    case OpKind::Binary: return isFusableBinary(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
-    case OpKind::Activation: return isFusableActivation(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
+    case OpKind::Binary:
+        return isFusableBinary(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
+    case OpKind::Activation:
+        return isFusableActivation(n.op.subOp()) && operandsAreOwnType(g, n, 0, all);
     // One block per row, statistics in F32 (reduce_norm.cu); the parameters in the input's dtype, as ONNX has them.
     case OpKind::Softmax:
     case OpKind::LogSoftmax:
     case OpKind::LayerNorm:
-    case OpKind::RmsNorm: return operandsAreOwnType(g, n, 0, all);
-    default: return false;
+    case OpKind::RmsNorm:
+        return operandsAreOwnType(g, n, 0, all);
+    default:
+        return false;
     }
 }
 

@@ -69,8 +69,8 @@ Graph gemmChain(std::int64_t rows, std::int64_t k)
         y = b.op(OpKind::MatMul, {}, {y, weight(layer + 1)}, {rows, k});
         if (layer == 2)
             break;
-        y = b.op(OpKind::Binary, attrs({{"op", std::string("Add")}}), {y, b.param({k}, cudacases::values(k, 9 + layer))},
-                 {rows, k});
+        y = b.op(OpKind::Binary, attrs({{"op", std::string("Add")}}),
+                 {y, b.param({k}, cudacases::values(k, 9 + layer))}, {rows, k});
         y = b.op(OpKind::Activation, attrs({{"op", std::string("Relu")}}), {y}, {rows, k});
     }
     return b.finish(y);
@@ -125,8 +125,8 @@ Graph gpt2(std::int64_t batch, std::int64_t seq, std::int64_t hidden, bool decom
 struct CaseSpec {
     std::string name;
     std::function<Graph(bool large)> build;
-    int stages = 1;          // rounding stages on the longest path (see the tolerance above)
-    int castsAllowed = 0;    // Cast kernels the 16-bit plan may hold (ops that run in F32)
+    int stages = 1;       // rounding stages on the longest path (see the tolerance above)
+    int castsAllowed = 0; // Cast kernels the 16-bit plan may hold (ops that run in F32)
     bool timeLarge = true;
 };
 
@@ -144,11 +144,20 @@ std::vector<HostTensor> inputsFor(const Graph& g)
         for (std::uint64_t i = 0; i < t.elements(); ++i) {
             const float v = float(std::sin(0.37 * double(i) + 0.1));
             switch (n.shape.dtype) {
-            case DType::F32: t.values<float>()[i] = v; break;
-            case DType::BF16: t.values<std::uint16_t>()[i] = floatToBf16(v); break;
-            case DType::F16: t.values<std::uint16_t>()[i] = floatToHalf(v); break;
-            case DType::I64: t.values<std::int64_t>()[i] = std::int64_t(i * 7 % 1000); break;
-            default: break;
+            case DType::F32:
+                t.values<float>()[i] = v;
+                break;
+            case DType::BF16:
+                t.values<std::uint16_t>()[i] = floatToBf16(v);
+                break;
+            case DType::F16:
+                t.values<std::uint16_t>()[i] = floatToHalf(v);
+                break;
+            case DType::I64:
+                t.values<std::int64_t>()[i] = std::int64_t(i * 7 % 1000);
+                break;
+            default:
+                break;
             }
         }
         out.push_back(std::move(t));
@@ -249,7 +258,9 @@ void timeAgainstFp32(const CaseSpec& spec)
     unsetenv("COSTSCOPE_CUDA_NATIVE_16BIT");
     if (!fp32 || !bf16 || !widened) {
         check(false, spec.name + " timing: "
-                         + (!fp32 ? fp32.error().message : !bf16 ? bf16.error().message : widened.error().message));
+                         + (!fp32   ? fp32.error().message
+                            : !bf16 ? bf16.error().message
+                                    : widened.error().message));
         return;
     }
     std::printf("TIME %-28s fp32 %9.1f us  bf16 %9.1f us (%.2fx fp32)  bf16 widened to fp32 %9.1f us  (%zu vs %zu "
@@ -275,10 +286,10 @@ int main(int argc, char** argv)
         std::printf("device: %s (16-bit storage, F32 accumulation; fp32 timings with TF32 off)\n",
                     devices.front().name.c_str());
     const std::vector<CaseSpec> cases = {
-        {"gemm chain (k 256 / 4096)", [](bool large) { return large ? gemmChain(4096, 4096) : gemmChain(64, 256); },
-         5, 0},
-        {"element-wise chain", [](bool large) { return large ? elementwiseChain(8192, 4096) : elementwiseChain(64, 96); },
-         6, 0},
+        {"gemm chain (k 256 / 4096)", [](bool large) { return large ? gemmChain(4096, 4096) : gemmChain(64, 256); }, 5,
+         0},
+        {"element-wise chain",
+         [](bool large) { return large ? elementwiseChain(8192, 4096) : elementwiseChain(64, 96); }, 6, 0},
         {"layernorm + softmax", [](bool large) { return large ? normSoftmax(8192, 1024) : normSoftmax(64, 256); }, 3,
          0},
         // Attention runs in F32: its three inputs are widened and its result narrowed, per layer.

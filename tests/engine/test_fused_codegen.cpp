@@ -78,8 +78,8 @@ void TestFusedCodegen::sixteenBitLoadsAndStoresFourAtOnce()
     QVERIFY(src.find("unsigned short* __restrict__ out") != std::string::npos);
     QVERIFY(src.find("const uint2 v0 = __ldg(reinterpret_cast<const uint2*>(in0 + o0));") != std::string::npos);
     QVERIFY(src.find("bf16BitsToFloat((unsigned short)(v0.y >> 16))") != std::string::npos); // lane 3
-    QVERIFY(src.find("const float v2 = bf16BitsToFloat(in2[o2]);") != std::string::npos);   // the broadcast column
-    QVERIFY(src.find("reinterpret_cast<const float4*>(in1 + o1)") != std::string::npos);   // the F32 scale
+    QVERIFY(src.find("const float v2 = bf16BitsToFloat(in2[o2]);") != std::string::npos);    // the broadcast column
+    QVERIFY(src.find("reinterpret_cast<const float4*>(in1 + o1)") != std::string::npos);     // the F32 scale
     QVERIFY(src.find("*reinterpret_cast<uint2*>(out + i) = uint2{unsigned(floatToBf16BitsRn(result.x))")
             != std::string::npos);
     // One element a thread: converted as loaded and as stored.
