@@ -178,8 +178,7 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
                 straight.setCompileOptions(fusion);
                 return straight.compile(graph, b, device);
             });
-    auto order = g.topologicalOrder();
-    if (!order)
+    if (auto order = g.topologicalOrder(); !order)
         return order.error();
     // fp16/bf16 ops with a 16-bit lowering keep their dtype; the others run in F32 between Casts
     // (narrow_float_casts.h, cuda/narrow_native.h). fp8 graphs, and every narrow graph where
@@ -193,6 +192,9 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
     if (auto r = plan->createHandles(); !r)
         return r.error();
     const Graph& pg = plan->graph();
+    auto order = pg.topologicalOrder(); // the planned graph's positions: the Casts are nodes of their own
+    if (!order)
+        return order.error();
     FusionPlan fusion;
     fusion.groupOf.assign(pg.nodes.size(), -1);
     if (m_compileOptions.fusion) {
