@@ -118,9 +118,13 @@ struct AttentionArgs {
     // Element strides (batch, head, row) of q and the output, and of k and v over KV heads; query head h reads KV
     // head h / kvGroup (packed or per-head layouts, grouped KV heads: engine/attention_layout.h).
     std::int64_t qStrides[3] = {}, kvStrides[3] = {}, kvGroup = 1;
+    // The elements q, k, v and out hold (their pointers' type notwithstanding): F32, or F16/BF16, which the flash and
+    // tiled kernels load to float and store rounded (head dims up to 128; the warp-per-row kernel takes F32 only).
+    ElemType storage = ElemType::F32;
 };
-// Returns false when the head dim is beyond what the fused kernel holds in registers.
-bool attentionSupportsHeadDim(std::int64_t headDim);
+// Returns false when the head dim is beyond what the fused kernel holds in registers (for 16-bit storage, beyond
+// the tiled kernel's 128).
+bool attentionSupportsHeadDim(std::int64_t headDim, ElemType storage = ElemType::F32);
 void launchAttention(const AttentionArgs& a, cudaStream_t s);
 
 // out[o, i, r] = x[o, idx[i], r]: `inner` elements of `elementSize` bytes per row; out-of-range indices give zeros.

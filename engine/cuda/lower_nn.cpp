@@ -198,9 +198,10 @@ LowerResult lowerGlobalPool(LowerContext& c)
 LowerResult lowerAttention(LowerContext& c)
 {
     const DeviceValue &q = *c.in[0], &k = *c.in[1], &v = *c.in[2];
-    for (const DeviceValue* t : {&q, &k, &v})
-        if (t->dtype != DType::F32)
-            return lowerError("Attention: " + valueString(*t) + " must be F32");
+    const auto storage = normStorage(q, c.out);
+    if (!storage || k.dtype != q.dtype || v.dtype != q.dtype)
+        return lowerError("Attention: q " + valueString(q) + ", k " + valueString(k) + ", v " + valueString(v)
+                          + " and the result " + valueString(c.out) + " must share one of F32, F16, BF16");
     auto layout =
         attentionLayout(q.dims, k.dims, v.dims, c.attrs().intOr("num_heads", 1), c.attrs().intOr("head_dim", 0));
     if (!layout)
@@ -208,8 +209,10 @@ LowerResult lowerAttention(LowerContext& c)
     AttentionArgs a;
     a.heads = layout->heads;
     a.headDim = layout->headDim;
-    if (!attentionSupportsHeadDim(a.headDim))
-        return lowerError("Attention: head_dim " + std::to_string(a.headDim) + " is beyond the fused kernel's 256");
+    a.storage = *storage;
+    if (!attentionSupportsHeadDim(a.headDim, a.storage))
+        return lowerError("Attention: head_dim " + std::to_string(a.headDim) + " is beyond the fused kernel's "
+                          + (a.storage == ElemType::F32 ? "256" : "128 (16-bit)"));
     if (q.dims != c.out.dims)
         return lowerError("Attention: output " + valueString(c.out) + " differs from q " + valueString(q));
     a.sq = layout->sq;
@@ -245,8 +248,8 @@ LowerResult lowerAttention(LowerContext& c)
             return lowerError("Attention: mask_kind needs a 4th (mask) input");
         const DeviceValue& m = *c.in[3];
         auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
-        if (!strides || (m.dtype != DType::Bool && m.dtype != DType::F32))
-            return lowerError("Attention: mask " + valueString(m) + " must be Bool or F32 broadcasting to ["
+        if (!strides || (m.dtype != DType::Bool && (m.dtype != DType::F32 || a.storage != ElemType::F32)))
+            return lowerError("Attention: mask " + valueString(m) + " must be Bool (or F32 for F32 q) broadcasting to ["
                               + std::to_string(a.batch) + "," + std::to_string(a.heads) + "," + std::to_string(a.sq)
                               + "," + std::to_string(a.sk) + "]");
         for (int d = 0; d < 4; ++d)

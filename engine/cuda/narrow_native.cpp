@@ -47,6 +47,20 @@ bool castable(std::optional<DType> t)
         return false;
     }
 }
+
+// The flash and tiled attention kernels load 16-bit q, k and v (head dims up to 128: the last dim of q bounds the
+// head dim in every layout) with no mask input or a Bool one (attention_score.cuh reads an additive mask as F32).
+bool attentionRunsNatively(const Graph& g, const Node& n)
+{
+    if (n.inputs.size() < 3 || !operandsAreOwnType(g, n, 0, 3))
+        return false;
+    const Node* q = g.find(n.inputs[0]);
+    const std::int64_t headDim = n.op.attrs.intOr("head_dim", 0);
+    const bool staticLast = q && !q->shape.dims.empty() && q->shape.dims.back().isStatic();
+    if (!(headDim > 0 && headDim <= 128) && !(staticLast && q->shape.dims.back().value <= 128))
+        return false;
+    return n.inputs.size() < 4 || inputType(g, n, 3) == DType::Bool;
+}
 } // namespace
 
 bool isSixteenBitFloat(DType t)
@@ -105,6 +119,8 @@ bool runsNarrowNatively(const Graph& g, const Node& n)
     case OpKind::LayerNorm:
     case OpKind::RmsNorm:
         return operandsAreOwnType(g, n, 0, all);
+    case OpKind::Attention:
+        return attentionRunsNatively(g, n);
     default:
         return false;
     }
