@@ -82,6 +82,12 @@ HostTensor arangeInput(const std::vector<std::int64_t>& dims, DType dtype)
         auto v = t.values<double>();
         for (std::size_t i = 0; i < v.size(); ++i)
             v[i] = double(i) / n;
+    } else if (dtype == DType::F16 || dtype == DType::BF16) {
+        auto v = t.values<std::uint16_t>();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto f = static_cast<float>(double(i) / n);
+            v[i] = dtype == DType::F16 ? floatToHalf(f) : floatToBf16(f);
+        }
     }
     return t; // integer and bool inputs: arange(n)/n truncates to zero, which the constructor already wrote
 }
