@@ -18,15 +18,16 @@ struct View {
     std::vector<std::vector<std::size_t>> consumers;
     std::vector<std::size_t> order, rank;
     std::vector<bool> output;
+    bool sixteenBit = false;
 
     std::size_t pos(NodeId id) const { return *g.indexOf(id); }
     const Node& node(std::size_t p) const { return g.nodes[p]; }
     DType dtype(std::size_t p) const { return g.nodes[p].shape.dtype; }
 };
 
-View makeView(const Graph& g, const Bindings& bindings)
+View makeView(const Graph& g, const Bindings& bindings, bool sixteenBit)
 {
-    View v{g, {}, g.consumers(), {}, std::vector<std::size_t>(g.nodes.size(), 0), {}};
+    View v{g, {}, g.consumers(), {}, std::vector<std::size_t>(g.nodes.size(), 0), {}, sixteenBit};
     for (const Node& n : g.nodes) {
         Dims d;
         bool resolved = n.shape.rank() <= kMaxRank;
@@ -56,9 +57,15 @@ bool broadcastsInto(const Dims& in, const Dims& out)
     return true;
 }
 
-bool castSourceType(DType t)
+// The float types a group computes over: F32, and F16/BF16 where the backend asked for them.
+bool isGroupFloat(const View& v, DType t)
 {
-    return t == DType::F32 || t == DType::F64 || t == DType::I64 || t == DType::I32 || t == DType::U8
+    return t == DType::F32 || (v.sixteenBit && (t == DType::F16 || t == DType::BF16));
+}
+
+bool castSourceType(const View& v, DType t)
+{
+    return isGroupFloat(v, t) || t == DType::F64 || t == DType::I64 || t == DType::I32 || t == DType::U8
            || t == DType::Bool;
 }
 
@@ -70,15 +77,15 @@ bool inputsAre(const View& v, const Node& n, DType t)
 bool isElementWise(const View& v, std::size_t p)
 {
     const Node& n = v.node(p);
-    if (!v.dims[p] || n.shape.dtype != DType::F32)
+    if (!v.dims[p] || !isGroupFloat(v, n.shape.dtype))
         return false;
     switch (n.op.kind) {
     case OpKind::Binary:
-        return n.inputs.size() == 2 && isFusableBinary(n.op.subOp()) && inputsAre(v, n, DType::F32);
+        return n.inputs.size() == 2 && isFusableBinary(n.op.subOp()) && inputsAre(v, n, n.shape.dtype);
     case OpKind::Activation:
-        return n.inputs.size() == 1 && isFusableActivation(n.op.subOp()) && inputsAre(v, n, DType::F32);
+        return n.inputs.size() == 1 && isFusableActivation(n.op.subOp()) && inputsAre(v, n, n.shape.dtype);
     case OpKind::Cast:
-        return n.inputs.size() == 1 && castSourceType(v.dtype(v.pos(n.inputs[0])));
+        return n.inputs.size() == 1 && castSourceType(v, v.dtype(v.pos(n.inputs[0])));
     default:
         return false;
     }
@@ -145,8 +152,9 @@ FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<
     FusionGroup group{FusionGroup::Kind::GemmEpilogue, {}, {}, {}, {}, {}};
     const Node& r = v.node(root);
     const bool fused = r.op.kind == OpKind::FusedMatMulBiasAct;
-    if ((r.op.kind != OpKind::MatMul && !fused) || !v.dims[root] || r.shape.dtype != DType::F32 || r.inputs.size() < 2
-        || !inputsAre(v, r, DType::F32))
+    const DType type = r.shape.dtype;
+    if ((r.op.kind != OpKind::MatMul && !fused) || !v.dims[root] || !isGroupFloat(v, type) || r.inputs.size() < 2
+        || !inputsAre(v, r, type))
         return group;
     const auto& a = v.dims[v.pos(r.inputs[0])];
     const auto& w = v.dims[v.pos(r.inputs[1])];
@@ -173,7 +181,7 @@ FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<
         } else if (cn.op.kind == OpKind::Binary && cn.op.subOp() == "Add" && cn.inputs.size() == 2) {
             const std::size_t x = v.pos(cn.inputs[0]), y = v.pos(cn.inputs[1]);
             const std::size_t other = x == cur ? y : x;
-            if (other == cur || v.dtype(other) != DType::F32 || !v.dims[other])
+            if (other == cur || v.dtype(other) != type || cn.shape.dtype != type || !v.dims[other])
                 break;
             if (!group.bias && isBiasVector(*v.dims[other], n))
                 group.bias = other;
@@ -367,7 +375,7 @@ FusionPlan planFusion(const Graph& g, const Bindings& bindings, const FusionOpti
 {
     FusionPlan plan;
     plan.groupOf.assign(g.nodes.size(), -1);
-    const View v = makeView(g, bindings);
+    const View v = makeView(g, bindings, options.sixteenBit);
     if (v.order.size() != g.nodes.size())
         return plan;
     // Attention first: its scale and mask would otherwise join element-wise groups.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "synthetic.h"
 
+#include "half.h"
+
 #include <cstring>
 
 namespace costscope {
@@ -49,12 +51,22 @@ void fillSynthetic(HostTensor& t, std::uint64_t seed)
             v[i] = smallValue(seed, i);
         return;
     }
+    case DType::F16:
+    case DType::BF16: { // the F32 values rounded, so that a re-typed graph runs on the same weights
+        auto v = t.values<std::uint16_t>();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto f = static_cast<float>(smallValue(seed, i));
+            v[i] = t.dtype() == DType::F16 ? floatToHalf(f) : floatToBf16(f);
+        }
+        return;
+    }
     case DType::I64: fillInts<std::int64_t>(t, seed); return;
     case DType::I32: fillInts<std::int32_t>(t, seed); return;
     case DType::Bool:
     case DType::U8:
     case DType::I8: fillInts<std::uint8_t>(t, seed); return;
-    default: return; // half and complex types stay zero
+    default:
+        return; // fp8 and complex types stay zero
     }
 }
 
@@ -70,6 +82,12 @@ HostTensor arangeInput(const std::vector<std::int64_t>& dims, DType dtype)
         auto v = t.values<double>();
         for (std::size_t i = 0; i < v.size(); ++i)
             v[i] = double(i) / n;
+    } else if (dtype == DType::F16 || dtype == DType::BF16) {
+        auto v = t.values<std::uint16_t>();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto f = static_cast<float>(double(i) / n);
+            v[i] = dtype == DType::F16 ? floatToHalf(f) : floatToBf16(f);
+        }
     }
     return t; // integer and bool inputs: arange(n)/n truncates to zero, which the constructor already wrote
 }

@@ -58,7 +58,7 @@ bool isNarrowFloat(DType t)
 bool hasNarrowFloats(const Graph& g)
 {
     for (const Node& n : g.nodes)
-        if (isNarrowFloat(n.shape.dtype) || retargetsNarrow(n, "to") || retargetsNarrow(n, "dtype"))
+        if (isNarrowFloat(n.shape.dtype) || retargetsNarrowFloat(n))
             return true;
     return false;
 }
@@ -72,27 +72,36 @@ HostTensor widenedToF32(const HostTensor& t)
     return out;
 }
 
+bool retargetsNarrowFloat(const Node& n)
+{
+    return retargetsNarrow(n, "to") || retargetsNarrow(n, "dtype");
+}
+
+void widenNodeToF32(Node& n)
+{
+    const std::string f32(dtypeName(DType::F32));
+    for (const char* key : {"to", "dtype"}) // Cast, ConstantOfShape
+        if (retargetsNarrow(n, key))
+            n.op.attrs.set(key, f32);
+    if (!isNarrowFloat(n.shape.dtype))
+        return;
+    const DType from = n.shape.dtype;
+    n.shape.dtype = DType::F32;
+    if (!n.data || n.data->size() % byteSize(from) != 0)
+        return; // no data (synthetic weights) or not the array of its shape: the plan reports the size
+    const std::size_t count = n.data->size() / byteSize(from);
+    std::vector<std::uint8_t> bytes(count * 4);
+    std::vector<float> wide(count);
+    widen(from, reinterpret_cast<const std::byte*>(n.data->data()), count, wide.data());
+    std::memcpy(bytes.data(), wide.data(), count * 4);
+    n.data = makeTensorData(std::move(bytes));
+}
+
 Graph widenedToF32(const Graph& g)
 {
     Graph out = g;
-    const std::string f32(dtypeName(DType::F32));
-    for (Node& n : out.nodes) {
-        for (const char* key : {"to", "dtype"}) // Cast, ConstantOfShape
-            if (retargetsNarrow(n, key))
-                n.op.attrs.set(key, f32);
-        if (!isNarrowFloat(n.shape.dtype))
-            continue;
-        const DType from = n.shape.dtype;
-        n.shape.dtype = DType::F32;
-        if (!n.data || n.data->size() % byteSize(from) != 0)
-            continue; // no data (synthetic weights) or not the array of its shape: the plan reports the size
-        const std::size_t count = n.data->size() / byteSize(from);
-        std::vector<std::uint8_t> bytes(count * 4);
-        std::vector<float> wide(count);
-        widen(from, reinterpret_cast<const std::byte*>(n.data->data()), count, wide.data());
-        std::memcpy(bytes.data(), wide.data(), count * 4);
-        n.data = makeTensorData(std::move(bytes));
-    }
+    for (Node& n : out.nodes)
+        widenNodeToF32(n);
     out.invalidate();
     return out;
 }

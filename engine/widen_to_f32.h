@@ -18,6 +18,10 @@ bool hasNarrowFloats(const Graph& g);
 // g with every narrow-float tensor as F32: shapes re-typed, stored data widened exactly, Cast and ConstantOfShape
 // targets of a narrow float made F32. Other dtypes (F32, F64, integers, masks) are left as they are.
 Graph widenedToF32(const Graph& g);
+// Node n re-typed as widenedToF32(Graph) re-types it (its dtype, stored data, Cast/ConstantOfShape target).
+void widenNodeToF32(Node& n);
+// Whether n's Cast `to` or ConstantOfShape `dtype` attribute names a narrow float.
+bool retargetsNarrowFloat(const Node& n);
 // A narrow-float tensor as F32 (exact); any other tensor is returned as it is.
 HostTensor widenedToF32(const HostTensor& t);
 

@@ -26,6 +26,10 @@
 #             unfused outputs and times: small cases, a 2^26 chain, the GPT-2/BERT-shaped graphs as built and as an
 #             ONNX export writes them), then costscope-cli run --per-node --fusion on and off on the bundled examples
 #             and run --fusion compare --json (fusion verified; $OUT/fusion-compare-NAME.json)
+#   sixteen-bit  build-sixteen (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_sixteen_bit
+#             (native fp16/bf16: a GEMM chain, an element-wise chain, LayerNorm+Softmax and GPT-2 blocks against the
+#             CPU backend, then bf16 vs fp32 vs bf16 widened to fp32 (COSTSCOPE_CUDA_NATIVE_16BIT=0) times);
+#             SIXTEEN_ARGS adds bench arguments (--quick: no GPT-2 timing)
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per
@@ -392,6 +396,12 @@ stage_stability() {
     timeout 300 "$cli" calibrate --backend cuda --save stability-a ${CALIBRATE_ARGS:-} >/dev/null || return 1
     timeout 300 "$cli" calibrate --backend cuda --save stability-b ${CALIBRATE_ARGS:-} >/dev/null || return 1
     build-fusion/tests/bench/bench_calibration_stability "$dir/stability-a.json" "$dir/stability-b.json"
+}
+
+stage_sixteen_bit() {
+    build_cuda_only build-sixteen bench_cuda_sixteen_bit costscope-cli costscope_backend_cuda || return 1
+    timeout "${CUDA_BENCH_TIMEOUT:-300}" build-sixteen/tests/bench/bench_cuda_sixteen_bit ${SIXTEEN_ARGS:-}
+    echo "bench_cuda_sixteen_bit exit $?"
 }
 
 stage_precision() {

@@ -112,9 +112,9 @@ void launchFor(const AttentionArgs& a, cudaStream_t s)
 }
 } // namespace
 
-bool attentionSupportsHeadDim(std::int64_t headDim)
+bool attentionSupportsHeadDim(std::int64_t headDim, ElemType storage)
 {
-    return headDim >= 1 && headDim <= 32 * kMaxPerLane;
+    return headDim >= 1 && headDim <= (storage == ElemType::F32 ? 32 * kMaxPerLane : 128);
 }
 
 void launchAttention(const AttentionArgs& a, cudaStream_t s)
@@ -137,9 +137,13 @@ void launchAttention(const AttentionArgs& a, cudaStream_t s)
     const FlashRows rows = chosen == Kernel::Flash32 ? FlashRows::Rows32
         : chosen == Kernel::Flash64                  ? FlashRows::Rows64
                                                      : FlashRows::Auto;
-    if (chosen != Kernel::Rows && chosen != Kernel::Tiled && launchAttentionFlash(a, rows, s))
+    // 16-bit storage: the flash and tiled kernels only (the lowering keeps head dims within the tiled kernel's).
+    const bool sixteenBit = a.storage != ElemType::F32;
+    if ((sixteenBit || chosen != Kernel::Rows) && chosen != Kernel::Tiled && launchAttentionFlash(a, rows, s))
         return;
-    if (chosen != Kernel::Rows && launchAttentionTiled(a, s))
+    if ((sixteenBit || chosen != Kernel::Rows) && launchAttentionTiled(a, s))
+        return;
+    if (sixteenBit)
         return;
     // Registers per lane sized to the head dim: 64-wide heads (GPT-2, BERT) use 2.
     if (a.headDim <= 32)

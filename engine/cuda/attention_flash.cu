@@ -47,7 +47,8 @@ __global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, 
     for (int e = threadIdx.x; e < BQ * kD; e += blockDim.x) {
         const int r = e / kD, d = e % kD;
         const std::int64_t i = i0 + r;
-        qs[r * kQStride + d] = i < a.sq && d < a.headDim ? a.q[qBase + i * a.qStrides[2] + d] : 0.0f;
+        qs[r * kQStride + d] =
+            i < a.sq && d < a.headDim ? attentionLoad(a.q, a.storage, qBase + i * a.qStrides[2] + d) : 0.0f;
     }
     // The block walks the union of its rows' key ranges; each row masks the keys outside its own.
     std::int64_t blockBegin = 0, blockEnd = 0, unused = 0;
@@ -70,8 +71,8 @@ __global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, 
             const std::int64_t j = j0 + r;
             const bool in = j < a.sk && d < a.headDim;
             const std::int64_t at = kvBase + j * a.kvStrides[2] + d;
-            kt[d * kKStride + r] = in ? a.k[at] : 0.0f;
-            vs[r * kD + d] = in ? a.v[at] : 0.0f;
+            kt[d * kKStride + r] = in ? attentionLoad(a.k, a.storage, at) : 0.0f;
+            vs[r * kD + d] = in ? attentionLoad(a.v, a.storage, at) : 0.0f;
         }
         __syncthreads();
         float s[4][4] = {};
@@ -130,11 +131,11 @@ __global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, 
         const std::int64_t i = i0 + 4 * ty + r;
         if (i >= a.sq)
             continue;
-        float* out = a.out + qBase + i * a.qStrides[2];
+        const std::int64_t row = qBase + i * a.qStrides[2];
         for (int c = 0; c < 4; ++c) {
             const int d = tx + 16 * c;
             if (d < a.headDim)
-                out[d] = l[r] > 0.0f ? o[r][c] / l[r] : 0.0f;
+                attentionStore(a.out, a.storage, row + d, l[r] > 0.0f ? o[r][c] / l[r] : 0.0f);
         }
     }
 }

@@ -4,10 +4,31 @@
 // the keys a query row sees, and the score from the dot product (scaled, soft-capped, masked by an input mask).
 // One copy so that the kernels cannot drift apart in semantics (the CPU backend's engine/cpu/attention.cpp).
 #include "cuda/cuda_kernels.h"
+#include "cuda/elementwise_ops.cuh"
 
 #include <cstdint>
 
 namespace costscope::cuda {
+
+// Element i of q, k or v (AttentionArgs::storage) as a float, and a result stored so.
+__device__ inline float attentionLoad(const float* p, ElemType storage, std::int64_t i)
+{
+    if (storage == ElemType::BF16)
+        return bf16BitsToFloat(reinterpret_cast<const unsigned short*>(p)[i]);
+    if (storage == ElemType::F16)
+        return halfBitsToFloat(reinterpret_cast<const unsigned short*>(p)[i]);
+    return p[i];
+}
+
+__device__ inline void attentionStore(float* p, ElemType storage, std::int64_t i, float v)
+{
+    if (storage == ElemType::BF16)
+        reinterpret_cast<unsigned short*>(p)[i] = floatToBf16BitsRn(v);
+    else if (storage == ElemType::F16)
+        reinterpret_cast<unsigned short*>(p)[i] = floatToHalfBitsRn(v);
+    else
+        p[i] = v;
+}
 
 // Keys query row `row` sees: [begin, end): all, up to its position (causal), or the last `window` of those. The
 // query rows end at the last key (row + sk - sq is the key at the row's position).

@@ -34,7 +34,7 @@ __global__ void attentionTiledKernel(AttentionArgs a, std::int64_t tilesPerHead)
     const std::int64_t qRow = b * a.qStrides[0] + h * a.qStrides[1] + i * a.qStrides[2];
     for (int t = 0; t < PerLane; ++t) {
         const std::int64_t d = lane + 32 * t;
-        qRows[warp][d] = rowValid && d < a.headDim ? a.q[qRow + d] : 0.0f;
+        qRows[warp][d] = rowValid && d < a.headDim ? attentionLoad(a.q, a.storage, qRow + d) : 0.0f;
     }
     // The block walks the union of its rows' key ranges; each warp masks the keys outside its own.
     std::int64_t myBegin = 0, myEnd = 0, blockBegin = 0, blockEnd = 0, unused = 0;
@@ -52,8 +52,8 @@ __global__ void attentionTiledKernel(AttentionArgs a, std::int64_t tilesPerHead)
             const int r = e / kDim, d = e % kDim;
             const std::int64_t j = j0 + r;
             const bool in = j < a.sk && d < a.headDim;
-            kTile[r][d] = in ? a.k[kvBase + j * a.kvStrides[2] + d] : 0.0f;
-            vTile[r][d] = in ? a.v[kvBase + j * a.kvStrides[2] + d] : 0.0f;
+            kTile[r][d] = in ? attentionLoad(a.k, a.storage, kvBase + j * a.kvStrides[2] + d) : 0.0f;
+            vTile[r][d] = in ? attentionLoad(a.v, a.storage, kvBase + j * a.kvStrides[2] + d) : 0.0f;
         }
         __syncthreads();
         if (!rowValid)
@@ -91,11 +91,10 @@ __global__ void attentionTiledKernel(AttentionArgs a, std::int64_t tilesPerHead)
     }
     if (!rowValid)
         return;
-    float* out = a.out + qRow;
     for (int t = 0; t < PerLane; ++t) {
         const std::int64_t d = lane + 32 * t;
         if (d < a.headDim)
-            out[d] = l > 0.0f ? acc[t] / l : 0.0f;
+            attentionStore(a.out, a.storage, qRow + d, l > 0.0f ? acc[t] / l : 0.0f);
     }
 }
 

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
 #include "control_flow_plan.h"
+#include "cuda/cuda_gemm.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
+#include "cuda/narrow_native.h"
+#include "narrow_float_casts.h"
 #include "widen_to_f32.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace costscope {
@@ -65,6 +69,23 @@ std::optional<std::size_t> denseBytes(const std::vector<std::int64_t>& dims, DTy
     return static_cast<std::size_t>(n);
 }
 
+bool isFp8(std::optional<DType> t)
+{
+    return t == DType::F8E4M3 || t == DType::F8E5M2;
+}
+
+// fp8 tensors, or Cast/ConstantOfShape targets of fp8: the CUDA kernels have no fp8 storage.
+bool hasFp8(const Graph& g)
+{
+    return std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
+        auto target = [&](const char* key) {
+            const auto name = n.op.attrs.getString(key);
+            return name ? parseDType(*name) : std::nullopt;
+        };
+        return isFp8(n.shape.dtype) || isFp8(target("to")) || isFp8(target("dtype"));
+    });
+}
+
 bool isMatMulKind(OpKind k)
 {
     return k == OpKind::MatMul || k == OpKind::Gemm || k == OpKind::FusedMatMulBiasAct;
@@ -117,7 +138,7 @@ Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
         return plan.atNode(pos, launch.error().message);
     std::string label = n.op.label();
     if (isMatMulKind(n.op.kind))
-        label += "[" + cuda::precisionName(plan.options().precision) + "]";
+        label += "[" + cuda::gemmModeName(plan.options().precision, n.shape.dtype) + "]";
     plan.steps().push_back({pos, std::move(label), std::move(*launch)});
     return true;
 }
@@ -157,17 +178,23 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
                 straight.setCompileOptions(fusion);
                 return straight.compile(graph, b, device);
             });
-    auto order = g.topologicalOrder();
-    if (!order)
+    if (auto order = g.topologicalOrder(); !order)
         return order.error();
-    // The kernels compute in F32 (and F64, integers): fp16/bf16/fp8 graphs run by conversion, widened once here
-    // (widen_to_f32.h says what that changes); narrow inputs are widened as they are set.
+    // fp16/bf16 ops with a 16-bit lowering keep their dtype; the others run in F32 between Casts
+    // (narrow_float_casts.h, cuda/narrow_native.h). fp8 graphs, and every narrow graph where
+    // COSTSCOPE_CUDA_NATIVE_16BIT=0, run by conversion: widened once here (widen_to_f32.h says what that changes),
+    // their narrow inputs widened as they are set.
     const bool narrow = hasNarrowFloats(g);
-    auto plan = std::make_unique<CudaPlan>(device, narrow ? widenedToF32(g) : g, bindings, m_options);
-    plan->setWidensInputs(narrow);
+    const bool widen = narrow && (!cuda::nativeSixteenBitRequested() || hasFp8(g));
+    Graph planned = !narrow ? g : widen ? widenedToF32(g) : withNarrowFloatCasts(g, cuda::runsNarrowNatively);
+    auto plan = std::make_unique<CudaPlan>(device, std::move(planned), bindings, m_options);
+    plan->setWidensInputs(widen);
     if (auto r = plan->createHandles(); !r)
         return r.error();
     const Graph& pg = plan->graph();
+    auto order = pg.topologicalOrder(); // the planned graph's positions: the Casts are nodes of their own
+    if (!order)
+        return order.error();
     FusionPlan fusion;
     fusion.groupOf.assign(pg.nodes.size(), -1);
     if (m_compileOptions.fusion) {
@@ -175,6 +202,7 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         o.maxInputs = cuda::kMaxFusedInputs;
         o.maxOps = cuda::kMaxFusedOps;
         o.attention = cuda::fusedAttentionRequested();
+        o.sixteenBit = true; // the kernels load and store F16/BF16 (a widened graph has none left)
         fusion = planFusion(pg, bindings, o);
     }
     std::vector<DeviceValue>& values = plan->values();

@@ -36,8 +36,10 @@ struct BinaryArgs {
 };
 void launchBinary(const float* a, const float* b, float* out, const BinaryArgs& args, cudaStream_t s);
 
-// Element types of the typed element-wise kernels (Bool shares U8's bytes).
-enum class ElemType : int { F32, F64, I64, I32, U8 };
+// Element types of the typed element-wise kernels (Bool shares U8's bytes). F16 and BF16 are storage types of the
+// fused element-wise programs only (loaded to float, stored rounding to nearest even); the typed kernels take the
+// others.
+enum class ElemType : int { F32, F64, I64, I32, U8, F16, BF16 };
 // Binary over F64, I64, I32 or U8 with the CPU backend's integer rules: division by zero gives 0, Mod takes the
 // divisor's sign, Pow goes through double.
 void launchBinaryTyped(const void* a, const void* b, void* out, ElemType t, const BinaryArgs& args, cudaStream_t s);
@@ -92,13 +94,15 @@ struct ReduceArgs {
 };
 void launchReduceStrided(const float* x, float* y, const ReduceArgs& a, cudaStream_t s);
 
-// Softmax (or log-softmax) along an axis of extent n, with `inner` elements after it.
-void launchSoftmax(const float* x, float* y, std::int64_t outer, std::int64_t n, std::int64_t inner, bool logarithm,
-                   cudaStream_t s);
+// Softmax (or log-softmax) along an axis of extent n, with `inner` elements after it. x and y hold `storage` (F32,
+// F16 or BF16); the row's max and sum are taken in F32.
+void launchSoftmax(const void* x, void* y, ElemType storage, std::int64_t outer, std::int64_t n, std::int64_t inner,
+                   bool logarithm, cudaStream_t s);
 // Layer norm (rms = false) or RMS norm over rows of n; scale and bias hold n values or are null. With
-// paramsPerRow > 0 (InstanceNorm) they hold one value per row instead, row r using index r % paramsPerRow.
-void launchNorm(const float* x, float* y, std::int64_t rows, std::int64_t n, float eps, const float* scale,
-                const float* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow = 0);
+// paramsPerRow > 0 (InstanceNorm) they hold one value per row instead, row r using index r % paramsPerRow. x, y,
+// scale and bias hold `storage` (F32, F16 or BF16); mean and variance are taken in F32.
+void launchNorm(const void* x, void* y, ElemType storage, std::int64_t rows, std::int64_t n, float eps,
+                const void* scale, const void* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow = 0);
 
 enum class MaskKind : int { None, Causal, Window, Input };
 struct AttentionArgs {
@@ -114,9 +118,13 @@ struct AttentionArgs {
     // Element strides (batch, head, row) of q and the output, and of k and v over KV heads; query head h reads KV
     // head h / kvGroup (packed or per-head layouts, grouped KV heads: engine/attention_layout.h).
     std::int64_t qStrides[3] = {}, kvStrides[3] = {}, kvGroup = 1;
+    // The elements q, k, v and out hold (their pointers' type notwithstanding): F32, or F16/BF16, which the flash and
+    // tiled kernels load to float and store rounded (head dims up to 128; the warp-per-row kernel takes F32 only).
+    ElemType storage = ElemType::F32;
 };
-// Returns false when the head dim is beyond what the fused kernel holds in registers.
-bool attentionSupportsHeadDim(std::int64_t headDim);
+// Returns false when the head dim is beyond what the fused kernel holds in registers (for 16-bit storage, beyond
+// the tiled kernel's 128).
+bool attentionSupportsHeadDim(std::int64_t headDim, ElemType storage = ElemType::F32);
 void launchAttention(const AttentionArgs& a, cudaStream_t s);
 
 // out[o, i, r] = x[o, idx[i], r]: `inner` elements of `elementSize` bytes per row; out-of-range indices give zeros.
@@ -206,9 +214,9 @@ void launchWelchPeaks(const float* src, bool planar, float* out, std::int64_t ba
 
 // Fills count elements of elementSize (1, 2, 4 or 8) bytes with the pattern's low bytes.
 void launchFill(void* dst, std::int64_t count, int elementSize, std::uint64_t pattern, cudaStream_t s);
-// Element-wise conversion between F32, F64, I8, U8/Bool, I32 and I64 (codes of CastType); floats truncate to
-// integers, non-zero becomes 1 in Bool.
-enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64 };
+// Element-wise conversion between F32, F64, F16, BF16, I8, U8/Bool, I32 and I64 (codes of CastType); floats truncate
+// to integers, non-zero becomes 1 in Bool, F16 and BF16 round to nearest even (through F32, as the CPU backend does).
+enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64, F16, BF16 };
 void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, cudaStream_t s);
 // Inference batch norm over [N, C, inner]: y = (x - mean) * scale / sqrt(var + eps) + bias per channel.
 void launchBatchNorm(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, const float* scale,

@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_kernels.h"
 #include "cuda/cuda_plan.h"
+#include "cuda/fused_kernels.h"
 #include "fusion_plan.h"
 #include "op_attrs.h"
 #include "shape_util.h"
@@ -56,6 +57,13 @@ std::optional<BinaryOp> binaryOpFor(const std::string& name);
 std::optional<ActArgs> activationFor(const std::string& name, const Attrs& attrs);
 // The typed kernels' element type of a dtype (Bool as U8); nullopt for dtypes they do not take.
 std::optional<ElemType> elemTypeOf(DType t);
+// The fused element-wise programs' type of a dtype: elemTypeOf's, and F16 and BF16.
+std::optional<ElemType> programTypeOf(DType t);
+// One launch of the element-wise program `code` (registers 0.. are `inputs`, read broadcast into out's shape; op j
+// writes register inputs + j) storing its last register into out (F32, F16 or BF16): a kernel of its own where
+// NVRTC compiles it, else the interpreted kernel. `label`, when set, gets the kernel's name around `name`.
+LowerResult elementwiseProgram(const std::vector<const DeviceValue*>& inputs, const std::vector<FusedOp>& code,
+                               const DeviceValue& out, const std::string& name, std::string* label);
 // Sets rank, dims, strides and count of `args` for a and b broadcast into out; false when they do not broadcast
 // or the rank exceeds kMaxRank.
 bool makeBroadcastArgs(const Dims& a, const Dims& b, const Dims& out, BinaryArgs& args);

@@ -7,6 +7,36 @@
 
 namespace costscope::cuda {
 
+// F16 and BF16 storage: loaded to float exactly, stored rounding to nearest even (NaN stays NaN), through PTX's
+// conversions and bit arithmetic rather than cuda_fp16.h/cuda_bf16.h, so that NVRTC's fused programs need no
+// toolkit headers beside these.
+__device__ inline float halfBitsToFloat(unsigned short h)
+{
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+
+__device__ inline unsigned short floatToHalfBitsRn(float f)
+{
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+
+__device__ inline float bf16BitsToFloat(unsigned short b)
+{
+    return __uint_as_float(static_cast<unsigned>(b) << 16);
+}
+
+__device__ inline unsigned short floatToBf16BitsRn(float f)
+{
+    const unsigned u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return static_cast<unsigned short>((u >> 16) | 0x40u);
+    return static_cast<unsigned short>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
 __device__ inline float binaryOp(BinaryOp op, float a, float b)
 {
     switch (op) {

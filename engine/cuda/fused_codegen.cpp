@@ -21,8 +21,36 @@ const char* typeName(ElemType t)
         return "int";
     case ElemType::U8:
         return "unsigned char";
+    case ElemType::F16:
+    case ElemType::BF16:
+        return "unsigned short"; // the bits; elementwise_ops.cuh converts them
     }
     return "float";
+}
+
+bool isSixteenBit(ElemType t)
+{
+    return t == ElemType::F16 || t == ElemType::BF16;
+}
+
+// `element` (an expression of type t) as a float.
+std::string asFloat(ElemType t, const std::string& element)
+{
+    if (t == ElemType::F16)
+        return "halfBitsToFloat(" + element + ")";
+    if (t == ElemType::BF16)
+        return "bf16BitsToFloat(" + element + ")";
+    return "float(" + element + ")";
+}
+
+// A float expression stored as t's bits (F32 as it is).
+std::string stored(ElemType t, const std::string& value)
+{
+    if (t == ElemType::F16)
+        return "floatToHalfBitsRn(" + value + ")";
+    if (t == ElemType::BF16)
+        return "floatToBf16BitsRn(" + value + ")";
+    return value;
 }
 
 // A float constant bit for bit (no decimal round trip; infinities and NaNs too).
@@ -41,14 +69,15 @@ std::string reg(int r, const std::string& lane)
     return name;
 }
 
-bool isAligned(const void* p)
+// Aligned for four elements of t at once (a float4, or a uint2 of four 16-bit values).
+bool isAligned(const void* p, ElemType t)
 {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+    return reinterpret_cast<std::uintptr_t>(p) % (isSixteenBit(t) ? 8 : 16) == 0;
 }
 
 int vectorWidth(const FusedElementwiseArgs& a)
 {
-    if (a.rank < 1 || a.dims[a.rank - 1] % 4 != 0 || !isAligned(a.out))
+    if (a.rank < 1 || a.dims[a.rank - 1] % 4 != 0 || !isAligned(a.out, a.outType))
         return 1;
     for (int k = 0; k < a.inputs; ++k) {
         const std::int64_t s = a.strides[k][a.rank - 1];
@@ -58,16 +87,20 @@ int vectorWidth(const FusedElementwiseArgs& a)
     return 4;
 }
 
-// Lane `lane` of input k: a float4 component, the broadcast scalar, or a scalar load at offset + lane.
+// Lane `lane` of input k: a float4 component, a 16-bit half of a uint2 component, the broadcast scalar, or a scalar
+// load at offset + lane.
 std::string inputValue(const FusedElementwiseArgs& a, int k, int vector, int lane, bool wide)
 {
     static const char* components[] = {".x", ".y", ".z", ".w"};
     const std::string n = std::to_string(k);
     if (vector == 1 || a.strides[k][a.rank - 1] == 0)
         return "v" + n;
+    if (wide && isSixteenBit(a.inType[k]))
+        return asFloat(a.inType[k], std::string("(unsigned short)(v") + n + components[lane / 2]
+                                        + (lane % 2 ? " >> 16)" : " & 0xffffu)"));
     if (wide)
         return "v" + n + components[lane];
-    return "float(in" + n + "[o" + n + " + " + std::to_string(lane) + "])";
+    return asFloat(a.inType[k], "in" + n + "[o" + n + " + " + std::to_string(lane) + "]");
 }
 
 // The ops of the program for one output element, ending with `target = <last register>;`.
@@ -107,7 +140,7 @@ FusedSource fusedElementwiseSource(const FusedElementwiseArgs& a)
            + "(";
     for (int k = 0; k < a.inputs; ++k)
         src += std::string("const ") + typeName(a.inType[k]) + "* __restrict__ in" + std::to_string(k) + ", ";
-    src += "float* __restrict__ out)\n{\n";
+    src += std::string(typeName(a.outType)) + "* __restrict__ out)\n{\n";
     src += "    const " + idx + " threads = " + std::to_string(out.threads) + ";\n";
     src += "    for (" + idx + " t = blockIdx.x * " + idx + "(blockDim.x) + threadIdx.x; t < threads; t += " + idx
            + "(gridDim.x) * blockDim.x) {\n";
@@ -135,18 +168,22 @@ FusedSource fusedElementwiseSource(const FusedElementwiseArgs& a)
     for (int k = 0; k < a.inputs; ++k) {
         const std::string n = std::to_string(k);
         const bool dense = out.vector > 1 && a.strides[k][a.rank - 1] == 1;
-        wide[std::size_t(k)] = dense && a.inType[k] == ElemType::F32 && isAligned(a.in[k]);
+        const bool sixteen = isSixteenBit(a.inType[k]);
+        wide[std::size_t(k)] = dense && (a.inType[k] == ElemType::F32 || sixteen) && isAligned(a.in[k], a.inType[k]);
+        const std::string vectorType = sixteen ? "uint2" : "float4";
         if (wide[std::size_t(k)])
-            src +=
-                "        const float4 v" + n + " = __ldg(reinterpret_cast<const float4*>(in" + n + " + o" + n + "));\n";
+            src += "        const " + vectorType + " v" + n + " = __ldg(reinterpret_cast<const " + vectorType + "*>(in"
+                   + n + " + o" + n + "));\n";
         else if (!dense)
-            src += "        const float v" + n + " = float(in" + n + "[o" + n + "]);\n";
+            src += "        const float v" + n + " = " + asFloat(a.inType[k], "in" + n + "[o" + n + "]") + ";\n";
     }
     if (out.vector == 1) {
         std::vector<std::string> inputs;
         for (int k = 0; k < a.inputs; ++k)
             inputs.push_back(inputValue(a, k, 1, 0, false));
-        emitProgram(a, "", "out[i]", inputs, src);
+        src += "        float result;\n";
+        emitProgram(a, "", "result", inputs, src);
+        src += "        out[i] = " + stored(a.outType, "result") + ";\n";
     } else {
         static const char* components[] = {"x", "y", "z", "w"};
         src += "        float4 result;\n";
@@ -156,7 +193,15 @@ FusedSource fusedElementwiseSource(const FusedElementwiseArgs& a)
                 inputs.push_back(inputValue(a, k, out.vector, lane, wide[std::size_t(k)]));
             emitProgram(a, std::string("_") + components[lane], std::string("result.") + components[lane], inputs, src);
         }
-        src += "        *reinterpret_cast<float4*>(out + i) = result;\n";
+        if (isSixteenBit(a.outType)) {
+            auto bits = [&](const char* c) {
+                return "unsigned(" + stored(a.outType, std::string("result.") + c) + ")";
+            };
+            src += "        *reinterpret_cast<uint2*>(out + i) = uint2{" + bits("x") + " | (" + bits("y") + " << 16), "
+                   + bits("z") + " | (" + bits("w") + " << 16)};\n";
+        } else {
+            src += "        *reinterpret_cast<float4*>(out + i) = result;\n";
+        }
     }
     src += "    }\n}\n} // namespace costscope::cuda\n";
     return out;

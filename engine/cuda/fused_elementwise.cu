@@ -18,8 +18,20 @@ __device__ float load(const void* p, ElemType t, std::int64_t i)
     case ElemType::I64: return static_cast<float>(static_cast<const std::int64_t*>(p)[i]);
     case ElemType::I32: return static_cast<float>(static_cast<const std::int32_t*>(p)[i]);
     case ElemType::U8: return static_cast<float>(static_cast<const std::uint8_t*>(p)[i]);
+    case ElemType::F16: return halfBitsToFloat(static_cast<const unsigned short*>(p)[i]);
+    case ElemType::BF16: return bf16BitsToFloat(static_cast<const unsigned short*>(p)[i]);
     }
     return 0.0f;
+}
+
+__device__ void store(void* p, ElemType t, std::int64_t i, float v)
+{
+    if (t == ElemType::F16)
+        static_cast<unsigned short*>(p)[i] = floatToHalfBitsRn(v);
+    else if (t == ElemType::BF16)
+        static_cast<unsigned short*>(p)[i] = floatToBf16BitsRn(v);
+    else
+        static_cast<float*>(p)[i] = v;
 }
 
 // Index is int for outputs of up to 2^30 elements (cheaper division; the grid stride cannot overflow it), else int64.
@@ -44,7 +56,7 @@ __global__ void fusedElementwiseKernel(const FusedElementwiseArgs a)
             const FusedOp& op = a.code[j];
             reg[a.inputs + j] = op.isBinary ? binaryOp(op.binary, reg[op.a], reg[op.b]) : activation(op.act, reg[op.a]);
         }
-        a.out[i] = reg[a.inputs + a.ops - 1];
+        store(a.out, a.outType, i, reg[a.inputs + a.ops - 1]);
     }
 }
 

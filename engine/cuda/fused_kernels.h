@@ -29,7 +29,8 @@ struct FusedElementwiseArgs {
     std::int64_t strides[kMaxFusedInputs][kMaxRank] = {};
     int ops = 0;
     FusedOp code[kMaxFusedOps] = {};
-    float* out = nullptr; // the last op's register
+    void* out = nullptr; // the last op's register, stored as outType (F32, F16 or BF16)
+    ElemType outType = ElemType::F32;
 };
 void launchFusedElementwise(const FusedElementwiseArgs& a, cudaStream_t s);
 

@@ -142,6 +142,15 @@ std::optional<ElemType> elemTypeOf(DType t)
     }
 }
 
+std::optional<ElemType> programTypeOf(DType t)
+{
+    if (t == DType::F16)
+        return ElemType::F16;
+    if (t == DType::BF16)
+        return ElemType::BF16;
+    return elemTypeOf(t);
+}
+
 bool makeBroadcastArgs(const Dims& a, const Dims& b, const Dims& out, BinaryArgs& args)
 {
     auto as = broadcastStrides(a, out), bs = broadcastStrides(b, out);

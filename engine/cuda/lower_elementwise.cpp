@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed, And/Or/Xor over Bool) and Activation over F32, one
-// kernel per node (lower_fused.cpp runs fusion groups of them as one kernel).
+// Binary (numpy broadcasting; F32 vectorised, F64/I64/I32/U8 typed, F16/BF16 as one-op element-wise programs,
+// And/Or/Xor over Bool) and Activation over F32, F16 and BF16, one kernel per node (lower_fused.cpp runs fusion groups
+// of them as one kernel).
 #include "cuda/cuda_lower.h"
 
 namespace costscope::cuda {
@@ -58,6 +59,24 @@ std::optional<BinaryOp> binaryOpFor(const std::string& name)
     return std::nullopt;
 }
 
+namespace {
+bool logical(BinaryOp op)
+{
+    return op == BinaryOp::And || op == BinaryOp::Or || op == BinaryOp::Xor;
+}
+
+bool isSixteenBit(DType t)
+{
+    return t == DType::F16 || t == DType::BF16;
+}
+
+// A 16-bit Binary or Activation as a one-op element-wise program: loaded to float, computed, stored back rounded.
+LowerResult sixteenBitProgram(LowerContext& c, const std::vector<const DeviceValue*>& inputs, const FusedOp& op)
+{
+    return elementwiseProgram(inputs, {op}, c.out, c.node.op.label(), nullptr);
+}
+} // namespace
+
 LowerResult lowerBinary(LowerContext& c)
 {
     const std::string sub = c.node.op.subOp();
@@ -67,9 +86,10 @@ LowerResult lowerBinary(LowerContext& c)
         return lowerError("the CUDA backend has no Binary op '" + sub + "'");
     args.op = *op;
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
+    if (isSixteenBit(a.dtype) && b.dtype == a.dtype && c.out.dtype == a.dtype && !logical(args.op))
+        return sixteenBitProgram(c, {&a, &b}, FusedOp{true, args.op, {}, 0, 1});
     const auto type = elemTypeOf(a.dtype);
-    const bool logical = args.op == BinaryOp::And || args.op == BinaryOp::Or || args.op == BinaryOp::Xor;
-    if (logical && (a.dtype != DType::Bool || b.dtype != DType::Bool || c.out.dtype != DType::Bool))
+    if (logical(args.op) && (a.dtype != DType::Bool || b.dtype != DType::Bool || c.out.dtype != DType::Bool))
         return lowerError("Binary." + sub + ": operands " + valueString(a) + " and " + valueString(b) + " and result "
                           + valueString(c.out) + " must be Bool");
     if (!type || b.dtype != a.dtype || c.out.dtype != a.dtype)
@@ -104,6 +124,12 @@ LowerResult lowerActivation(LowerContext& c)
     auto act = activationFor(sub, c.attrs());
     if (!act)
         return lowerError("the CUDA backend has no activation '" + sub + "'");
+    if (isSixteenBit(c.in[0]->dtype) && c.out.dtype == c.in[0]->dtype && act->op != ActOp::IsNaN) {
+        if (c.in[0]->dims != c.out.dims)
+            return lowerError("Activation: output " + valueString(c.out) + " differs from input "
+                              + valueString(*c.in[0]));
+        return sixteenBitProgram(c, {c.in[0]}, FusedOp{false, BinaryOp::Add, *act, 0, 0});
+    }
     if (auto r = requireF32(*c.in[0], "Activation input"); !r)
         return r.error();
     if (c.in[0]->dims != c.out.dims)

@@ -85,7 +85,6 @@ LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std:
 {
     const Graph& g = plan.graph();
     const std::vector<DeviceValue>& values = plan.values();
-    const DeviceValue& out = values[group.exit()];
     const std::set<std::size_t> members(group.members.begin(), group.members.end());
     std::vector<std::size_t> leaves;
     for (std::size_t m : group.members)
@@ -94,43 +93,21 @@ LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std:
             if (!members.count(p) && std::find(leaves.begin(), leaves.end(), p) == leaves.end())
                 leaves.push_back(p);
         }
-    if (leaves.size() > std::size_t(kMaxFusedInputs) || group.members.size() > std::size_t(kMaxFusedOps)
-        || out.dims.size() > std::size_t(kMaxRank) || out.dtype != DType::F32)
-        return lowerError("the group is beyond the fused kernel's limits");
-    FusedElementwiseArgs args;
-    args.inputs = static_cast<int>(leaves.size());
+    std::vector<const DeviceValue*> inputs;
     std::map<std::size_t, int> reg;
-    std::vector<Dims> strides;
     for (std::size_t k = 0; k < leaves.size(); ++k) {
-        const DeviceValue& v = values[leaves[k]];
-        auto s = broadcastStrides(v.dims, out.dims);
-        auto t = elemTypeOf(v.dtype);
-        if (!s || !t)
-            return lowerError("fused input " + valueString(v) + " does not broadcast to " + valueString(out));
-        strides.push_back(*s);
-        args.in[k] = v.ptr;
-        args.inType[k] = *t;
+        inputs.push_back(&values[leaves[k]]);
         reg[leaves[k]] = static_cast<int>(k);
     }
+    std::vector<FusedOp> code;
     for (std::size_t j = 0; j < group.members.size(); ++j) {
         auto op = fusedOp(g.nodes[group.members[j]], reg, g);
         if (!op)
             return op.error();
-        args.code[j] = *op;
-        reg[group.members[j]] = args.inputs + static_cast<int>(j);
+        code.push_back(*op);
+        reg[group.members[j]] = static_cast<int>(leaves.size() + j);
     }
-    args.ops = static_cast<int>(group.members.size());
-    collapseDims(out.dims, strides, args);
-    args.out = static_cast<float*>(out.ptr);
-    // A kernel of its own for the program where NVRTC is there; the interpreted kernel when it is not or when
-    // the program does not compile (same values; the kernel's label says which one ran).
-    if (nvrtcEnabled())
-        if (auto compiled = compileFusedElementwise(args)) {
-            *label = "fused_elementwise_nvrtc(" + fusionGroupName(g, group) + ")";
-            return Launch([=, kernel = *compiled](cudaStream_t s) { launchCompiledFused(kernel, args, s); });
-        }
-    *label = "fused_elementwise(" + fusionGroupName(g, group) + ")";
-    return Launch([=](cudaStream_t s) { launchFusedElementwise(args, s); });
+    return elementwiseProgram(inputs, code, values[group.exit()], fusionGroupName(g, group), label);
 }
 
 // The cuBLASLt objects of one matmul, kept for the plan's lifetime by the launch that uses them.
@@ -173,24 +150,25 @@ struct LtPointers {
 // The matmul D^T[n,m] = W^T[n,k] A^T[k,m] (+ C) with `epilogue`, its algorithm chosen (the fastest of cuBLASLt's
 // candidates, timed on the operands: lt_autotune.h); null when cuBLASLt has none.
 std::shared_ptr<LtMatmul> setUpLtMatmul(CudaPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
-                                        const void* bias, cublasLtEpilogue_t epilogue, const LtPointers& p)
+                                        const void* bias, cublasLtEpilogue_t epilogue, const LtPointers& p,
+                                        cudaDataType_t type)
 {
     auto lt = std::make_shared<LtMatmul>();
     const std::uint64_t workspace = plan.libraryWorkspaceBytes();
     std::vector<cublasLtMatmulHeuristicResult_t> found(static_cast<std::size_t>(ltCandidateCount()));
     int count = 0;
     const auto un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
-    bool ok =
-        cublasLtMatmulDescCreate(&lt->desc, computeType(plan.options().precision), CUDA_R_32F) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
-               == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->a, CUDA_R_32F, un, uk, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->b, CUDA_R_32F, uk, um, k) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatrixLayoutCreate(&lt->c, CUDA_R_32F, un, um, n) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
-        && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                sizeof workspace)
-               == CUBLAS_STATUS_SUCCESS;
+    bool ok = cublasLtMatmulDescCreate(&lt->desc, computeTypeFor(plan.options().precision, type), CUDA_R_32F)
+                  == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue)
+                     == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatrixLayoutCreate(&lt->a, type, un, uk, n) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatrixLayoutCreate(&lt->b, type, uk, um, k) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatrixLayoutCreate(&lt->c, type, un, um, n) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatmulPreferenceCreate(&lt->preference) == CUBLAS_STATUS_SUCCESS
+              && cublasLtMatmulPreferenceSetAttribute(lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                      &workspace, sizeof workspace)
+                     == CUBLAS_STATUS_SUCCESS;
     if (ok && bias)
         ok = cublasLtMatmulDescSetAttribute(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias)
              == CUBLAS_STATUS_SUCCESS;
@@ -215,9 +193,12 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     const DeviceValue& a = values[positionOf(g, root.inputs[0])];
     const DeviceValue& w = values[positionOf(g, root.inputs[1])];
     const DeviceValue& d = values[group.exit()];
-    for (const DeviceValue* v : {&a, &w, &d})
-        if (auto r = requireF32(*v, "GEMM epilogue operand"); !r)
-            return r.error();
+    // One storage type for A, W, D, the bias and the residual: F32, or F16/BF16 with F32 accumulation (cuBLASLt's
+    // bias then has D's type, its default).
+    const auto type = gemmStorageType(d.dtype);
+    if (!type || a.dtype != d.dtype || w.dtype != d.dtype)
+        return lowerError("GEMM epilogue operands " + valueString(a) + ", " + valueString(w) + " and " + valueString(d)
+                          + " must share one of F32, F16, BF16");
     if (a.dims.size() < 2 || w.dims.size() != 2 || d.dims.empty())
         return lowerError("GEMM epilogue: " + valueString(a) + " x " + valueString(w) + " is no linear layer");
     const std::int64_t k = a.dims.back(), n = w.dims[1];
@@ -227,15 +208,15 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     const void* bias = nullptr;
     if (group.bias) {
         const DeviceValue& b = values[*group.bias];
-        if (b.dtype != DType::F32 || std::int64_t(b.elements()) != n)
-            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n)
-                              + " F32 values");
+        if (b.dtype != d.dtype || std::int64_t(b.elements()) != n)
+            return lowerError("GEMM epilogue: bias " + valueString(b) + " must hold " + std::to_string(n) + " "
+                              + std::string(dtypeName(d.dtype)) + " values");
         bias = b.ptr;
     }
     const void* residual = nullptr;
     if (group.residual) {
         const DeviceValue& r = values[*group.residual];
-        if (r.dtype != DType::F32 || r.dims != d.dims)
+        if (r.dtype != d.dtype || r.dims != d.dims)
             return lowerError("GEMM epilogue: residual " + valueString(r) + " must be " + valueString(d));
         residual = r.ptr;
     }
@@ -244,10 +225,11 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     // some versions): the activation then runs as a second pass in place, in the same launch.
     const LtPointers operands{w.ptr, a.ptr, residual, d.ptr, residual ? 1.0f : 0.0f};
     std::shared_ptr<LtMatmul> lt =
-        setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation), operands);
+        setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, group.activation), operands, *type);
     ActArgs separate;
-    if (!lt && !group.activation.empty()) {
-        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""), operands);
+    // The separate activation pass reads and writes F32: a 16-bit group without cuBLASLt's epilogue runs node by node.
+    if (!lt && !group.activation.empty() && d.dtype == DType::F32) {
+        lt = setUpLtMatmul(plan, m, n, k, bias, epilogueFor(bias != nullptr, ""), operands, *type);
         if (auto act = activationFor(group.activation, {}))
             separate = *act;
         else
@@ -263,7 +245,7 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     void* ws = plan.libraryWorkspace();
     const std::uint64_t workspace = plan.libraryWorkspaceBytes();
     const std::int64_t count = m * n;
-    *label = "cublasLt[" + precisionName(plan.options().precision) + "]"
+    *label = "cublasLt[" + gemmModeName(plan.options().precision, d.dtype) + "]"
              + (separate.op == ActOp::None ? "" : "+" + group.activation) + "(" + fusionGroupName(g, group) + ")";
     return Launch([=](cudaStream_t s) {
         cublasLtMatmul(handle, lt->desc, &alpha, pw, lt->a, pa, lt->b, &beta, pc, lt->c, pd, lt->c, &lt->algo, ws,
@@ -336,6 +318,45 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     return Launch([=](cudaStream_t s) { launchAttention(a, s); });
 }
 } // namespace
+
+LowerResult elementwiseProgram(const std::vector<const DeviceValue*>& inputs, const std::vector<FusedOp>& code,
+                               const DeviceValue& out, const std::string& name, std::string* label)
+{
+    const auto outType = programTypeOf(out.dtype);
+    const bool floatOut = outType == ElemType::F32 || outType == ElemType::F16 || outType == ElemType::BF16;
+    if (inputs.size() > std::size_t(kMaxFusedInputs) || code.empty() || code.size() > std::size_t(kMaxFusedOps)
+        || out.dims.size() > std::size_t(kMaxRank) || !floatOut)
+        return lowerError("the program is beyond the fused kernel's limits");
+    FusedElementwiseArgs args;
+    args.inputs = static_cast<int>(inputs.size());
+    std::vector<Dims> strides;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const DeviceValue& v = *inputs[k];
+        auto s = broadcastStrides(v.dims, out.dims);
+        auto t = programTypeOf(v.dtype);
+        if (!s || !t)
+            return lowerError("fused input " + valueString(v) + " does not broadcast to " + valueString(out));
+        strides.push_back(*s);
+        args.in[k] = v.ptr;
+        args.inType[k] = *t;
+    }
+    std::copy(code.begin(), code.end(), args.code);
+    args.ops = static_cast<int>(code.size());
+    collapseDims(out.dims, strides, args);
+    args.out = out.ptr;
+    args.outType = *outType;
+    // A kernel of its own for the program where NVRTC is there; the interpreted kernel when it is not or when
+    // the program does not compile (same values; the kernel's label says which one ran).
+    if (nvrtcEnabled())
+        if (auto compiled = compileFusedElementwise(args)) {
+            if (label)
+                *label = "fused_elementwise_nvrtc(" + name + ")";
+            return Launch([=, kernel = *compiled](cudaStream_t s) { launchCompiledFused(kernel, args, s); });
+        }
+    if (label)
+        *label = "fused_elementwise(" + name + ")";
+    return Launch([=](cudaStream_t s) { launchFusedElementwise(args, s); });
+}
 
 bool fusedAttentionRequested()
 {

@@ -2,6 +2,7 @@
 // Transpose, Slice, Narrow, Concat and Expand as strided copies (any dtype; a slice of contiguous spans as one 2-D
 // memcpy); Gather, GatherElements, GatherND, Pad and Tile as index-mapped copies.
 #include "cuda/cuda_lower.h"
+#include "half.h"
 
 #include <algorithm>
 #include <cstring>
@@ -339,6 +340,10 @@ LowerResult lowerPad(LowerContext& c)
     } else if (x.dtype == DType::F32) {
         const auto f = static_cast<float>(value);
         std::memcpy(&a.fill, &f, 4);
+    } else if (x.dtype == DType::F16 || x.dtype == DType::BF16) {
+        const float f = static_cast<float>(value);
+        const std::uint16_t bits = x.dtype == DType::F16 ? floatToHalf(f) : floatToBf16(f);
+        std::memcpy(&a.fill, &bits, 2);
     } else if (x.dtype == DType::F64) {
         std::memcpy(&a.fill, &value, 8);
     } else if (x.dtype == DType::I64) {

@@ -14,9 +14,10 @@ bool fitsInt(std::int64_t v)
 // Builds the launch of out = a @ b with numpy semantics; the output dims must equal the node's.
 LowerResult matmulLaunch(LowerContext& c, const DeviceValue& a, const DeviceValue& b)
 {
-    for (const DeviceValue* v : {&a, &b, static_cast<const DeviceValue*>(&c.out)})
-        if (auto r = requireF32(*v, "MatMul operand"); !r)
-            return r.error();
+    const auto type = gemmStorageType(a.dtype);
+    if (!type || b.dtype != a.dtype || c.out.dtype != a.dtype)
+        return lowerError("MatMul operands " + valueString(a) + " and " + valueString(b) + " and result "
+                          + valueString(c.out) + " must share one of F32, F16, BF16 on the CUDA backend");
     if (a.dims.empty() || b.dims.empty())
         return lowerError("MatMul needs inputs of rank 1 or more, got " + valueString(a) + " and " + valueString(b));
     Dims ad = a.dims, bd = b.dims;
@@ -48,16 +49,19 @@ LowerResult matmulLaunch(LowerContext& c, const DeviceValue& a, const DeviceValu
     const std::int64_t batches = product(batch), aCount = product(aBatch), bCount = product(bBatch);
     if (!fitsInt(m * batches) || !fitsInt(n) || !fitsInt(k) || !fitsInt(batches))
         return lowerError("MatMul: dimensions beyond cuBLAS's 32-bit sizes");
-    const auto* pa = static_cast<const float*>(a.ptr);
-    const auto* pb = static_cast<const float*>(b.ptr);
-    auto* pc = static_cast<float*>(c.out.ptr);
+    // Byte pointers: the partial-broadcast offsets below are in elements of the storage type.
+    const auto* pa = static_cast<const char*>(a.ptr);
+    const auto* pb = static_cast<const char*>(b.ptr);
+    auto* pc = static_cast<char*>(c.out.ptr);
+    const std::int64_t es = byteSize(a.dtype);
     if (k == 0) {
         const std::size_t bytes = c.out.bytes;
         return Launch([=](cudaStream_t s) { cudaMemsetAsync(pc, 0, bytes, s); });
     }
     GemmCall g;
     g.handle = c.plan.cublas();
-    g.compute = computeType(c.plan.options().precision);
+    g.type = *type;
+    g.compute = computeTypeFor(c.plan.options().precision, *type);
     g.n = int(n);
     g.k = int(k);
     g.lda = int(k);
@@ -95,11 +99,11 @@ LowerResult matmulLaunch(LowerContext& c, const DeviceValue& a, const DeviceValu
             ai += idx * as[d];
             bi += idx * bs[d];
         }
-        offsets.emplace_back(ai * m * k, bi * k * n);
+        offsets.emplace_back(ai * m * k * es, bi * k * n * es);
     }
     return Launch([=](cudaStream_t s) {
         for (std::size_t i = 0; i < offsets.size(); ++i)
-            g(s, pa + offsets[i].first, pb + offsets[i].second, pc + std::int64_t(i) * m * n);
+            g(s, pa + offsets[i].first, pb + offsets[i].second, pc + std::int64_t(i) * m * n * es);
     });
 }
 } // namespace
@@ -115,13 +119,12 @@ LowerResult lowerFusedMatMulBiasAct(LowerContext& c)
     if (!mm)
         return mm;
     const std::int64_t n = c.out.dims.empty() ? 1 : c.out.dims.back();
-    const float* bias = nullptr;
+    const DeviceValue* bias = nullptr;
     if (c.in.size() > 2) {
-        const DeviceValue& b = *c.in[2];
-        if (b.dtype != DType::F32 || static_cast<std::int64_t>(b.elements()) != n)
-            return lowerError("FusedMatMulBiasAct: bias " + valueString(b) + " must hold " + std::to_string(n)
-                              + " F32 values");
-        bias = static_cast<const float*>(b.ptr);
+        bias = c.in[2];
+        if (bias->dtype != c.out.dtype || static_cast<std::int64_t>(bias->elements()) != n)
+            return lowerError("FusedMatMulBiasAct: bias " + valueString(*bias) + " must hold " + std::to_string(n) + " "
+                              + std::string(dtypeName(c.out.dtype)) + " values");
     }
     const std::string name = c.attrs().stringOr("activation", "");
     ActArgs act;
@@ -133,23 +136,48 @@ LowerResult lowerFusedMatMulBiasAct(LowerContext& c)
     }
     if (!bias && act.op == ActOp::None)
         return mm;
-    auto* y = static_cast<float*>(c.out.ptr);
-    const std::int64_t rows = n ? product(c.out.dims) / n : 0;
     Launch mmLaunch = std::move(*mm);
+    if (c.out.dtype != DType::F32) {
+        // 16-bit: the bias and activation as an element-wise program over the product, in place.
+        DeviceValue biasRow;
+        std::vector<const DeviceValue*> inputs = {&c.out};
+        std::vector<FusedOp> code;
+        if (bias) {
+            biasRow = *bias;
+            biasRow.dims = {n};
+            inputs.push_back(&biasRow);
+            code.push_back(FusedOp{true, BinaryOp::Add, {}, 0, 1});
+        }
+        if (act.op != ActOp::None)
+            code.push_back(FusedOp{false, BinaryOp::Add, act, std::uint8_t(inputs.size() + code.size() - 1), 0});
+        auto epilogue = elementwiseProgram(inputs, code, c.out, c.node.op.label(), nullptr);
+        if (!epilogue)
+            return epilogue;
+        return Launch([mmLaunch, pass = std::move(*epilogue)](cudaStream_t s) {
+            mmLaunch(s);
+            pass(s);
+        });
+    }
+    auto* y = static_cast<float*>(c.out.ptr);
+    const auto* biasPtr = bias ? static_cast<const float*>(bias->ptr) : nullptr;
+    const std::int64_t rows = n ? product(c.out.dims) / n : 0;
     return Launch([=](cudaStream_t s) {
         mmLaunch(s);
-        launchBiasActivation(y, bias, rows, n, act, s);
+        launchBiasActivation(y, biasPtr, rows, n, act, s);
     });
 }
 
 LowerResult lowerGemm(LowerContext& c)
 {
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
-    if (a.dims.size() != 2 || b.dims.size() != 2 || a.dtype != DType::F32 || b.dtype != DType::F32)
-        return lowerError("Gemm needs two F32 matrices, got " + valueString(a) + " and " + valueString(b));
+    const auto type = gemmStorageType(a.dtype);
+    if (a.dims.size() != 2 || b.dims.size() != 2 || !type || b.dtype != a.dtype || c.out.dtype != a.dtype)
+        return lowerError("Gemm needs two matrices and a result of one of F32, F16, BF16, got " + valueString(a)
+                          + " and " + valueString(b) + " to " + valueString(c.out));
     GemmCall g;
     g.handle = c.plan.cublas();
-    g.compute = computeType(c.plan.options().precision);
+    g.type = *type;
+    g.compute = computeTypeFor(c.plan.options().precision, *type);
     g.ta = c.attrs().intOr("trans_a", 0) != 0;
     g.tb = c.attrs().intOr("trans_b", 0) != 0;
     g.alpha = static_cast<float>(c.attrs().doubleOr("alpha", 1.0));
@@ -168,17 +196,17 @@ LowerResult lowerGemm(LowerContext& c)
     g.k = int(k);
     g.lda = int(a.dims[1]);
     g.ldb = int(b.dims[1]);
-    const auto* pa = static_cast<const float*>(a.ptr);
-    const auto* pb = static_cast<const float*>(b.ptr);
-    auto* pc = static_cast<float*>(c.out.ptr);
+    const void* pa = a.ptr;
+    const void* pb = b.ptr;
+    void* pc = c.out.ptr;
     const bool withC = c.in.size() > 2 && beta != 0.0f;
     if (!withC)
         return Launch([=](cudaStream_t s) { g(s, pa, pb, pc); });
     const DeviceValue& cv = *c.in[2];
     auto cs = broadcastStrides(cv.dims, c.out.dims);
     StridedCopyArgs copy;
-    if (!cs || cv.dtype != DType::F32
-        || !makeStridedCopy(c.out.dims, *cs, contiguousStrides(c.out.dims), 0, 0, 4, copy))
+    if (!cs || cv.dtype != a.dtype
+        || !makeStridedCopy(c.out.dims, *cs, contiguousStrides(c.out.dims), 0, 0, int(byteSize(a.dtype)), copy))
         return lowerError("Gemm: C " + valueString(cv) + " does not broadcast to " + valueString(c.out));
     GemmCall withBeta = g;
     withBeta.beta = beta;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ConstantOfShape, Cast, Sum, BatchNorm (inference) and Lrn, with the CPU backend's semantics.
 #include "cuda/cuda_lower.h"
+#include "half.h"
 
 #include <cstring>
 
@@ -17,6 +18,10 @@ std::optional<CastType> castType(DType t)
     case DType::Bool: return CastType::Bool;
     case DType::I32: return CastType::I32;
     case DType::I64: return CastType::I64;
+    case DType::F16:
+        return CastType::F16;
+    case DType::BF16:
+        return CastType::BF16;
     default: return std::nullopt;
     }
 }
@@ -43,6 +48,12 @@ LowerResult lowerConstantOfShape(LowerContext& c)
     switch (dtype) {
     case DType::F32: put(static_cast<float>(value)); break;
     case DType::F64: put(value); break;
+    case DType::F16:
+        put(floatToHalf(static_cast<float>(value)));
+        break;
+    case DType::BF16:
+        put(floatToBf16(static_cast<float>(value)));
+        break;
     case DType::I64: put(static_cast<std::int64_t>(value)); break;
     case DType::I32: put(static_cast<std::int32_t>(value)); break;
     case DType::Bool:

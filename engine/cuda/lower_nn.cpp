@@ -8,46 +8,61 @@
 namespace costscope::cuda {
 
 namespace {
+// The shared storage type of a softmax or norm's input and output: F32, F16 or BF16.
+std::optional<ElemType> normStorage(const DeviceValue& x, const DeviceValue& y)
+{
+    const auto t = programTypeOf(x.dtype);
+    if (!t || x.dtype != y.dtype || (*t != ElemType::F32 && *t != ElemType::F16 && *t != ElemType::BF16))
+        return std::nullopt;
+    return t;
+}
+
 LowerResult softmaxLaunch(LowerContext& c, bool logarithm)
 {
     const DeviceValue& x = *c.in[0];
-    if (auto r = requireF32(x, "Softmax input"); !r)
-        return r.error();
+    const auto storage = normStorage(x, c.out);
+    if (!storage)
+        return lowerError("Softmax: input " + valueString(x) + " and output " + valueString(c.out)
+                          + " must share one of F32, F16, BF16");
     auto a = normalizeAxis(c.attrs().intOr("axis", -1), x.dims.size());
     if (!a || x.dims != c.out.dims)
         return lowerError("Softmax: axis out of range for " + valueString(x) + " or output differs");
     const auto axis = static_cast<std::size_t>(*a);
     const std::int64_t outer = product(x.dims, 0, axis), n = x.dims[axis], inner = product(x.dims, axis + 1);
-    const auto* px = static_cast<const float*>(x.ptr);
-    auto* py = static_cast<float*>(c.out.ptr);
-    return Launch([=](cudaStream_t s) { launchSoftmax(px, py, outer, n, inner, logarithm, s); });
+    const void* px = x.ptr;
+    void* py = c.out.ptr;
+    const ElemType t = *storage;
+    return Launch([=](cudaStream_t s) { launchSoftmax(px, py, t, outer, n, inner, logarithm, s); });
 }
 
-const float* optionalParam(const LowerContext& c, std::size_t i)
+const void* optionalParam(const LowerContext& c, std::size_t i)
 {
-    return i < c.in.size() ? static_cast<const float*>(c.in[i]->ptr) : nullptr;
+    return i < c.in.size() ? c.in[i]->ptr : nullptr;
 }
 
 LowerResult normLaunch(LowerContext& c, bool rms)
 {
     const DeviceValue& x = *c.in[0];
-    if (auto r = requireF32(x, rms ? "RmsNorm input" : "LayerNorm input"); !r)
-        return r.error();
+    const auto storage = normStorage(x, c.out);
+    if (!storage)
+        return lowerError(std::string(rms ? "RmsNorm" : "LayerNorm") + ": input " + valueString(x) + " and output "
+                          + valueString(c.out) + " must share one of F32, F16, BF16");
     auto a = normalizeAxis(c.attrs().intOr("axis", -1), x.dims.size());
     if (!a || x.dims != c.out.dims)
         return lowerError("norm: axis out of range for " + valueString(x) + " or output differs");
     const std::int64_t n = product(x.dims, static_cast<std::size_t>(*a));
     for (std::size_t i = 1; i < c.in.size(); ++i)
-        if (c.in[i]->dtype != DType::F32 || static_cast<std::int64_t>(c.in[i]->elements()) != n)
-            return lowerError("norm: parameter " + valueString(*c.in[i]) + " must hold " + std::to_string(n)
-                              + " F32 values");
+        if (c.in[i]->dtype != x.dtype || static_cast<std::int64_t>(c.in[i]->elements()) != n)
+            return lowerError("norm: parameter " + valueString(*c.in[i]) + " must hold " + std::to_string(n) + " "
+                              + std::string(dtypeName(x.dtype)) + " values");
     const std::int64_t rows = n ? product(x.dims) / n : 0;
     const auto eps = static_cast<float>(c.attrs().doubleOr("eps", rms ? 1e-6 : 1e-5));
-    const float* scale = optionalParam(c, 1);
-    const float* bias = rms ? nullptr : optionalParam(c, 2);
-    const auto* px = static_cast<const float*>(x.ptr);
-    auto* py = static_cast<float*>(c.out.ptr);
-    return Launch([=](cudaStream_t s) { launchNorm(px, py, rows, n, eps, scale, bias, rms, s); });
+    const void* scale = optionalParam(c, 1);
+    const void* bias = rms ? nullptr : optionalParam(c, 2);
+    const void* px = x.ptr;
+    void* py = c.out.ptr;
+    const ElemType t = *storage;
+    return Launch([=](cudaStream_t s) { launchNorm(px, py, t, rows, n, eps, scale, bias, rms, s); });
 }
 } // namespace
 
@@ -153,11 +168,11 @@ LowerResult lowerInstanceNorm(LowerContext& c)
     // Each (sample, channel) plane is one row, normalised over its spatial extent with its channel's parameters.
     const std::int64_t rows = x.dims[0] * ch, n = product(x.dims, 2);
     const auto eps = static_cast<float>(c.attrs().doubleOr("eps", 1e-5));
-    const auto* px = static_cast<const float*>(x.ptr);
-    auto* py = static_cast<float*>(c.out.ptr);
-    const float* scale = optionalParam(c, 1);
-    const float* bias = optionalParam(c, 2);
-    return Launch([=](cudaStream_t s) { launchNorm(px, py, rows, n, eps, scale, bias, false, s, ch); });
+    const void* px = x.ptr;
+    void* py = c.out.ptr;
+    const void* scale = optionalParam(c, 1);
+    const void* bias = optionalParam(c, 2);
+    return Launch([=](cudaStream_t s) { launchNorm(px, py, ElemType::F32, rows, n, eps, scale, bias, false, s, ch); });
 }
 
 LowerResult lowerGlobalPool(LowerContext& c)
@@ -183,9 +198,10 @@ LowerResult lowerGlobalPool(LowerContext& c)
 LowerResult lowerAttention(LowerContext& c)
 {
     const DeviceValue &q = *c.in[0], &k = *c.in[1], &v = *c.in[2];
-    for (const DeviceValue* t : {&q, &k, &v})
-        if (t->dtype != DType::F32)
-            return lowerError("Attention: " + valueString(*t) + " must be F32");
+    const auto storage = normStorage(q, c.out);
+    if (!storage || k.dtype != q.dtype || v.dtype != q.dtype)
+        return lowerError("Attention: q " + valueString(q) + ", k " + valueString(k) + ", v " + valueString(v)
+                          + " and the result " + valueString(c.out) + " must share one of F32, F16, BF16");
     auto layout =
         attentionLayout(q.dims, k.dims, v.dims, c.attrs().intOr("num_heads", 1), c.attrs().intOr("head_dim", 0));
     if (!layout)
@@ -193,8 +209,10 @@ LowerResult lowerAttention(LowerContext& c)
     AttentionArgs a;
     a.heads = layout->heads;
     a.headDim = layout->headDim;
-    if (!attentionSupportsHeadDim(a.headDim))
-        return lowerError("Attention: head_dim " + std::to_string(a.headDim) + " is beyond the fused kernel's 256");
+    a.storage = *storage;
+    if (!attentionSupportsHeadDim(a.headDim, a.storage))
+        return lowerError("Attention: head_dim " + std::to_string(a.headDim) + " is beyond the fused kernel's "
+                          + (a.storage == ElemType::F32 ? "256" : "128 (16-bit)"));
     if (q.dims != c.out.dims)
         return lowerError("Attention: output " + valueString(c.out) + " differs from q " + valueString(q));
     a.sq = layout->sq;
@@ -230,8 +248,8 @@ LowerResult lowerAttention(LowerContext& c)
             return lowerError("Attention: mask_kind needs a 4th (mask) input");
         const DeviceValue& m = *c.in[3];
         auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
-        if (!strides || (m.dtype != DType::Bool && m.dtype != DType::F32))
-            return lowerError("Attention: mask " + valueString(m) + " must be Bool or F32 broadcasting to ["
+        if (!strides || (m.dtype != DType::Bool && (m.dtype != DType::F32 || a.storage != ElemType::F32)))
+            return lowerError("Attention: mask " + valueString(m) + " must be Bool (or F32 for F32 q) broadcasting to ["
                               + std::to_string(a.batch) + "," + std::to_string(a.heads) + "," + std::to_string(a.sq)
                               + "," + std::to_string(a.sk) + "]");
         for (int d = 0; d < 4; ++d)

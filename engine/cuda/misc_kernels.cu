@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fill (ConstantOfShape), Cast, inference BatchNorm and LRN.
 #include "cuda/cuda_kernels.h"
+#include "cuda/elementwise_ops.cuh"
 
 namespace costscope::cuda {
 
@@ -29,6 +30,8 @@ __device__ double readAs(const void* p, CastType t, std::int64_t i)
     case CastType::Bool: return static_cast<const unsigned char*>(p)[i];
     case CastType::I32: return static_cast<const int*>(p)[i];
     case CastType::I64: return double(static_cast<const long long*>(p)[i]);
+    case CastType::F16: return halfBitsToFloat(static_cast<const unsigned short*>(p)[i]);
+    case CastType::BF16: return bf16BitsToFloat(static_cast<const unsigned short*>(p)[i]);
     }
     return 0;
 }
@@ -51,6 +54,8 @@ __global__ void castKernel(const void* src, CastType from, void* dst, CastType t
         case CastType::Bool: static_cast<unsigned char*>(dst)[i] = v != 0.0 ? 1 : 0; break;
         case CastType::I32: static_cast<int*>(dst)[i] = static_cast<int>(v); break;
         case CastType::I64: static_cast<long long*>(dst)[i] = static_cast<long long>(v); break;
+        case CastType::F16: static_cast<unsigned short*>(dst)[i] = floatToHalfBitsRn(float(v)); break;
+        case CastType::BF16: static_cast<unsigned short*>(dst)[i] = floatToBf16BitsRn(float(v)); break;
         }
     }
 }

@@ -2,6 +2,7 @@
 // Reductions, softmax and layer/RMS norm: one block per row for contiguous rows (coalesced loads, block-wide
 // tree reduction), one thread per output for strided cases.
 #include "cuda/cuda_kernels.h"
+#include "cuda/elementwise_ops.cuh"
 
 #include <cfloat>
 
@@ -9,6 +10,43 @@ namespace costscope::cuda {
 
 namespace {
 constexpr int kRowThreads = 256;
+
+// The storage types of softmax and norm: F32, and the bits of F16 and BF16, read as float and written rounded.
+struct HalfBits {
+    unsigned short bits;
+};
+struct Bf16Bits {
+    unsigned short bits;
+};
+__device__ inline float toFloat(float v)
+{
+    return v;
+}
+__device__ inline float toFloat(HalfBits v)
+{
+    return halfBitsToFloat(v.bits);
+}
+__device__ inline float toFloat(Bf16Bits v)
+{
+    return bf16BitsToFloat(v.bits);
+}
+template <class T>
+__device__ inline T fromFloat(float v);
+template <>
+__device__ inline float fromFloat<float>(float v)
+{
+    return v;
+}
+template <>
+__device__ inline HalfBits fromFloat<HalfBits>(float v)
+{
+    return {floatToHalfBitsRn(v)};
+}
+template <>
+__device__ inline Bf16Bits fromFloat<Bf16Bits>(float v)
+{
+    return {floatToBf16BitsRn(v)};
+}
 
 __device__ float combine(ReduceOp op, float a, float b)
 {
@@ -78,25 +116,29 @@ __global__ void reduceStrided(const float* x, float* y, ReduceArgs a)
     }
 }
 
-__global__ void softmaxRows(const float* x, float* y, std::int64_t n, bool logarithm)
+template <class T>
+__global__ void softmaxRows(const T* x, T* y, std::int64_t n, bool logarithm)
 {
     __shared__ float shared[32];
-    const float* row = x + blockIdx.x * n;
-    float* out = y + blockIdx.x * n;
+    const T* row = x + blockIdx.x * n;
+    T* out = y + blockIdx.x * n;
     float mx = -INFINITY;
     for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x)
-        mx = fmaxf(mx, row[i]);
+        mx = fmaxf(mx, toFloat(row[i]));
     mx = blockReduce(ReduceOp::Max, mx, shared);
     float sum = 0.0f;
     for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x)
-        sum += expf(row[i] - mx);
+        sum += expf(toFloat(row[i]) - mx);
     sum = blockReduce(ReduceOp::Sum, sum, shared);
     const float logSum = logf(sum);
-    for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x)
-        out[i] = logarithm ? row[i] - mx - logSum : expf(row[i] - mx) / sum;
+    for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+        const float v = toFloat(row[i]);
+        out[i] = fromFloat<T>(logarithm ? v - mx - logSum : expf(v - mx) / sum);
+    }
 }
 
-__global__ void softmaxStrided(const float* x, float* y, std::int64_t outer, std::int64_t n, std::int64_t inner,
+template <class T>
+__global__ void softmaxStrided(const T* x, T* y, std::int64_t outer, std::int64_t n, std::int64_t inner,
                                bool logarithm)
 {
     for (std::int64_t r = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; r < outer * inner;
@@ -104,32 +146,33 @@ __global__ void softmaxStrided(const float* x, float* y, std::int64_t outer, std
         const std::int64_t base = (r / inner) * n * inner + r % inner;
         float mx = -INFINITY, sum = 0.0f;
         for (std::int64_t i = 0; i < n; ++i)
-            mx = fmaxf(mx, x[base + i * inner]);
+            mx = fmaxf(mx, toFloat(x[base + i * inner]));
         for (std::int64_t i = 0; i < n; ++i)
-            sum += expf(x[base + i * inner] - mx);
+            sum += expf(toFloat(x[base + i * inner]) - mx);
         for (std::int64_t i = 0; i < n; ++i) {
-            const float v = x[base + i * inner];
-            y[base + i * inner] = logarithm ? v - mx - logf(sum) : expf(v - mx) / sum;
+            const float v = toFloat(x[base + i * inner]);
+            y[base + i * inner] = fromFloat<T>(logarithm ? v - mx - logf(sum) : expf(v - mx) / sum);
         }
     }
 }
 
-__global__ void normRows(const float* x, float* y, std::int64_t n, float eps, const float* scale, const float* bias,
-                         bool rms, std::int64_t paramsPerRow)
+template <class T>
+__global__ void normRows(const T* x, T* y, std::int64_t n, float eps, const T* scale, const T* bias, bool rms,
+                         std::int64_t paramsPerRow)
 {
     __shared__ float shared[32];
-    const float* row = x + blockIdx.x * n;
-    float* out = y + blockIdx.x * n;
+    const T* row = x + blockIdx.x * n;
+    T* out = y + blockIdx.x * n;
     float mean = 0.0f;
     if (!rms) {
         float s = 0.0f;
         for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x)
-            s += row[i];
+            s += toFloat(row[i]);
         mean = blockReduce(ReduceOp::Sum, s, shared) / float(n);
     }
     float var = 0.0f;
     for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) {
-        const float d = row[i] - mean;
+        const float d = toFloat(row[i]) - mean;
         var += d * d;
     }
     var = blockReduce(ReduceOp::Sum, var, shared) / float(n);
@@ -137,7 +180,9 @@ __global__ void normRows(const float* x, float* y, std::int64_t n, float eps, co
     const std::int64_t p = paramsPerRow ? blockIdx.x % paramsPerRow : 0;
     for (std::int64_t i = threadIdx.x; i < n; i += blockDim.x) {
         const std::int64_t at = paramsPerRow ? p : i;
-        out[i] = (row[i] - mean) * inv * (scale ? scale[at] : 1.0f) + (bias ? bias[at] : 0.0f);
+        const float v = (toFloat(row[i]) - mean) * inv * (scale ? toFloat(scale[at]) : 1.0f)
+                        + (bias ? toFloat(bias[at]) : 0.0f);
+        out[i] = fromFloat<T>(v);
     }
 }
 
@@ -166,23 +211,53 @@ void launchReduceStrided(const float* x, float* y, const ReduceArgs& a, cudaStre
         reduceStrided<<<gridFor(a.outCount), 256, 0, s>>>(x, y, a);
 }
 
-void launchSoftmax(const float* x, float* y, std::int64_t outer, std::int64_t n, std::int64_t inner, bool logarithm,
-                   cudaStream_t s)
+namespace {
+template <class T>
+void softmaxAs(const void* x, void* y, std::int64_t outer, std::int64_t n, std::int64_t inner, bool logarithm,
+               cudaStream_t s)
+{
+    const auto* px = static_cast<const T*>(x);
+    auto* py = static_cast<T*>(y);
+    if (inner == 1)
+        softmaxRows<T><<<rowBlocks(outer), n <= 128 ? 128 : kRowThreads, 0, s>>>(px, py, n, logarithm);
+    else
+        softmaxStrided<T><<<gridFor(outer * inner), 256, 0, s>>>(px, py, outer, n, inner, logarithm);
+}
+
+template <class T>
+void normAs(const void* x, void* y, std::int64_t rows, std::int64_t n, float eps, const void* scale, const void* bias,
+            bool rms, cudaStream_t s, std::int64_t paramsPerRow)
+{
+    normRows<T><<<rowBlocks(rows), n <= 256 ? 128 : kRowThreads, 0, s>>>(
+        static_cast<const T*>(x), static_cast<T*>(y), n, eps, static_cast<const T*>(scale),
+        static_cast<const T*>(bias), rms, paramsPerRow);
+}
+} // namespace
+
+void launchSoftmax(const void* x, void* y, ElemType storage, std::int64_t outer, std::int64_t n, std::int64_t inner,
+                   bool logarithm, cudaStream_t s)
 {
     if (outer * n * inner == 0)
         return;
-    if (inner == 1)
-        softmaxRows<<<rowBlocks(outer), n <= 128 ? 128 : kRowThreads, 0, s>>>(x, y, n, logarithm);
+    if (storage == ElemType::F16)
+        softmaxAs<HalfBits>(x, y, outer, n, inner, logarithm, s);
+    else if (storage == ElemType::BF16)
+        softmaxAs<Bf16Bits>(x, y, outer, n, inner, logarithm, s);
     else
-        softmaxStrided<<<gridFor(outer * inner), 256, 0, s>>>(x, y, outer, n, inner, logarithm);
+        softmaxAs<float>(x, y, outer, n, inner, logarithm, s);
 }
 
-void launchNorm(const float* x, float* y, std::int64_t rows, std::int64_t n, float eps, const float* scale,
-                const float* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow)
+void launchNorm(const void* x, void* y, ElemType storage, std::int64_t rows, std::int64_t n, float eps,
+                const void* scale, const void* bias, bool rms, cudaStream_t s, std::int64_t paramsPerRow)
 {
-    if (rows * n)
-        normRows<<<rowBlocks(rows), n <= 256 ? 128 : kRowThreads, 0, s>>>(x, y, n, eps, scale, bias, rms,
-                                                                           paramsPerRow);
+    if (rows * n == 0)
+        return;
+    if (storage == ElemType::F16)
+        normAs<HalfBits>(x, y, rows, n, eps, scale, bias, rms, s, paramsPerRow);
+    else if (storage == ElemType::BF16)
+        normAs<Bf16Bits>(x, y, rows, n, eps, scale, bias, rms, s, paramsPerRow);
+    else
+        normAs<float>(x, y, rows, n, eps, scale, bias, rms, s, paramsPerRow);
 }
 
 } // namespace costscope::cuda

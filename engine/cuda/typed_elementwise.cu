@@ -158,6 +158,8 @@ void dispatch(ElemType t, F f)
     case ElemType::I64: return f(std::int64_t{});
     case ElemType::I32: return f(std::int32_t{});
     case ElemType::U8: return f(std::uint8_t{});
+    case ElemType::F16:
+    case ElemType::BF16: return; // never asked: elemTypeOf gives no 16-bit floats
     }
 }
 

@@ -18,7 +18,8 @@ namespace {
 alignas(16) float g_buffer[64];
 
 // x[rows, cols] * scale[cols] then LeakyRelu(0.2), plus shift[rows, 1]: a dense input, a row vector and a column.
-FusedElementwiseArgs program(std::int64_t rows, std::int64_t cols, ElemType scaleType = ElemType::F32)
+FusedElementwiseArgs program(std::int64_t rows, std::int64_t cols, ElemType scaleType = ElemType::F32,
+                             ElemType storage = ElemType::F32)
 {
     FusedElementwiseArgs a;
     a.rank = 2;
@@ -29,7 +30,10 @@ FusedElementwiseArgs program(std::int64_t rows, std::int64_t cols, ElemType scal
     for (int k = 0; k < 3; ++k)
         a.in[k] = g_buffer;
     a.out = g_buffer;
+    a.inType[0] = storage;
     a.inType[1] = scaleType;
+    a.inType[2] = storage;
+    a.outType = storage;
     a.strides[0][0] = cols;
     a.strides[0][1] = 1;
     a.strides[1][1] = 1;
@@ -59,8 +63,38 @@ private slots:
     void sourceIsStraightLineWithConstants();
     void nvrtcCompilesEveryVariant_data();
     void nvrtcCompilesEveryVariant();
+    void sixteenBitLoadsAndStoresFourAtOnce();
     void nvrtcErrorsCarryTheLog();
 };
+
+void TestFusedCodegen::sixteenBitLoadsAndStoresFourAtOnce()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    // bf16 x and shift, an F32 scale, a bf16 result: x as one uint2 of four bf16 per thread, the store packed so.
+    const FusedSource bf16 = fusedElementwiseSource(program(6, 768, ElemType::F32, ElemType::BF16));
+    QCOMPARE(bf16.vector, 4);
+    const std::string& src = bf16.code;
+    QVERIFY(src.find("const unsigned short* __restrict__ in0") != std::string::npos);
+    QVERIFY(src.find("unsigned short* __restrict__ out") != std::string::npos);
+    QVERIFY(src.find("const uint2 v0 = __ldg(reinterpret_cast<const uint2*>(in0 + o0));") != std::string::npos);
+    QVERIFY(src.find("bf16BitsToFloat((unsigned short)(v0.y >> 16))") != std::string::npos); // lane 3
+    QVERIFY(src.find("const float v2 = bf16BitsToFloat(in2[o2]);") != std::string::npos);    // the broadcast column
+    QVERIFY(src.find("reinterpret_cast<const float4*>(in1 + o1)") != std::string::npos);     // the F32 scale
+    QVERIFY(src.find("*reinterpret_cast<uint2*>(out + i) = uint2{unsigned(floatToBf16BitsRn(result.x))")
+            != std::string::npos);
+    // One element a thread: converted as loaded and as stored.
+    const std::string scalar = fusedElementwiseSource(program(6, 7, ElemType::F32, ElemType::F16)).code;
+    QVERIFY(scalar.find("out[i] = floatToHalfBitsRn(result);") != std::string::npos);
+    QVERIFY(scalar.find("halfBitsToFloat(in0[o0])") != std::string::npos);
+    FusedElementwiseArgs shifted = program(6, 8, ElemType::F32, ElemType::BF16);
+    shifted.out = reinterpret_cast<char*>(g_buffer) + 8; // 8-byte aligned: four bf16 still go at once
+    QCOMPARE(fusedElementwiseSource(shifted).vector, 4);
+    shifted.out = reinterpret_cast<char*>(g_buffer) + 2;
+    QCOMPARE(fusedElementwiseSource(shifted).vector, 1);
+#else
+    QSKIP("built without CUDA");
+#endif
+}
 
 void TestFusedCodegen::vectorWidthFollowsTheInnermostDim()
 {
@@ -113,10 +147,15 @@ void TestFusedCodegen::nvrtcCompilesEveryVariant_data()
     QTest::addColumn<int>("cols");
     QTest::addColumn<bool>("i64Scale");
     QTest::addColumn<QString>("arch");
+    QTest::addColumn<int>("storage");
+    const int f32 = int(ElemType::F32), f16 = int(ElemType::F16), bf16 = int(ElemType::BF16);
     for (const char* arch : {"sm_90", "sm_80"}) {
-        QTest::addRow("float4 %s", arch) << 6 << 768 << false << QString(arch);
-        QTest::addRow("scalar %s", arch) << 6 << 7 << false << QString(arch);
-        QTest::addRow("I64 input %s", arch) << 6 << 8 << true << QString(arch);
+        QTest::addRow("float4 %s", arch) << 6 << 768 << false << QString(arch) << f32;
+        QTest::addRow("scalar %s", arch) << 6 << 7 << false << QString(arch) << f32;
+        QTest::addRow("I64 input %s", arch) << 6 << 8 << true << QString(arch) << f32;
+        QTest::addRow("bf16 x4 %s", arch) << 6 << 768 << false << QString(arch) << bf16;
+        QTest::addRow("bf16 scalar %s", arch) << 6 << 7 << false << QString(arch) << bf16;
+        QTest::addRow("f16 x4 %s", arch) << 6 << 768 << false << QString(arch) << f16;
     }
 }
 
@@ -130,7 +169,9 @@ void TestFusedCodegen::nvrtcCompilesEveryVariant()
     QFETCH(int, cols);
     QFETCH(bool, i64Scale);
     QFETCH(QString, arch);
-    const FusedSource src = fusedElementwiseSource(program(rows, cols, i64Scale ? ElemType::I64 : ElemType::F32));
+    QFETCH(int, storage);
+    const FusedSource src = fusedElementwiseSource(
+        program(rows, cols, i64Scale ? ElemType::I64 : ElemType::F32, static_cast<ElemType>(storage)));
     const auto cubin = compileFusedSource(src.code, arch.toStdString());
     QVERIFY2(cubin.ok(), cubin.ok() ? "" : cubin.error().message.c_str());
     QVERIFY(cubin->size() > 1000);

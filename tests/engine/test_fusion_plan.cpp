@@ -67,6 +67,7 @@ std::size_t countKind(const FusionPlan& plan, FusionGroup::Kind kind)
 class TestFusionPlan : public QObject {
     Q_OBJECT
 private slots:
+    void sixteenBitGroupsWhenAsked();
     void chainFusesIntoOneGroup();
     void diamondFusesWhole();
     void branchToAnotherKernelDoesNotFuse();
@@ -101,6 +102,34 @@ void TestFusionPlan::chainFusesIntoOneGroup()
     QVERIFY(!plan.isInternal(*g.indexOf(relu)));
     QVERIFY(!plan.isFused(*g.indexOf(x)));
     QCOMPARE(fusionGroupName(g, plan.groups[0]), std::string("Binary.Mul+Binary.Add+Activation.Relu"));
+}
+
+void TestFusionPlan::sixteenBitGroupsWhenAsked()
+{
+    // bf16 MatMul + bias + Relu (an epilogue), then Mul + Tanh (an element-wise group): F32-only backends fuse none
+    // of it; a backend with 16-bit kernels (FusionOptions::sixteenBit) fuses both, each in one storage type.
+    Builder b;
+    const NodeId x = b.input({4, 8});
+    const NodeId mm = b.op(OpKind::MatMul, {}, {x, param(b, {8, 8})}, {4, 8});
+    const NodeId bias = param(b, {8});
+    const NodeId add = binary(b, "Add", mm, bias, {4, 8});
+    const NodeId relu = activation(b, "Relu", add, {4, 8});
+    const NodeId mul = binary(b, "Mul", relu, param(b, {4, 8}), {4, 8});
+    const NodeId tanh = activation(b, "Tanh", mul, {4, 8});
+    Graph g = b.finish(tanh);
+    for (Node& n : g.nodes)
+        n.shape.dtype = DType::BF16;
+    QVERIFY(planFusion(g, {}).groups.empty());
+    FusionOptions o;
+    o.sixteenBit = true;
+    const FusionPlan plan = planFusion(g, {}, o);
+    QCOMPARE(groupIds(g, plan), (std::vector<std::vector<NodeId>>{{mm, add, relu}, {mul, tanh}}));
+    QCOMPARE(plan.groups[0].kind, FusionGroup::Kind::GemmEpilogue);
+    QCOMPARE(plan.groups[0].bias, g.indexOf(bias));
+    QCOMPARE(plan.groups[1].kind, FusionGroup::Kind::ElementWise);
+    // An f16 bias on a bf16 product is no epilogue (one storage type) and no element-wise op (mixed operands).
+    g.find(bias)->shape.dtype = DType::F16;
+    QCOMPARE(groupIds(g, planFusion(g, {}, o)), (std::vector<std::vector<NodeId>>{{relu, mul, tanh}}));
 }
 
 void TestFusionPlan::diamondFusesWhole()

@@ -7,6 +7,7 @@
 #include "formats/onnx_import.h"
 #include "ir/float_narrow.h"
 #include "op_runner.h"
+#include "synthetic.h"
 #include "tensor_proto.h"
 #include "test_paths.h"
 #include "widen_to_f32.h"
@@ -26,6 +27,7 @@ class TestWidenToF32 : public QObject {
 private slots:
     void typesDataAndCastTargetsWiden();
     void inputsWidenExactly();
+    void syntheticNarrowValuesAreTheF32OnesRounded();
     void bf16ExportRunsWidenedLikeFp32Math();
 };
 
@@ -85,6 +87,24 @@ void TestWidenToF32::inputsWidenExactly()
     QCOMPARE(widenedToF32(e).values<float>()[0], 448.0f);
     const HostTensor ids = i64({2}, {4, 5});
     QCOMPARE(widenedToF32(ids).dtype(), DType::I64); // not a float: unchanged
+}
+
+void TestWidenToF32::syntheticNarrowValuesAreTheF32OnesRounded()
+{
+    // A re-typed graph without weights runs on the same (rounded) weights and inputs as its fp32 form, not zeros.
+    HostTensor wide({64}, DType::F32), bf16({64}, DType::BF16), f16({64}, DType::F16);
+    fillSynthetic(wide, 11);
+    fillSynthetic(bf16, 11);
+    fillSynthetic(f16, 11);
+    const HostTensor ramp = arangeInput({64}, DType::F32), bf16Ramp = arangeInput({64}, DType::BF16);
+    bool nonZero = false;
+    for (std::size_t i = 0; i < 64; ++i) {
+        QCOMPARE(bf16.values<std::uint16_t>()[i], floatToBf16Bits(wide.values<float>()[i]));
+        QCOMPARE(f16.values<std::uint16_t>()[i], floatToHalfBits(wide.values<float>()[i]));
+        QCOMPARE(bf16Ramp.values<std::uint16_t>()[i], floatToBf16Bits(ramp.values<float>()[i]));
+        nonZero = nonZero || bf16.values<std::uint16_t>()[i] != 0;
+    }
+    QVERIFY(nonZero);
 }
 
 void TestWidenToF32::bf16ExportRunsWidenedLikeFp32Math()
