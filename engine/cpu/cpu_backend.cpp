@@ -3,6 +3,7 @@
 #include "cpu/cpu_plan.h"
 #include "cpu/onnx_named_kernels.h"
 #include "cpu/sgemm.h"
+#include "ir/constant_fold.h"
 
 #include <fstream>
 #include <thread>
@@ -48,6 +49,9 @@ Result<std::unique_ptr<ExecutablePlan>> CpuBackend::compile(const Graph& g, cons
 {
     if (device != 0)
         return Diagnostic::error("the CPU backend has one device (0), not " + std::to_string(device));
+    // Fills of a constant shape are made once, here (ir/constant_fold.h).
+    if (hasFoldableConstants(g))
+        return compile(withConstantsFolded(g), bindings, device);
     return cpu::compilePlan(m_pool, g, bindings);
 }
 

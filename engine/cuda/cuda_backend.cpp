@@ -5,6 +5,7 @@
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
 #include "cuda/narrow_native.h"
+#include "ir/constant_fold.h"
 #include "narrow_float_casts.h"
 #include "widen_to_f32.h"
 
@@ -168,6 +169,9 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
 {
     if (auto r = checkDevice(device); !r)
         return r.error();
+    // Fills of a constant shape are made once, here (ir/constant_fold.h).
+    if (hasFoldableConstants(g))
+        return compile(withConstantsFolded(g), bindings, device);
     // If, Loop and Scan run on the host, their bodies and the stretches between them as CUDA plans of their own
     // (compiled by a copy of this backend: a body is compiled again while the plan runs).
     if (hasControlFlow(g))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "vulkan/vulkan_backend.h"
 #include "control_flow_plan.h"
+#include "ir/constant_fold.h"
 #include "synthetic.h"
 #include "vulkan/vk_plan.h"
 
@@ -170,6 +171,9 @@ Result<std::shared_ptr<Context>> VulkanBackend::context(DeviceIndex device)
 Result<std::unique_ptr<ExecutablePlan>> VulkanBackend::compile(const Graph& g, const Bindings& bindings,
                                                                DeviceIndex device)
 {
+    // Fills of a constant shape are made once, here (ir/constant_fold.h).
+    if (hasFoldableConstants(g))
+        return compile(withConstantsFolded(g), bindings, device);
     auto ctx = context(device);
     if (!ctx)
         return ctx.error();

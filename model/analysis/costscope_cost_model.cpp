@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/costscope_cost_model.h"
 #include "analysis/reuse_distance.h"
+#include "ir/constant_fold.h"
 
 #include "analysis/dtype_rates.h"
 #include "analysis/gemm_rate.h"
@@ -174,6 +175,11 @@ GraphWork CostscopeCostModel::work(const Graph& g, const Bindings& b) const
             inputs.push_back(at ? TensorRef{&g.nodes[*at].shape, elements[*at]} : TensorRef{});
         }
         gw.nodes.push_back(opWork(node, inputs, TensorRef{&node.shape, elements[i]}, b));
+        if (isFoldableConstant(g, node)) { // made once when the backend compiles: a stored tensor
+            OpWork stored;
+            stored.free = true;
+            gw.nodes.back() = std::move(stored);
+        }
     }
     for (NodeId out : g.outputs)
         if (const auto at = positions.of(out); at && elements[*at])

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The backend interface around the kernels: TensorProto files, plans over the shared RLX graphs (synthetic
 // weights), timing, cancellation and the errors a caller can get.
+#include "analysis/costscope_cost_model.h"
 #include "formats/graph_file.h"
+#include "ir/constant_fold.h"
 #include "measure.h"
 #include "op_runner.h"
 #include "synthetic.h"
@@ -57,6 +59,7 @@ private slots:
     void measureReportsStatsAndPerNodeTimes();
     void perNodeTimesAreMediansOverInstrumentedRuns();
     void parameterDataIsUsed();
+    void fillsOfAConstantShapeAreFolded();
     void unsupportedOpsNameTheNode();
     void cancellationStopsARun();
     void wrongInputsAreErrors();
@@ -262,6 +265,58 @@ void TestEnginePlan::parameterDataIsUsed()
     auto bad = runGraph(g, {f32({2}, {1, 2})});
     QVERIFY(!bad);
     QCOMPARE(bad.error().node, std::optional<NodeId>(1));
+}
+
+void TestEnginePlan::fillsOfAConstantShapeAreFolded()
+{
+    // x + ConstantOfShape(shape [2, 3], 2.5): the fill is made when the plan compiles, never launched, and priced as
+    // a stored tensor; a fill whose shape comes from an input stays a kernel.
+    Graph g;
+    g.add(leaf(0, OpKind::Input, "x", Shape::of({2, 3})));
+    Node shape = leaf(1, OpKind::Constant, "shape", Shape::of({2}, DType::I64));
+    const std::int64_t dims[2] = {2, 3};
+    shape.data = makeTensorData(std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(dims),
+                                                          reinterpret_cast<const std::uint8_t*>(dims) + 16));
+    g.add(shape);
+    Node fill;
+    fill.id = 2;
+    fill.op = makeOp(OpKind::ConstantOfShape, {{"value", 2.5}});
+    fill.inputs = {1};
+    fill.shape = Shape::of({2, 3});
+    g.add(fill);
+    Node add;
+    add.id = 3;
+    add.op = makeOp(OpKind::Binary, {{"op", std::string("Add")}});
+    add.inputs = {0, 2};
+    add.shape = Shape::of({2, 3});
+    g.add(add);
+    g.outputs = {3};
+    QVERIFY(isFoldableConstant(g, g.nodes[2]));
+    const Graph folded = withConstantsFolded(g);
+    QCOMPARE(folded.nodes[2].op.kind, OpKind::Constant);
+    QVERIFY(folded.nodes[2].data && folded.nodes[2].data->size() == 6 * sizeof(float));
+    auto out = runGraph(g, {f32({2, 3}, {0, 1, 2, 3, 4, 5})});
+    QVERIFY(out);
+    QVERIFY(sameFloats(*out, {2, 3}, {2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f}));
+    CpuBackend backend;
+    auto plan = backend.compile(g, {}, 0);
+    QVERIFY(plan);
+    QVERIFY((*plan)->uploadParameters());
+    QVERIFY((*plan)->setInputs({f32({2, 3}, {0, 1, 2, 3, 4, 5})}));
+    MeasureOptions mo;
+    mo.warmupRuns = 1;
+    mo.timedRuns = 2;
+    mo.perNode = true;
+    auto r = measure(**plan, mo);
+    QVERIFY(r);
+    QCOMPARE(r->perNode.size(), std::size_t(1)); // the Add alone
+    QCOMPARE(r->perNode.front().node, NodeId(3));
+    QVERIFY(CostscopeCostModel().work(g, {}).nodes[2].free);
+    // A shape computed at run time: the fill stays a kernel and a priced node.
+    Graph dynamic = g;
+    dynamic.nodes[1] = leaf(1, OpKind::Input, "shape", Shape::of({2}, DType::I64));
+    QVERIFY(!isFoldableConstant(dynamic, dynamic.nodes[2]));
+    QVERIFY(!CostscopeCostModel().work(dynamic, {}).nodes[2].free);
 }
 
 void TestEnginePlan::unsupportedOpsNameTheNode()
