@@ -208,8 +208,8 @@ std::optional<double> scalarConstant(const View& v, std::size_t p, DType type)
 {
     const Node& n = v.node(p);
     const std::size_t bytes = type == DType::F32 ? sizeof(float) : sizeof(std::uint16_t);
-    if ((n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant) || n.shape.dtype != type
-        || !isGroupFloat(v, type) || !n.data || n.data->size() != bytes || !v.dims[p])
+    if ((n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant) || n.shape.dtype != type || !isGroupFloat(v, type)
+        || !n.data || n.data->size() != bytes || !v.dims[p])
         return std::nullopt;
     if (type == DType::F32) {
         float value = 0;
@@ -314,10 +314,9 @@ FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>&
     // Heads interleaved: q and v Transposed [0,2,1,3], k [0,2,3,1], the result Transposed back [0,2,1,3].
     const Dims swapSH = {0, 2, 1, 3}, kToKT = {0, 2, 3, 1};
     const bool interleaved = rank == 4 && isTranspose(v, qOp, swapSH) && isTranspose(v, kT, kToKT)
-                             && isTranspose(v, vOp, swapSH) && keeps(qOp, cur)
-                             && keeps(kT, cur) && keeps(vOp, p2) && !v.output[p2]
-                             && v.consumers[p2].size() == 1 && isTranspose(v, v.consumers[p2].front(), swapSH)
-                             && groupOf[v.consumers[p2].front()] < 0;
+                             && isTranspose(v, vOp, swapSH) && keeps(qOp, cur) && keeps(kT, cur) && keeps(vOp, p2)
+                             && !v.output[p2] && v.consumers[p2].size() == 1
+                             && isTranspose(v, v.consumers[p2].front(), swapSH) && groupOf[v.consumers[p2].front()] < 0;
     if (interleaved) {
         for (std::size_t t : {qOp, kT, vOp})
             members.push_back(t);

@@ -119,6 +119,7 @@ Graph gpt2(std::int64_t batch, std::int64_t seq, std::int64_t hidden, bool decom
     c.mlp = 4 * hidden;
     c.layers = 2;
     c.decomposed = decomposed;
+    c.exportedAttention = decomposed;
     return cudacases::transformerGraph(c);
 }
 
@@ -128,6 +129,7 @@ struct CaseSpec {
     int stages = 1;       // rounding stages on the longest path (see the tolerance above)
     int castsAllowed = 0; // Cast kernels the 16-bit plan may hold (ops that run in F32)
     bool timeLarge = true;
+    int attentionKernels = 0; // fused attention kernels the 16-bit plan must hold (the written-out pattern fused)
 };
 
 // Inputs of g in its own dtypes: floats smooth in [-1, 1], token ids within the vocabulary.
@@ -242,6 +244,14 @@ void checkAgainstCpu(const CaseSpec& spec, Precision p)
     std::printf("  %s kernels: %s\n", what.c_str(), kernels.c_str());
     check(err <= tolerance, what + " vs the CPU backend: normwise error " + std::to_string(err) + " (tolerance "
                                 + std::to_string(tolerance) + ")");
+    if (!g_dryRun) {
+        int attention = 0;
+        for (const std::string& l : got->labels)
+            attention += l.rfind("attention(", 0) == 0 ? 1 : 0;
+        check(attention == spec.attentionKernels, what + ": " + std::to_string(attention)
+                                                      + " fused attention kernel(s), "
+                                                      + std::to_string(spec.attentionKernels) + " expected");
+    }
     check(got->casts <= spec.castsAllowed, what + ": " + std::to_string(got->casts) + " Cast kernel(s), at most "
                                                + std::to_string(spec.castsAllowed) + " expected");
 }
@@ -292,11 +302,13 @@ int main(int argc, char** argv)
          [](bool large) { return large ? elementwiseChain(8192, 4096) : elementwiseChain(64, 96); }, 6, 0},
         {"layernorm + softmax", [](bool large) { return large ? normSoftmax(8192, 1024) : normSoftmax(64, 256); }, 3,
          0},
-        // Attention (head dim 16 / 64, causal, no mask input) runs in bf16/fp16 too: no Casts anywhere.
+        // Attention (head dim 64, causal, no mask input) runs in bf16/fp16 too: no Casts anywhere.
         {"gpt-2 block (IR)", [](bool large) { return large ? gpt2(8, 128, 768, false) : gpt2(1, 32, 64, false); }, 20,
          0, !quick},
-        {"gpt-2 block (ONNX-like)", [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 32, 64, true); },
-         40, 0, !quick},
+        // Attention written out as the ONNX export writes it (Transposes, MatMul, scale, a bf16/fp16 causal mask
+        // added, Softmax, MatMul) at sequence 128: one fused attention kernel per layer, as in fp32.
+        {"gpt-2 block (ONNX-like)",
+         [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 128, 128, true); }, 40, 0, !quick, 2},
     };
     for (const CaseSpec& spec : cases)
         for (Precision p : {Precision::Bf16, Precision::Fp16})

@@ -469,11 +469,22 @@ void TestFusionPlan::sixteenBitAttentionWhenAsked()
             QCOMPARE(g.nodes[group.attention.q].id, a.q);
             QVERIFY(group.attention.mask && g.nodes[*group.attention.mask].id == a.mask);
             const float stored = divide ? std::sqrt(24.0f) : 1.0f / std::sqrt(24.0f);
-            const double decoded = type == DType::BF16 ? bf16ToFloat(floatToBf16(stored))
-                                                       : halfToFloat(floatToHalf(stored));
+            const double decoded =
+                type == DType::BF16 ? bf16ToFloat(floatToBf16(stored)) : halfToFloat(floatToHalf(stored));
             QVERIFY(decoded != double(stored)); // the rounding is visible, so the check below tells the two apart
             QCOMPARE(group.attention.scale, divide ? 1.0 / decoded : decoded);
         }
+    // The GPT-2 bench graph with attention written out as an export writes it (bench_cuda_sixteen_bit), in bf16:
+    // one attention kernel per layer.
+    cudacases::TransformerConfig t;
+    t.layers = 2;
+    t.seq = 128;
+    t.decomposed = t.exportedAttention = true;
+    const Graph gpt2 = retyped(cudacases::transformerGraph(t), DType::BF16);
+    FusionOptions sixteen = withAttention();
+    sixteen.sixteenBit = true;
+    QCOMPARE(countKind(planFusion(gpt2, {}, sixteen), FusionGroup::Kind::Attention), std::size_t(2));
+    QCOMPARE(countKind(planFusion(gpt2, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
     // Mixed types (an F32 mask over bf16 scores, bf16 q with F32 k): no group.
     const cudacases::AttentionGraph a = cudacases::attentionGraph({});
     FusionOptions o = withAttention();
