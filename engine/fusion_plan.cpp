@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "fusion_plan.h"
 
+#include "half.h"
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -200,16 +202,23 @@ FusionGroup growGemmEpilogue(const View& v, std::size_t root, const std::vector<
     return group;
 }
 
-// The one F32 value of a Param or Constant with data; nullopt for anything else.
-std::optional<double> scalarConstant(const View& v, std::size_t p)
+// The one value of a Param or Constant with data in `type` (F32, or F16/BF16 decoded exactly); nullopt for anything
+// else.
+std::optional<double> scalarConstant(const View& v, std::size_t p, DType type)
 {
     const Node& n = v.node(p);
-    if ((n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant) || n.shape.dtype != DType::F32 || !n.data
-        || n.data->size() != sizeof(float) || !v.dims[p])
+    const std::size_t bytes = type == DType::F32 ? sizeof(float) : sizeof(std::uint16_t);
+    if ((n.op.kind != OpKind::Param && n.op.kind != OpKind::Constant) || n.shape.dtype != type || !isGroupFloat(v, type)
+        || !n.data || n.data->size() != bytes || !v.dims[p])
         return std::nullopt;
-    float value = 0;
-    std::memcpy(&value, n.data->data(), sizeof value);
-    return value;
+    if (type == DType::F32) {
+        float value = 0;
+        std::memcpy(&value, n.data->data(), sizeof value);
+        return value;
+    }
+    std::uint16_t bits = 0;
+    std::memcpy(&bits, n.data->data(), sizeof bits);
+    return type == DType::BF16 ? bf16ToFloat(bits) : halfToFloat(bits);
 }
 
 bool isTranspose(const View& v, std::size_t p, const Dims& perm)
@@ -218,25 +227,30 @@ bool isTranspose(const View& v, std::size_t p, const Dims& perm)
     return n.op.kind == OpKind::Transpose && n.inputs.size() == 1 && n.op.attrs.intsOr("perm", {}) == perm;
 }
 
-// Read by `user` alone, free, no graph output: a node an attention group may keep inside its kernel.
-bool onlyFeeds(const View& v, std::size_t p, std::size_t user, const std::vector<int>& groupOf)
+// Read by `user` alone, free, no graph output, of the group's type: a node an attention group may keep inside its
+// kernel.
+bool onlyFeeds(const View& v, std::size_t p, std::size_t user, const std::vector<int>& groupOf, DType type)
 {
     return groupOf[p] < 0 && !v.output[p] && v.consumers[p].size() == 1 && v.consumers[p].front() == user && v.dims[p]
-           && v.dtype(p) == DType::F32;
+           && v.dtype(p) == type;
 }
 
-// The attention pattern ending at MatMul `p2` (see fusion_plan.h); no members when it is not one.
+// The attention pattern ending at MatMul `p2` (see fusion_plan.h); no members when it is not one. Every member, q,
+// k, v and an additive mask share one float type (F32, or F16/BF16 with FusionOptions::sixteenBit): the kernel loads
+// that storage type and computes in float.
 FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>& groupOf)
 {
     FusionGroup group{FusionGroup::Kind::Attention, {}, {}, {}, {}, {}};
     const Node& mm2 = v.node(p2);
+    const DType type = v.dtype(p2);
     if (mm2.op.kind != OpKind::MatMul || mm2.inputs.size() != 2 || groupOf[p2] >= 0 || !v.dims[p2]
-        || v.dtype(p2) != DType::F32)
+        || !isGroupFloat(v, type))
         return group;
+    auto keeps = [&](std::size_t p, std::size_t user) { return onlyFeeds(v, p, user, groupOf, type); };
     std::vector<std::size_t> members = {p2};
     const std::size_t softmax = v.pos(mm2.inputs[0]), vOp = v.pos(mm2.inputs[1]);
     const Node& sm = v.node(softmax);
-    if (sm.op.kind != OpKind::Softmax || sm.inputs.size() != 1 || !onlyFeeds(v, softmax, p2, groupOf))
+    if (sm.op.kind != OpKind::Softmax || sm.inputs.size() != 1 || !keeps(softmax, p2))
         return group;
     const std::int64_t rank = std::int64_t(v.dims[softmax]->size());
     const std::int64_t axis = sm.op.attrs.intOr("axis", -1);
@@ -259,34 +273,34 @@ FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>&
         };
         const std::size_t x = v.pos(n.inputs[0]), y = v.pos(n.inputs[1]);
         const bool xChain =
-            carries(x) && v.dims[x] == v.dims[softmax] && !(n.op.subOp() == "Mul" && scalarConstant(v, x));
+            carries(x) && v.dims[x] == v.dims[softmax] && !(n.op.subOp() == "Mul" && scalarConstant(v, x, type));
         *chain = xChain ? x : y;
         *other = xChain ? y : x;
     };
-    if (!onlyFeeds(v, cur, user, groupOf))
+    if (!keeps(cur, user))
         return group;
     if (const Node& n = v.node(cur); n.op.kind == OpKind::Binary && n.op.subOp() == "Add" && n.inputs.size() == 2) {
         std::size_t chain = 0, mask = 0;
         otherOperand(n, &chain, &mask);
-        if (!v.dims[mask] || v.dtype(mask) != DType::F32 || !broadcastsInto(*v.dims[mask], scores))
+        if (!v.dims[mask] || v.dtype(mask) != type || !broadcastsInto(*v.dims[mask], scores))
             return group;
         group.attention.mask = mask;
         step();
         cur = chain;
-        if (!onlyFeeds(v, cur, user, groupOf))
+        if (!keeps(cur, user))
             return group;
     }
     if (const Node& n = v.node(cur);
         n.op.kind == OpKind::Binary && (n.op.subOp() == "Mul" || n.op.subOp() == "Div") && n.inputs.size() == 2) {
         std::size_t chain = 0, scalar = 0;
         otherOperand(n, &chain, &scalar);
-        const auto value = scalarConstant(v, scalar);
+        const auto value = scalarConstant(v, scalar, type);
         if (!value || (n.op.subOp() == "Div" && (chain != v.pos(n.inputs[0]) || *value == 0)))
             return group;
         group.attention.scale = n.op.subOp() == "Mul" ? *value : 1.0 / *value;
         step();
         cur = chain;
-        if (!onlyFeeds(v, cur, user, groupOf))
+        if (!keeps(cur, user))
             return group;
     }
     const Node& mm1 = v.node(cur);
@@ -300,10 +314,9 @@ FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>&
     // Heads interleaved: q and v Transposed [0,2,1,3], k [0,2,3,1], the result Transposed back [0,2,1,3].
     const Dims swapSH = {0, 2, 1, 3}, kToKT = {0, 2, 3, 1};
     const bool interleaved = rank == 4 && isTranspose(v, qOp, swapSH) && isTranspose(v, kT, kToKT)
-                             && isTranspose(v, vOp, swapSH) && onlyFeeds(v, qOp, cur, groupOf)
-                             && onlyFeeds(v, kT, cur, groupOf) && onlyFeeds(v, vOp, p2, groupOf) && !v.output[p2]
-                             && v.consumers[p2].size() == 1 && isTranspose(v, v.consumers[p2].front(), swapSH)
-                             && groupOf[v.consumers[p2].front()] < 0;
+                             && isTranspose(v, vOp, swapSH) && keeps(qOp, cur) && keeps(kT, cur) && keeps(vOp, p2)
+                             && !v.output[p2] && v.consumers[p2].size() == 1
+                             && isTranspose(v, v.consumers[p2].front(), swapSH) && groupOf[v.consumers[p2].front()] < 0;
     if (interleaved) {
         for (std::size_t t : {qOp, kT, vOp})
             members.push_back(t);
@@ -318,7 +331,7 @@ FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>&
         for (std::int64_t d = 0; d < rank; ++d)
             swapLast[std::size_t(d)] = d;
         std::swap(swapLast[std::size_t(rank - 2)], swapLast[std::size_t(rank - 1)]);
-        if (!isTranspose(v, kT, swapLast) || !onlyFeeds(v, kT, cur, groupOf))
+        if (!isTranspose(v, kT, swapLast) || !keeps(kT, cur))
             return group;
         members.push_back(kT);
         group.attention.q = qOp;
@@ -327,7 +340,7 @@ FusionGroup growAttention(const View& v, std::size_t p2, const std::vector<int>&
         group.attention.heads = 1;
     }
     for (std::size_t t : {group.attention.q, group.attention.k, group.attention.v})
-        if (!v.dims[t] || v.dtype(t) != DType::F32)
+        if (!v.dims[t] || v.dtype(t) != type)
             return group;
     group.members = std::move(members);
     return group;

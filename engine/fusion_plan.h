@@ -28,8 +28,9 @@ struct FusionOptions {
     // Off unless a backend has an attention kernel worth it: the CUDA backend turns it on (cuda/fused_kernels.h,
     // fusedAttentionRequested: its tiled kernel beats the unfused MatMul/Softmax kernels).
     bool attention = false;
-    // Element-wise groups and GEMM epilogues over F16/BF16 too (each group in one storage type for its GEMM, the
-    // element-wise program converting each input as it reads it): for backends that run them natively (CUDA).
+    // Element-wise groups, GEMM epilogues and attention over F16/BF16 too (each group in one storage type for its GEMM
+    // or attention kernel, whose additive mask and scale constant have that type as well; the element-wise program
+    // converting each input as it reads it): for backends that run them natively (CUDA).
     bool sixteenBit = false;
     // Limits of the element-wise kernel: distinct tensors it reads, and ops in its program.
     std::size_t maxInputs = 8;

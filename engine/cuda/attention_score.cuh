@@ -58,7 +58,7 @@ __device__ inline float attentionScore(const AttentionArgs& a, std::int64_t b, s
         if (a.maskIsBool)
             s = static_cast<const unsigned char*>(a.maskData)[off] ? s : -INFINITY;
         else
-            s += static_cast<const float*>(a.maskData)[off];
+            s += attentionLoad(static_cast<const float*>(a.maskData), a.maskStorage, off);
     }
     return s;
 }

@@ -114,6 +114,7 @@ struct AttentionArgs {
     std::int64_t window = 0;
     const void* maskData = nullptr;
     bool maskIsBool = false;
+    ElemType maskStorage = ElemType::F32; // an additive mask's elements: F32, F16 or BF16
     std::int64_t maskStrides[4] = {}; // over [batch, heads, sq, sk]
     // Element strides (batch, head, row) of q and the output, and of k and v over KV heads; query head h reads KV
     // head h / kvGroup (packed or per-head layouts, grouped KV heads: engine/attention_layout.h).

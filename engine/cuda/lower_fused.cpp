@@ -262,10 +262,16 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     const std::vector<DeviceValue>& values = plan.values();
     const AttentionOperands& op = group.attention;
     const DeviceValue &q = values[op.q], &k = values[op.k], &v = values[op.v], &out = values[group.exit()];
-    for (const DeviceValue* t : {&q, &k, &v, &out})
-        if (auto r = requireF32(*t, "attention operand"); !r)
-            return r.error();
+    // One storage type for q, k, v, the result and an additive mask: F32, or F16/BF16 (the flash and tiled kernels
+    // load it to float and store the result rounded).
+    const auto storage = programTypeOf(q.dtype);
+    const bool floatStorage =
+        storage && (*storage == ElemType::F32 || *storage == ElemType::F16 || *storage == ElemType::BF16);
+    if (!floatStorage || k.dtype != q.dtype || v.dtype != q.dtype || out.dtype != q.dtype)
+        return lowerError("attention: q " + valueString(q) + ", k " + valueString(k) + ", v " + valueString(v)
+                          + " and the result " + valueString(out) + " must share one of F32, F16, BF16");
     AttentionArgs a;
+    a.storage = *storage;
     const std::size_t rank = q.dims.size();
     if (rank < 3 || k.dims.size() != rank || v.dims != k.dims || out.dims != q.dims)
         return lowerError("attention: q " + valueString(q) + ", k " + valueString(k) + ", v " + valueString(v)
@@ -287,7 +293,7 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     }
     a.heads = op.heads;
     a.headDim = q.dims.back();
-    if (!attentionSupportsHeadDim(a.headDim))
+    if (!attentionSupportsHeadDim(a.headDim, a.storage))
         return lowerError("attention: head_dim " + std::to_string(a.headDim) + " is beyond the kernel's");
     // Element strides (batch, head, row) as the kernel reads them (cuda_kernels.h): heads packed in the last dim of
     // [batch, seq, heads, head_dim], or one head per flattened batch of [..., seq, head_dim]; no grouped KV heads.
@@ -302,12 +308,14 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     if (op.mask) {
         const DeviceValue& m = values[*op.mask];
         auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
-        if (!strides || m.dtype != DType::F32)
-            return lowerError("attention: mask " + valueString(m) + " does not broadcast to the kernel's scores");
+        if (!strides || m.dtype != q.dtype)
+            return lowerError("attention: mask " + valueString(m) + " must be " + std::string(dtypeName(q.dtype))
+                              + " broadcasting to the kernel's scores");
         for (std::size_t d = 0; d < 4; ++d)
             a.maskStrides[d] = (*strides)[d];
         a.mask = MaskKind::Input;
         a.maskData = m.ptr;
+        a.maskStorage = a.storage;
     }
     a.scale = static_cast<float>(op.scale);
     a.q = static_cast<const float*>(q.ptr);

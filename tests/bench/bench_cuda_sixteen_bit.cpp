@@ -13,6 +13,7 @@
 // k-long reduction turns relative input errors of u into output errors of about u relative to the output's norm (the
 // sqrt(k) of the terms' growth cancels against the output's own sqrt(k)), so the normwise relative error
 // ||cuda - cpu|| / ||cpu|| is bounded by 4 u sqrt(stages), with `stages` the rounding stages on the longest path.
+// That assumes reductions whose terms do not cancel; a case whose products do gets a factor `cancellation` (below).
 // A kernel that reads or writes the wrong type is off by O(1).
 // Usage: bench_cuda_sixteen_bit [--quick | --dry-run]   (--quick: no GPT-2 timing; --dry-run, for a machine without
 // a GPU: step 1 with the CPU backend in the CUDA backend's place, running each graph as the CUDA backend transforms
@@ -119,6 +120,7 @@ Graph gpt2(std::int64_t batch, std::int64_t seq, std::int64_t hidden, bool decom
     c.mlp = 4 * hidden;
     c.layers = 2;
     c.decomposed = decomposed;
+    c.exportedAttention = decomposed;
     return cudacases::transformerGraph(c);
 }
 
@@ -128,6 +130,10 @@ struct CaseSpec {
     int stages = 1;       // rounding stages on the longest path (see the tolerance above)
     int castsAllowed = 0; // Cast kernels the 16-bit plan may hold (ops that run in F32)
     bool timeLarge = true;
+    // Amplification of rounding differences by cancelling products (the tolerance's factor): 1 where a reduction's
+    // output is as large as its terms make it, more where they cancel.
+    double cancellation = 1;
+    int attentionKernels = 0; // fused attention kernels the 16-bit plan must hold (the written-out pattern fused)
 };
 
 // Inputs of g in its own dtypes: floats smooth in [-1, 1], token ids within the vocabulary.
@@ -234,7 +240,7 @@ void checkAgainstCpu(const CaseSpec& spec, Precision p)
         return;
     }
     const double u = p == Precision::Fp16 ? 0x1p-11 : 0x1p-8;
-    const double tolerance = 4 * u * std::sqrt(double(spec.stages));
+    const double tolerance = 4 * u * std::sqrt(double(spec.stages)) * spec.cancellation;
     const double err = normwiseError(got->outputs, want->outputs);
     std::string kernels;
     for (const std::string& l : got->labels)
@@ -242,6 +248,14 @@ void checkAgainstCpu(const CaseSpec& spec, Precision p)
     std::printf("  %s kernels: %s\n", what.c_str(), kernels.c_str());
     check(err <= tolerance, what + " vs the CPU backend: normwise error " + std::to_string(err) + " (tolerance "
                                 + std::to_string(tolerance) + ")");
+    if (!g_dryRun) {
+        int attention = 0;
+        for (const std::string& l : got->labels)
+            attention += l.rfind("attention(", 0) == 0 ? 1 : 0;
+        check(attention == spec.attentionKernels, what + ": " + std::to_string(attention)
+                                                      + " fused attention kernel(s), "
+                                                      + std::to_string(spec.attentionKernels) + " expected");
+    }
     check(got->casts <= spec.castsAllowed, what + ": " + std::to_string(got->casts) + " Cast kernel(s), at most "
                                                + std::to_string(spec.castsAllowed) + " expected");
 }
@@ -285,18 +299,27 @@ int main(int argc, char** argv)
     else
         std::printf("device: %s (16-bit storage, F32 accumulation; fp32 timings with TF32 off)\n",
                     devices.front().name.c_str());
+    // The GEMM chain's sin-generated weights and inputs are rank-2 matrices whose products cancel: each layer's
+    // || |A| |W| || is 120-550 times || A W ||, so a rounding difference in a layer's input (the CPU backend rounds the
+    // MatMul and the bias Add apart, the fused epilogue once) comes out amplified. A correct 16-bit implementation
+    // (scripts/simulate_sixteen_bit_gemm_chain.py: fp32 accumulation, relu(acc + bias) rounded once, the bench's
+    // values) differs from the CPU backend by 15.5 u in bf16 and 16.8 u in fp16, the H100's 0.0604 and 0.0081; the
+    // plain bound (4 u sqrt(5), 8.9 u) cannot hold. Factor 3 (26.8 u) keeps 1.6x margin over that and stays far below
+    // the O(1) of a wrong type.
     const std::vector<CaseSpec> cases = {
         {"gemm chain (k 256 / 4096)", [](bool large) { return large ? gemmChain(4096, 4096) : gemmChain(64, 256); }, 5,
-         0},
+         0, true, 3},
         {"element-wise chain",
          [](bool large) { return large ? elementwiseChain(8192, 4096) : elementwiseChain(64, 96); }, 6, 0},
         {"layernorm + softmax", [](bool large) { return large ? normSoftmax(8192, 1024) : normSoftmax(64, 256); }, 3,
          0},
-        // Attention (head dim 16 / 64, causal, no mask input) runs in bf16/fp16 too: no Casts anywhere.
+        // Attention (head dim 64, causal, no mask input) runs in bf16/fp16 too: no Casts anywhere.
         {"gpt-2 block (IR)", [](bool large) { return large ? gpt2(8, 128, 768, false) : gpt2(1, 32, 64, false); }, 20,
          0, !quick},
-        {"gpt-2 block (ONNX-like)", [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 32, 64, true); },
-         40, 0, !quick},
+        // Attention written out as the ONNX export writes it (Transposes, MatMul, scale, a bf16/fp16 causal mask
+        // added, Softmax, MatMul) at sequence 128: one fused attention kernel per layer, as in fp32.
+        {"gpt-2 block (ONNX-like)",
+         [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 128, 128, true); }, 40, 0, !quick, 1, 2},
     };
     for (const CaseSpec& spec : cases)
         for (Precision p : {Precision::Bf16, Precision::Fp16})

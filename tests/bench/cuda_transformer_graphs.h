@@ -5,12 +5,19 @@
 // GPU machine has no ONNX importer. scripts/device_torch_baseline.py times the same architecture in PyTorch.
 #include "../engine/cuda_cases.h"
 
+#include <cmath>
+#include <limits>
+
 namespace costscope::cudacases {
 
 struct TransformerConfig {
     std::int64_t batch = 1, seq = 32, hidden = 64, heads = 4, mlp = 256, vocab = 1000, layers = 12;
     bool causal = true; // GPT-2 (pre-norm, causal) or BERT (post-norm, bidirectional, pooler)
     bool decomposed = false;
+    // Attention written out as a TorchScript ONNX export of GPT-2 writes it (scripts/bench_torch_compile.py): q, k, v
+    // Reshaped to [batch, seq, heads, head_dim] and Transposed into heads, MatMul, Mul by 1/sqrt(head_dim), Add of a
+    // [seq, seq] mask of 0 and -inf (causal; none for BERT), Softmax, MatMul with v, Transposed back and Reshaped.
+    bool exportedAttention = false;
 };
 
 inline Graph transformerGraph(const TransformerConfig& c)
@@ -45,6 +52,29 @@ inline Graph transformerGraph(const TransformerConfig& c)
     auto add = [&](NodeId x, NodeId y) {
         return b.op(OpKind::Binary, attrs({{"op", std::string("Add")}}), {x, y}, {B, S, H});
     };
+    auto writtenOutAttention = [&](NodeId q, NodeId k, NodeId v) {
+        const std::int64_t N = c.heads, D = H / c.heads;
+        auto transpose = [&](NodeId t, std::vector<std::int64_t> perm, std::vector<std::int64_t> dims) {
+            return b.op(OpKind::Transpose, attrs({{"perm", std::move(perm)}}), {t}, std::move(dims));
+        };
+        auto heads = [&](NodeId t) { return b.op(OpKind::Reshape, {}, {t}, {B, S, N, D}); };
+        const NodeId qh = transpose(heads(q), {0, 2, 1, 3}, {B, N, S, D});
+        const NodeId kT = transpose(heads(k), {0, 2, 3, 1}, {B, N, D, S});
+        const NodeId vh = transpose(heads(v), {0, 2, 1, 3}, {B, N, S, D});
+        const std::vector<std::int64_t> scores = {B, N, S, S};
+        NodeId s = binary("Mul", b.op(OpKind::MatMul, {}, {qh, kT}, scores),
+                          b.param({1}, {float(1.0 / std::sqrt(double(D)))}), scores);
+        if (c.causal) {
+            std::vector<float> mask(std::size_t(S * S), 0.0f);
+            for (std::int64_t i = 0; i < S; ++i)
+                for (std::int64_t j = i + 1; j < S; ++j)
+                    mask[std::size_t(i * S + j)] = -std::numeric_limits<float>::infinity();
+            s = binary("Add", s, b.param({S, S}, mask), scores);
+        }
+        const NodeId p = b.op(OpKind::Softmax, attrs({{"axis", std::int64_t(-1)}}), {s}, scores);
+        const NodeId o = b.op(OpKind::MatMul, {}, {p, vh}, {B, N, S, D});
+        return b.op(OpKind::Reshape, {}, {transpose(o, {0, 2, 1, 3}, {B, S, N, D})}, {B, S, H});
+    };
     auto ids = b.input({B, S}, DType::I64);
     auto x = b.op(OpKind::Gather, attrs({{"axis", std::int64_t(0)}}), {param({c.vocab, H}), ids}, {B, S, H});
     x = add(x, param({S, H}));
@@ -58,11 +88,15 @@ inline Graph transformerGraph(const TransformerConfig& c)
             part[i] = b.op(OpKind::Narrow,
                            attrs({{"axis", std::int64_t(2)}, {"start", std::int64_t(i) * H}, {"len", H}}), {qkv},
                            {B, S, H});
-        Attrs at = attrs({{"num_heads", c.heads}, {"head_dim", H / c.heads}});
-        if (c.causal)
-            at.set("mask_kind", std::string("Causal"));
-        const NodeId att = b.op(OpKind::Attention, at, {part[0], part[1], part[2]}, {B, S, H});
-        x = add(x, linear(att, H, H, nullptr));
+        if (c.exportedAttention) {
+            x = add(x, linear(writtenOutAttention(part[0], part[1], part[2]), H, H, nullptr));
+        } else {
+            Attrs at = attrs({{"num_heads", c.heads}, {"head_dim", H / c.heads}});
+            if (c.causal)
+                at.set("mask_kind", std::string("Causal"));
+            const NodeId att = b.op(OpKind::Attention, at, {part[0], part[1], part[2]}, {B, S, H});
+            x = add(x, linear(att, H, H, nullptr));
+        }
         if (!c.causal)
             x = norm(x);
         const NodeId h = linear(c.causal ? norm(x) : x, H, c.mlp, c.causal ? "GeluApprox" : "Gelu");

@@ -5,8 +5,12 @@
 #include "../bench/bench_cuda_fusion_graphs.h"
 #include "../bench/cuda_transformer_graphs.h"
 #include "fusion_plan.h"
+#include "half.h"
 
 #include <QTest>
+
+#include <cmath>
+#include <cstring>
 
 using namespace costscope;
 using cudacases::attrs;
@@ -57,6 +61,28 @@ FusionOptions withAttention()
     return o;
 }
 
+// g with every F32 node in `type` (F16 or BF16), the data of its Params rounded to it, as the precision what-if
+// re-types a graph.
+Graph retyped(Graph g, DType type)
+{
+    for (Node& n : g.nodes) {
+        if (n.shape.dtype != DType::F32)
+            continue;
+        n.shape.dtype = type;
+        if (!n.data)
+            continue;
+        std::vector<float> values(n.data->size() / sizeof(float));
+        std::memcpy(values.data(), n.data->data(), n.data->size());
+        std::vector<std::uint8_t> bytes(values.size() * sizeof(std::uint16_t));
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const std::uint16_t bits = type == DType::BF16 ? floatToBf16(values[i]) : floatToHalf(values[i]);
+            std::memcpy(bytes.data() + i * sizeof bits, &bits, sizeof bits);
+        }
+        n.data = makeTensorData(std::move(bytes));
+    }
+    return g;
+}
+
 std::size_t countKind(const FusionPlan& plan, FusionGroup::Kind kind)
 {
     return std::size_t(std::count_if(plan.groups.begin(), plan.groups.end(),
@@ -85,6 +111,7 @@ private slots:
     void exportedAttentionIsOneGroup();
     void batchedHeadsAttentionIsOneGroup();
     void attentionNeedsItsWholePattern();
+    void sixteenBitAttentionWhenAsked();
 };
 
 void TestFusionPlan::chainFusesIntoOneGroup()
@@ -417,6 +444,58 @@ void TestFusionPlan::attentionNeedsItsWholePattern()
         QCOMPARE(countKind(plan, FusionGroup::Kind::Attention), std::size_t(0));
         QCOMPARE(countKind(plan, FusionGroup::Kind::ElementWise), std::size_t(1));
     }
+}
+
+void TestFusionPlan::sixteenBitAttentionWhenAsked()
+{
+    // The exported pattern in bf16 or fp16, head dim 24 (a scale of 1/sqrt(24) that the 16-bit constant rounds), with
+    // the mask in the same type: one attention group where the backend has 16-bit kernels, none (and the F32-only
+    // element-wise groups neither) without; the scale is the stored constant's exact value.
+    for (const bool divide : {false, true})
+        for (const DType type : {DType::BF16, DType::F16}) {
+            cudacases::AttentionGraphConfig c;
+            c.headDim = 24;
+            c.divide = divide;
+            const cudacases::AttentionGraph a = cudacases::attentionGraph(c);
+            const Graph g = retyped(a.graph, type);
+            FusionOptions o = withAttention();
+            QCOMPARE(countKind(planFusion(g, {}, o), FusionGroup::Kind::Attention), std::size_t(0));
+            o.sixteenBit = true;
+            const FusionPlan plan = planFusion(g, {}, o);
+            QCOMPARE(plan.groups.size(), std::size_t(1));
+            const FusionGroup& group = plan.groups[0];
+            QCOMPARE(group.kind, FusionGroup::Kind::Attention);
+            QCOMPARE(group.members.size(), std::size_t(9));
+            QCOMPARE(g.nodes[group.attention.q].id, a.q);
+            QVERIFY(group.attention.mask && g.nodes[*group.attention.mask].id == a.mask);
+            const float stored = divide ? std::sqrt(24.0f) : 1.0f / std::sqrt(24.0f);
+            const double decoded =
+                type == DType::BF16 ? bf16ToFloat(floatToBf16(stored)) : halfToFloat(floatToHalf(stored));
+            QVERIFY(decoded != double(stored)); // the rounding is visible, so the check below tells the two apart
+            QCOMPARE(group.attention.scale, divide ? 1.0 / decoded : decoded);
+        }
+    // The GPT-2 bench graph with attention written out as an export writes it (bench_cuda_sixteen_bit), in bf16:
+    // one attention kernel per layer.
+    cudacases::TransformerConfig t;
+    t.layers = 2;
+    t.seq = 128;
+    t.decomposed = t.exportedAttention = true;
+    const Graph gpt2 = retyped(cudacases::transformerGraph(t), DType::BF16);
+    FusionOptions sixteen = withAttention();
+    sixteen.sixteenBit = true;
+    QCOMPARE(countKind(planFusion(gpt2, {}, sixteen), FusionGroup::Kind::Attention), std::size_t(2));
+    QCOMPARE(countKind(planFusion(gpt2, {}, withAttention()), FusionGroup::Kind::Attention), std::size_t(0));
+    // Mixed types (an F32 mask over bf16 scores, bf16 q with F32 k): no group.
+    const cudacases::AttentionGraph a = cudacases::attentionGraph({});
+    FusionOptions o = withAttention();
+    o.sixteenBit = true;
+    Graph maskF32 = retyped(a.graph, DType::BF16);
+    Node& mask = maskF32.nodes[*maskF32.indexOf(a.mask)];
+    mask = a.graph.nodes[*a.graph.indexOf(a.mask)];
+    QCOMPARE(countKind(planFusion(maskF32, {}, o), FusionGroup::Kind::Attention), std::size_t(0));
+    Graph kF32 = retyped(a.graph, DType::BF16);
+    kF32.nodes[*kF32.indexOf(a.k)].shape.dtype = DType::F32;
+    QCOMPARE(countKind(planFusion(kF32, {}, o), FusionGroup::Kind::Attention), std::size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestFusionPlan)
