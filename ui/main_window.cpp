@@ -103,8 +103,10 @@ void MainWindow::buildFileMenu()
     file->addAction(tr("Remote &Devices…"), this, [this] {
         RemoteDevicesDialog dialog(this);
         connect(&dialog, &RemoteDevicesDialog::profileSaved, m_costs, &CostController::reloadProfiles);
-        if (auto* runs = findChild<RunPanel*>())
+        if (auto* runs = findChild<RunPanel*>()) {
             connect(&dialog, &RemoteDevicesDialog::devicesListed, runs, &RunPanel::addRemoteDevices);
+            connect(&dialog, &RemoteDevicesDialog::hostRemoved, runs, &RunPanel::removeRemoteDevices);
+        }
         dialog.exec();
     });
     file->addAction(tr("Sweep &Runs on Ray…"), this, [this] {

@@ -45,6 +45,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void listsTheHostsDevices();
+    void keepsListedHostsAcrossRestarts();
     void calibratesASelectedDeviceIntoALocalProfile();
     void runPanelRunsOnAListedDevice();
     void cancelStopsARemoteRun();
@@ -159,6 +160,58 @@ void TestRemoteDevicesDialog::listsTheHostsDevices()
     QVERIFY(d.deviceList()->count() >= 1);
     QVERIFY2(d.deviceList()->item(0)->text().startsWith("127.0.0.1/cpu  "),
              qPrintable(d.deviceList()->item(0)->text()));
+}
+
+void TestRemoteDevicesDialog::keepsListedHostsAcrossRestarts()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QString address;
+    {
+        RemoteDevicesDialog d;
+        fill(d, m_port);
+        address = d.hostEdit()->text();
+        QSignalSpy done(&d, &RemoteDevicesDialog::finished);
+        d.listDevices();
+        QVERIFY(done.wait(60000) && done.first().first().toBool());
+    }
+    const auto hostItems = [](const RunPanel& panel) {
+        QStringList items;
+        for (int i = 0; i < panel.deviceSelector()->count(); ++i)
+            if (panel.deviceSelector()->itemData(i, RunPanel::kRemoteHostRole).toString() == "127.0.0.1")
+                items << panel.deviceSelector()->itemText(i);
+        return items;
+    };
+    // A new window, as after a restart: its Run panel offers the host's devices before any connection, and its
+    // dialog the host, filled in; Remove forgets it there and in the Run panel.
+    MainWindow w;
+    auto* panel = w.findChild<RunPanel*>();
+    QVERIFY(panel);
+    QVERIFY2(!hostItems(*panel).isEmpty() && hostItems(*panel).first().startsWith("127.0.0.1/cpu "),
+             qPrintable(hostItems(*panel).join(", ")));
+    QAction* action = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == "Remote &Devices…")
+            action = a;
+    QVERIFY(action);
+    QStringList seen;
+    QTimer::singleShot(0, &w, [&] {
+        auto* d = w.findChild<RemoteDevicesDialog*>();
+        if (!d)
+            return;
+        seen << d->savedHosts()->currentText() << d->hostEdit()->text() << d->identityEdit()->text()
+             << d->remoteCacheEdit()->text();
+        d->removeButton()->click();
+        seen << QString::number(d->savedHosts()->count());
+        d->reject();
+    });
+    action->trigger();
+    QCOMPARE(seen, QStringList({address, address, m_tmp.filePath("sshd/client_key"), m_tmp.filePath("remote-cache"),
+                                "0"}));
+    QVERIFY(hostItems(*panel).isEmpty());
+    RemoteDevicesDialog again;
+    QCOMPARE(again.savedHosts()->count(), 0);
+    QVERIFY(!again.removeButton()->isEnabled());
 }
 
 void TestRemoteDevicesDialog::calibratesASelectedDeviceIntoALocalProfile()

@@ -10,6 +10,7 @@
 #include "panels/fusion_verified_view.h"
 #include "panels/multi_device_view.h"
 #include "panels/profile_tools.h"
+#include "panels/remote_hosts_store.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
 #include "remote/remote_commands.h"
@@ -197,12 +198,18 @@ void RunPanel::start()
         [this](const Result<RunComparison>& result) { showResult(result); });
 }
 
+void RunPanel::removeRemoteDevices(const QString& host)
+{
+    for (int i = m_device->count() - 1; i >= 0; --i)
+        if (m_device->itemData(i, kRemoteHostRole).toString() == host)
+            m_device->removeItem(i);
+    m_remotes.erase(host);
+}
+
 void RunPanel::addRemoteDevices(const RemoteHostDevices& host)
 {
     const QString name = QString::fromStdString(host.options.target.host);
-    for (int i = m_device->count() - 1; i >= 0; --i)
-        if (m_device->itemData(i, kRemoteHostRole).toString() == name)
-            m_device->removeItem(i);
+    removeRemoteDevices(name);
     m_remotes[name] = std::make_shared<const RemoteCliOptions>(host.options);
     for (const RemoteDevice& d : host.devices) {
         m_device->addItem(QString::fromStdString(d.id + ' ' + d.info.name));
@@ -293,7 +300,10 @@ void installRunPanel(QMainWindow* window, OpenGraphFeed* feed, GraphScene* scene
 {
     auto* dock = new QDockWidget(QObject::tr("Run"), window);
     dock->setObjectName(QStringLiteral("runDock"));
-    dock->setWidget(new RunPanel(feed, scene, window));
+    auto* panel = new RunPanel(feed, scene, window);
+    for (const RemoteHostDevices& host : savedRemoteHosts()) // the hosts listed in an earlier session
+        panel->addRemoteDevices(host);
+    dock->setWidget(panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
 }
 

@@ -75,6 +75,8 @@ public:
     void showRun(std::shared_ptr<const RunComparison> run);
     // Offers `host`'s devices after this machine's (replacing what an earlier listing of the host offered).
     void addRemoteDevices(const RemoteHostDevices& host);
+    // Stops offering the devices of `host` (a RemoteCliOptions' target host).
+    void removeRemoteDevices(const QString& host);
     // Writes the run shown as a Chrome/Perfetto trace (chromeTraceJson); the error, or an empty string.
     QString exportTrace(const QString& path) const;
 
