@@ -5,37 +5,10 @@
 #include "formats/graph_file.h"
 #include "formats/rlx_json.h"
 #include "remote/remote_commands.h"
+#include "remote/scratch_dir.h"
 #include "usecases/run_json_comparison.h"
 
-#include <cstdlib>
-#include <filesystem>
-
 namespace costscope {
-
-namespace {
-// A directory of this run's own, removed with it: the graph file only has to live until it is in the remote cache.
-class ScratchDir {
-public:
-    ScratchDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "costscope-remote-XXXXXX").string();
-        if (::mkdtemp(pattern.data()))
-            m_path = pattern;
-    }
-    ~ScratchDir()
-    {
-        std::error_code ignored;
-        if (!m_path.empty())
-            std::filesystem::remove_all(m_path, ignored);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
-} // namespace
 
 std::string hostProfileName(const std::string& host, const std::string& backend)
 {

@@ -7,6 +7,7 @@
 #include "charts/sweep_panel.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
+#include "panels/evaluation_view.h"
 #include "panels/profile_tools.h"
 #include "panels/remote_devices_dialog.h"
 #include "panels/run_error_table.h"
@@ -14,6 +15,7 @@
 #include "test_paths.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -48,14 +50,16 @@ private slots:
     void keepsListedHostsAcrossRestarts();
     void calibratesASelectedDeviceIntoALocalProfile();
     void runPanelRunsOnAListedDevice();
+    void evaluatesARemoteDevice();
     void cancelStopsARemoteRun();
     void saysWhyAnUnreachableHostFails();
 
 private:
-    void fill(RemoteDevicesDialog& d, const QString& port) const;
+    // `cli`: the remote CLI (default: this build's).
+    void fill(RemoteDevicesDialog& d, const QString& port, const QString& cli = {}) const;
     // `w` showing cnn, its Run panel offering the loopback host's devices (File → Remote Devices…, List) and the
     // host's first device selected; nullptr when any of it failed.
-    RunPanel* runPanelOnHost(MainWindow& w) const;
+    RunPanel* runPanelOnHost(MainWindow& w, const QString& cli = {}) const;
     // Whether a process runs a graph of this test's remote cache (a remote run).
     bool remoteRunAlive() const;
     QTemporaryDir m_tmp;
@@ -86,19 +90,19 @@ void TestRemoteDevicesDialog::cleanupTestCase()
         QProcess::execute("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "stop", m_tmp.filePath("sshd")});
 }
 
-void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port) const
+void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port, const QString& cli) const
 {
     const passwd* pw = ::getpwuid(::getuid());
     d.hostEdit()->setText(QString::fromLocal8Bit(pw ? pw->pw_name : "root") + "@127.0.0.1:" + port);
     d.identityEdit()->setText(m_tmp.filePath("sshd/client_key"));
-    d.remoteCliEdit()->setText(cliPath());
+    d.remoteCliEdit()->setText(cli.isEmpty() ? cliPath() : cli);
     // ControlPersist=no: the master connection ends with the dialog, and the server can stop.
     d.sshOptionsEdit()->setText("StrictHostKeyChecking=no UserKnownHostsFile=" + m_tmp.filePath("sshd/known_hosts")
                                 + " ControlPersist=no SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"));
     d.remoteCacheEdit()->setText(m_tmp.filePath("remote-cache"));
 }
 
-RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w) const
+RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w, const QString& cli) const
 {
     QSignalSpy loaded(&w, &MainWindow::graphLoaded);
     w.openFile(sourcePath("resources/examples/cnn.hir.json"));
@@ -117,7 +121,7 @@ RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w) const
         auto* d = w.findChild<RemoteDevicesDialog*>();
         if (!d)
             return;
-        fill(*d, m_port);
+        fill(*d, m_port, cli);
         QSignalSpy done(d, &RemoteDevicesDialog::finished);
         d->listDevices();
         listed = done.wait(60000) && done.first().first().toBool();
@@ -290,6 +294,57 @@ void TestRemoteDevicesDialog::runPanelRunsOnAListedDevice()
     QVERIFY(fitted.wait(60000));
     QVERIFY2(fitted.first().first().toBool(), qPrintable(tools->status()->text()));
     QVERIFY2(tools->status()->text().contains("127.0.0.1/calibrated-cpu"), qPrintable(tools->status()->text()));
+}
+
+// The Calibration tab's evaluation on the host's device: evaluate runs there, held to the profile kept here
+// (calibratesASelectedDeviceIntoALocalProfile's), which travels into the host's cache; the report fills the tables.
+// The remote CLI is wrapped to log evaluate's arguments and to measure less (no sampler, small graphs), so that the
+// test stays short; the rest is the real evaluation.
+void TestRemoteDevicesDialog::evaluatesARemoteDevice()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString cli = m_tmp.filePath("evaluating-costscope-cli"), log = m_tmp.filePath("evaluate-args.log");
+    {
+        QFile f(cli);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\nif [ \"$1\" = evaluate ]; then printf '%s\\n' \"$@\" > '" + log.toUtf8() + "'; exec '"
+                + cliPath().toUtf8() + "' \"$@\" --no-sampler --max-gflop 0.1 --budget 0.02; fi\nexec '"
+                + cliPath().toUtf8() + "' \"$@\"\n");
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    }
+    MainWindow w;
+    RunPanel* panel = runPanelOnHost(w, cli);
+    QVERIFY(panel);
+    EvaluationView* view = panel->profileTools()->evaluation();
+    QVERIFY(view->isEnabled() && view->evaluateButton()->isEnabled());
+    view->quickCheck()->setChecked(true);
+    view->familiesEdit()->setText("mlp, resnet");
+    QSignalSpy evaluated(view, &EvaluationView::evaluated);
+    view->evaluateButton()->click();
+    QVERIFY(view->busy());
+    QVERIFY(evaluated.wait(180000));
+    QVERIFY2(evaluated.first().first().toBool(), qPrintable(view->status()->text()));
+    QCOMPARE(view->accuracyTable()->rowCount(), 4); // RLX parity, analytic, class-corrected, learned
+    QCOMPARE(view->accuracyTable()->item(0, 0)->text(), QString("rlx parity"));
+    QVERIFY(view->accuracyTable()->item(3, 1)->data(Qt::UserRole).toInt() >= 2);
+    QVERIFY2(view->status()->text().contains("127.0.0.1/cpu (profile 127.0.0.1/calibrated-cpu)")
+                 && view->status()->text().contains("mlp, resnet"),
+             qPrintable(view->status()->text()));
+    QFile argsFile(log);
+    QVERIFY(argsFile.open(QIODevice::ReadOnly));
+    const QStringList args = QString::fromUtf8(argsFile.readAll()).split('\n', Qt::SkipEmptyParts);
+    for (const QStringList& pair : {QStringList{"--backend", "cpu"}, QStringList{"--families", "mlp,resnet"},
+                                    QStringList{"--batches", "1"}})
+        QVERIFY2(args.indexOf(pair[0]) >= 0 && args.value(args.indexOf(pair[0]) + 1) == pair[1],
+                 qPrintable(args.join(' ')));
+    // The profile it was held to is the one kept here, copied into the host's cache by its content.
+    const QString remoteProfile = args.value(args.indexOf("--profile") + 1);
+    QVERIFY2(remoteProfile.startsWith(m_tmp.filePath("remote-cache")), qPrintable(args.join(' ')));
+    QFile sent(remoteProfile);
+    QVERIFY(sent.open(QIODevice::ReadOnly));
+    QVERIFY(sent.readAll().contains("\"127.0.0.1/calibrated-cpu\""));
 }
 
 void TestRemoteDevicesDialog::cancelStopsARemoteRun()

@@ -114,9 +114,10 @@ RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
         emit progressed(done, total);
     });
     const auto selectDevice = [this] {
+        const auto remote = m_remotes.find(m_device->currentData(kRemoteHostRole).toString());
         m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString(),
                             std::max(m_device->currentData(kDeviceIndexRole).toInt(), 0),
-                            m_device->currentData(kRemoteHostRole).toString().toStdString());
+                            remote == m_remotes.end() ? nullptr : remote->second);
     };
     connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
     selectDevice();
