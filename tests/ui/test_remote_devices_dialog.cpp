@@ -13,6 +13,10 @@
 #include "panels/run_error_table.h"
 #include "panels/run_panel.h"
 #include "test_paths.h"
+#include "usecases/remote_run_and_compare.h"
+#if COSTSCOPE_HAVE_ONNX
+#include "onnx_writer.h"
+#endif
 
 #include <QAction>
 #include <QCheckBox>
@@ -51,6 +55,7 @@ private slots:
     void calibratesASelectedDeviceIntoALocalProfile();
     void runPanelRunsOnAListedDevice();
     void evaluatesARemoteDevice();
+    void runSendsTheGraphWithItsWeights();
     void cancelStopsARemoteRun();
     void saysWhyAnUnreachableHostFails();
 
@@ -59,7 +64,8 @@ private:
     void fill(RemoteDevicesDialog& d, const QString& port, const QString& cli = {}) const;
     // `w` showing cnn, its Run panel offering the loopback host's devices (File → Remote Devices…, List) and the
     // host's first device selected; nullptr when any of it failed.
-    RunPanel* runPanelOnHost(MainWindow& w, const QString& cli = {}) const;
+    // `file`: the graph to open (default: cnn).
+    RunPanel* runPanelOnHost(MainWindow& w, const QString& cli = {}, const QString& file = {}) const;
     // Whether a process runs a graph of this test's remote cache (a remote run).
     bool remoteRunAlive() const;
     QTemporaryDir m_tmp;
@@ -102,10 +108,10 @@ void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port, 
     d.remoteCacheEdit()->setText(m_tmp.filePath("remote-cache"));
 }
 
-RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w, const QString& cli) const
+RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w, const QString& cli, const QString& file) const
 {
     QSignalSpy loaded(&w, &MainWindow::graphLoaded);
-    w.openFile(sourcePath("resources/examples/cnn.hir.json"));
+    w.openFile(file.isEmpty() ? sourcePath("resources/examples/cnn.hir.json") : file);
     auto* panel = w.findChild<RunPanel*>();
     if (!loaded.wait(60000) || !panel)
         return nullptr;
@@ -345,6 +351,70 @@ void TestRemoteDevicesDialog::evaluatesARemoteDevice()
     QFile sent(remoteProfile);
     QVERIFY(sent.open(QIODevice::ReadOnly));
     QVERIFY(sent.readAll().contains("\"127.0.0.1/calibrated-cpu\""));
+}
+
+// A remote run computes what a run here computes: the graph's file travels with its weights (an ONNX model's
+// initializers), and an edited graph, which is no longer its file's, travels with them as Constants. Synthesized
+// weights would give other outputs.
+void TestRemoteDevicesDialog::runSendsTheGraphWithItsWeights()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+#if !COSTSCOPE_HAVE_ONNX
+    QSKIP("built without ONNX import: no model with stored weights");
+#else
+    const QString model = m_tmp.filePath("weights/scaled.onnx");
+    QDir().mkpath(m_tmp.filePath("weights"));
+    OnnxModel scaled(13);
+    scaled.input("x", {64});
+    scaled.output("y", {64});
+    scaled.floats("w", std::vector<float>(64, 3.0f)); // over 16 elements: a Param with its values
+    scaled.node("Mul", {"x", "w"}, {"y"});
+    scaled.save(model);
+    MainWindow w;
+    RunPanel* panel = runPanelOnHost(w, {}, model);
+    QVERIFY(panel);
+    panel->runsSpin()->setValue(1);
+    const auto runOnce = [&]() -> std::shared_ptr<const RunComparison> {
+        QSignalSpy finished(panel, &RunPanel::finished);
+        panel->runButton()->click();
+        if (!finished.wait(60000) || !finished.first().first().toBool())
+            return nullptr;
+        return panel->lastRun();
+    };
+    const auto remote = runOnce();
+    QVERIFY2(remote, qPrintable(panel->status()->text()));
+    QComboBox* devices = panel->deviceSelector();
+    for (int i = 0; i < devices->count(); ++i)
+        if (!devices->itemData(i, RunPanel::kRemoteHostRole).isValid()
+            && devices->itemData(i, RunPanel::kBackendRole).toString() == "cpu") {
+            devices->setCurrentIndex(i);
+            break;
+        }
+    const auto local = runOnce();
+    QVERIFY2(local, qPrintable(panel->status()->text()));
+    QVERIFY(QString::fromStdString(remote->deviceName).endsWith(" on 127.0.0.1"));
+    QVERIFY(!QString::fromStdString(local->deviceName).endsWith(" on 127.0.0.1"));
+    // The inputs are arange(64)/64: 3 × 31.5 with the stored weights.
+    QCOMPARE(local->outputSums, std::vector<double>{94.5});
+    QCOMPARE(remote->outputSums, local->outputSums);
+
+    const passwd* pw = ::getpwuid(::getuid());
+    auto target = parseSshTarget(QString("%1@127.0.0.1:%2").arg(pw ? pw->pw_name : "root", m_port).toStdString());
+    QVERIFY(target);
+    RemoteRunRequest edited{{local->graph, {}, "cpu", 0, 1}, {}, ""}; // no file: the graph as HIR JSON
+    edited.remote.target = *target;
+    edited.remote.target.identityFile = m_tmp.filePath("sshd/client_key").toStdString();
+    edited.remote.target.options = {"StrictHostKeyChecking=no",
+                                    "UserKnownHostsFile=" + m_tmp.filePath("sshd/known_hosts").toStdString(),
+                                    "ControlPersist=no"};
+    edited.remote.cli = cliPath().toStdString();
+    edited.remote.cacheDir = m_tmp.filePath("remote-cache").toStdString();
+    auto sent = runRemotelyAndCompare(edited, nullptr, {});
+    QVERIFY2(sent, sent ? "" : sent.error().message.c_str());
+    QCOMPARE(sent->outputSums, local->outputSums);
+    QCOMPARE(sent->nodes.size(), local->nodes.size());
+#endif
 }
 
 void TestRemoteDevicesDialog::cancelStopsARemoteRun()
