@@ -21,7 +21,8 @@ Result<RemoteEvaluation> evaluateOnRemoteDevice(const RemoteEvaluationRequest& r
     const std::string profileFile = scratch.path() + "/profile.json";
     if (auto written = writeFileAtomic(profileFile, profileToJsonText(request.profile)); !written)
         return written.error();
-    std::vector<std::string> args = {"--backend", request.backend, "--device", std::to_string(request.device), "--json"};
+    std::vector<std::string> args = {"--backend", request.backend, "--device", std::to_string(request.device),
+                                     "--json"};
     std::string families;
     for (const std::string& f : request.families)
         families += (families.empty() ? "" : ",") + f;

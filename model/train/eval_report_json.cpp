@@ -92,8 +92,7 @@ Result<EvaluationReport> parseEvaluationReport(const nlohmann::ordered_json& j, 
                                     n.at("measured_ns").get<double>()});
         r.notes = j.value("notes", std::vector<std::string>{});
         if (header)
-            *header = {j.value("backend", ""), j.value("device", ""), j.value("profile", ""),
-                       j.value("protocol", "")};
+            *header = {j.value("backend", ""), j.value("device", ""), j.value("profile", ""), j.value("protocol", "")};
         return r;
     } catch (const Json::exception& e) {
         return Diagnostic::error(origin + ": not an evaluation report (" + e.what() + ")");

@@ -190,8 +190,8 @@ void TestCliRemote::warmRunIsOneSshRoundTrip()
         return lines;
     };
     QByteArray err;
-    const int warm = runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr,
-                            &err, 60000);
+    const int warm =
+        runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000);
     const QStringList warmCalls = calls();
     // A graph the host has not seen: the run finds it missing, it is copied, and the run is asked again.
     QTemporaryDir fresh;
@@ -200,8 +200,8 @@ void TestCliRemote::warmRunIsOneSshRoundTrip()
     QVERIFY(source.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly));
     copy.write(source.readAll() + "\n"); // other bytes, another cache entry
     copy.close();
-    const int cold = runCli(QStringList{"run", other, "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr,
-                            &err, 60000);
+    const int cold =
+        runCli(QStringList{"run", other, "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000);
     const QStringList coldCalls = calls();
     qputenv("PATH", path);
     QCOMPARE(warm, 0);

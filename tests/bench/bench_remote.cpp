@@ -104,7 +104,8 @@ int main(int argc, char** argv)
                 median(added) <= 300 ? "met" : "MISSED");
     std::printf("  of which not the round trip %7.1f   (Costscope's share: this side's process, the remote checks)\n",
                 median(share));
-    std::printf("  load average %.2f %.2f %.2f on %ld cores\n", load[0], load[1], load[2], ::sysconf(_SC_NPROCESSORS_ONLN));
+    std::printf("  load average %.2f %.2f %.2f on %ld cores\n", load[0], load[1], load[2],
+                ::sysconf(_SC_NPROCESSORS_ONLN));
     QProcess::execute("bash", {script, "stop", sshd});
     return 0;
 }

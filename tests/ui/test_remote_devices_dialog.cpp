@@ -216,8 +216,8 @@ void TestRemoteDevicesDialog::keepsListedHostsAcrossRestarts()
         d->reject();
     });
     action->trigger();
-    QCOMPARE(seen, QStringList({address, address, m_tmp.filePath("sshd/client_key"), m_tmp.filePath("remote-cache"),
-                                "0"}));
+    QCOMPARE(seen,
+             QStringList({address, address, m_tmp.filePath("sshd/client_key"), m_tmp.filePath("remote-cache"), "0"}));
     QVERIFY(hostItems(*panel).isEmpty());
     RemoteDevicesDialog again;
     QCOMPARE(again.savedHosts()->count(), 0);
@@ -341,8 +341,8 @@ void TestRemoteDevicesDialog::evaluatesARemoteDevice()
     QFile argsFile(log);
     QVERIFY(argsFile.open(QIODevice::ReadOnly));
     const QStringList args = QString::fromUtf8(argsFile.readAll()).split('\n', Qt::SkipEmptyParts);
-    for (const QStringList& pair : {QStringList{"--backend", "cpu"}, QStringList{"--families", "mlp,resnet"},
-                                    QStringList{"--batches", "1"}})
+    for (const QStringList& pair :
+         {QStringList{"--backend", "cpu"}, QStringList{"--families", "mlp,resnet"}, QStringList{"--batches", "1"}})
         QVERIFY2(args.indexOf(pair[0]) >= 0 && args.value(args.indexOf(pair[0]) + 1) == pair[1],
                  qPrintable(args.join(' ')));
     // The profile it was held to is the one kept here, copied into the host's cache by its content.

@@ -226,7 +226,8 @@ void RunPanel::startRemote()
     RemoteRunRequest request{{m_feed->graph(), m_feed->settings()->value().bindings,
                               m_device->currentData(kBackendRole).toString().toStdString(),
                               m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()},
-                             *m_remotes.at(host), m_graphFile ? m_graphFile().toStdString() : std::string()};
+                             *m_remotes.at(host),
+                             m_graphFile ? m_graphFile().toStdString() : std::string()};
     m_progress->setRange(0, 0); // the remote run reports lines (copying, running), not counts
     m_status->setText(tr("Running on %1 with %2 …").arg(m_device->currentText(), bindingsText(request.run.bindings)));
     QPointer<RunPanel> self(this);
