@@ -67,6 +67,18 @@ private:
     QString m_port;
 };
 
+namespace {
+// The lines a logging wrapper wrote to `log`, which is removed for the next count.
+QStringList takeLines(const QString& log)
+{
+    QFile f(log);
+    const QStringList lines =
+        f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts) : QStringList{};
+    f.remove();
+    return lines;
+}
+} // namespace
+
 void TestCliRemote::initTestCase()
 {
     QVERIFY(m_tmp.isValid());
@@ -181,14 +193,7 @@ void TestCliRemote::warmRunIsOneSshRoundTrip()
     }
     const QByteArray path = qgetenv("PATH");
     qputenv("PATH", bin.toUtf8() + ':' + path);
-    const auto calls = [&] {
-        QFile f(log);
-        const QStringList lines = f.open(QIODevice::ReadOnly)
-                                      ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
-                                      : QStringList{};
-        f.remove();
-        return lines;
-    };
+    const auto calls = [&] { return takeLines(log); };
     QByteArray err;
     const int warm =
         runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000);
@@ -543,14 +548,7 @@ void TestCliRemote::versionIsCheckedOncePerCliFile()
         f.close();
         f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
     };
-    const auto calls = [&] {
-        QFile f(log);
-        const QStringList lines = f.open(QIODevice::ReadOnly)
-                                      ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
-                                      : QStringList{};
-        f.remove();
-        return lines;
-    };
+    const auto calls = [&] { return takeLines(log); };
     install("echo \"$1\" >> '" + log.toUtf8() + "'\nexec '" + cliPath().toUtf8() + "' \"$@\"\n");
     QByteArray out, err;
     QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());

@@ -267,7 +267,7 @@ void TestRemoteDevicesDialog::runPanelRunsOnAListedDevice()
     QVERIFY(finished.wait(120000));
     sample.stop();
     QVERIFY2(finished.first().first().toBool(), qPrintable(panel->status()->text()));
-    QVERIFY2(!shown.filter("127.0.0.1: copying graph.hir.json").isEmpty(), qPrintable(shown.join('\n')));
+    QVERIFY2(!shown.filter("127.0.0.1: copying cnn.hir.json").isEmpty(), qPrintable(shown.join('\n')));
     const auto run = panel->lastRun();
     QVERIFY(run && !run->nodes.empty() && run->whole.runs == 3);
     QVERIFY2(QString::fromStdString(run->deviceName).endsWith(" on 127.0.0.1"), run->deviceName.c_str());

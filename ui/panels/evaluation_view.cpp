@@ -141,14 +141,7 @@ void EvaluationView::evaluate()
             auto backend = loadBackend(o.backend);
             return backend ? evaluateOnDevice(**backend, calibrated, o) : Result<DeviceEvaluation>(backend.error());
         },
-        [this, title](const Result<DeviceEvaluation>& e) {
-            if (!e) {
-                finish(QString::fromStdString(e.error().message));
-                return;
-            }
-            showReport(e->report, title);
-            finish({});
-        });
+        [this, title](const Result<DeviceEvaluation>& e) { showResult(e, title); });
 }
 
 void EvaluationView::evaluateRemotely(const std::set<std::string>& families)
@@ -191,14 +184,7 @@ void EvaluationView::evaluateRemotely(const std::set<std::string>& families)
             request.remote.cancel = job.cancelFlag();
             return evaluateOnRemoteDevice(request);
         },
-        [this, title](const Result<RemoteEvaluation>& e) {
-            if (!e) {
-                finish(QString::fromStdString(e.error().message));
-                return;
-            }
-            showReport(e->report, title);
-            finish({});
-        });
+        [this, title](const Result<RemoteEvaluation>& e) { showResult(e, title); });
 }
 
 void EvaluationView::finish(const QString& error)

@@ -55,6 +55,14 @@ private:
     void evaluate();
     void evaluateRemotely(const std::set<std::string>& families);
     void finish(const QString& error);
+    // A finished evaluation, here or on a host: its report, or why there is none.
+    template <typename Evaluation>
+    void showResult(const Result<Evaluation>& e, const QString& title)
+    {
+        if (e)
+            showReport(e->report, title);
+        finish(e ? QString() : QString::fromStdString(e.error().message));
+    }
 
     QPushButton* m_evaluate;
     QCheckBox* m_quick;
