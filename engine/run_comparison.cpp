@@ -63,6 +63,8 @@ RunComparison compareRun(std::shared_ptr<const Graph> graph, const Bindings& bin
     c.device = device.index;
     c.deviceName = device.name;
     c.whole = result.whole;
+    for (const HostTensor& out : result.outputs)
+        c.outputSums.push_back(elementSum(out));
     c.rlxProfile = predicted.rlx.profile;
     c.costscopeProfile = predicted.costscope.profile;
     // What a timed run measures of each prediction (measuredPartNs: no read-back).

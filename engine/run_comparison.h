@@ -44,6 +44,9 @@ struct RunComparison {
     std::optional<HostSpeed> hostSpeed;
     double costscopeHostTotalNs = 0;
     std::vector<NodeComparison> nodes; // execution order
+    // The sum of each output's elements, in the graph's output order (elementSum): what the run computed, so that
+    // a run elsewhere (a remote host's) can be checked against one here.
+    std::vector<double> outputSums;
 
     // Measured ns per node index of `graph`; nullopt for nodes the run did not time (leaves).
     std::vector<std::optional<double>> measuredByNode() const;

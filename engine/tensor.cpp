@@ -138,4 +138,12 @@ std::string describe(const HostTensor& t)
     return t.shape().toString();
 }
 
+double elementSum(const HostTensor& t)
+{
+    double sum = 0;
+    for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(t.elements()); ++i)
+        sum += t.valueAsDouble(i);
+    return sum;
+}
+
 } // namespace costscope

@@ -93,5 +93,8 @@ private:
 
 // "F32[2,3]"
 std::string describe(const HostTensor& t);
+// The sum of every element (valueAsDouble): a number that tells two runs' outputs apart when their inputs or
+// weights differ (a run JSON's "outputs"[i]["sum"], RunComparison::outputSums).
+double elementSum(const HostTensor& t);
 
 } // namespace costscope

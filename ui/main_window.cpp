@@ -57,6 +57,8 @@ MainWindow::MainWindow(QWidget* parent)
         new DocumentController(m_presenter, m_settings,
                                {m_controls->overlaySelector(), this, m_views.canvas, m_views.scene}, reportError, this);
     m_interop = new InteropController(m_documents, m_presenter, m_costs, m_controls, reportError, this);
+    if (auto* runs = findChild<RunPanel*>()) // an edited graph is no longer its file's: it travels as HIR JSON
+        runs->setGraphFile([this] { return m_documents->document()->isModified() ? QString() : currentFile(); });
     buildFileMenu();
     addViewMenu(this, m_presenter);
     menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Costscope"), this, [this] {
@@ -103,8 +105,10 @@ void MainWindow::buildFileMenu()
     file->addAction(tr("Remote &Devices…"), this, [this] {
         RemoteDevicesDialog dialog(this);
         connect(&dialog, &RemoteDevicesDialog::profileSaved, m_costs, &CostController::reloadProfiles);
-        if (auto* runs = findChild<RunPanel*>())
+        if (auto* runs = findChild<RunPanel*>()) {
             connect(&dialog, &RemoteDevicesDialog::devicesListed, runs, &RunPanel::addRemoteDevices);
+            connect(&dialog, &RemoteDevicesDialog::hostRemoved, runs, &RunPanel::removeRemoteDevices);
+        }
         dialog.exec();
     });
     file->addAction(tr("Sweep &Runs on Ray…"), this, [this] {

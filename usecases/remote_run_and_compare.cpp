@@ -5,36 +5,39 @@
 #include "formats/graph_file.h"
 #include "formats/rlx_json.h"
 #include "remote/remote_commands.h"
+#include "remote/scratch_dir.h"
 #include "usecases/run_json_comparison.h"
 
-#include <cstdlib>
-#include <filesystem>
+#include <algorithm>
 
 namespace costscope {
 
 namespace {
-// A directory of this run's own, removed with it: the graph file only has to live until it is in the remote cache.
-class ScratchDir {
-public:
-    ScratchDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "costscope-remote-XXXXXX").string();
-        if (::mkdtemp(pattern.data()))
-            m_path = pattern;
-    }
-    ~ScratchDir()
-    {
-        std::error_code ignored;
-        if (!m_path.empty())
-            std::filesystem::remove_all(m_path, ignored);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    const std::string& path() const { return m_path; }
+bool holdsParamValues(const Graph& g)
+{
+    return std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
+        return (n.op.kind == OpKind::Param && n.data)
+               || std::any_of(n.subgraphs.begin(), n.subgraphs.end(),
+                              [](const Subgraph& s) { return s.graph && holdsParamValues(*s.graph); });
+    });
+}
 
-private:
-    std::string m_path;
-};
+// The graph with each Param that holds values (an ONNX model's initializers, edited since) turned into a Constant of
+// the same values, which RLX HIR JSON carries; the engine reads both alike (synthetic.h).
+Graph withValuesAsConstants(Graph g)
+{
+    for (Node& n : g.nodes) {
+        if (n.op.kind == OpKind::Param && n.data) {
+            if (!n.name)
+                n.name = n.displayName();
+            n.op = Op::make(OpKind::Constant);
+        }
+        for (Subgraph& s : n.subgraphs)
+            if (s.graph && holdsParamValues(*s.graph))
+                s.graph = std::make_shared<const Graph>(withValuesAsConstants(*s.graph));
+    }
+    return g;
+}
 } // namespace
 
 std::string hostProfileName(const std::string& host, const std::string& backend)
@@ -48,12 +51,15 @@ Result<RunComparison> runRemotelyAndCompare(const RemoteRunRequest& request, con
 {
     const RunRequest& run = request.run;
     ScratchDir scratch;
-    if (scratch.path().empty())
-        return Diagnostic::error("cannot create a temporary directory for the graph sent to the remote host");
-    // The same graph is the same file, byte for byte: the remote cache keeps it across runs.
-    const std::string file = scratch.path() + "/graph.hir.json";
-    if (auto written = writeFileAtomic(file, writeRlxJson(*run.graph)); !written)
-        return written.error();
+    std::string file = request.graphFile;
+    if (file.empty() || (formatFromPath(file) != GraphFormat::Onnx && holdsParamValues(*run.graph))) {
+        if (scratch.path().empty())
+            return Diagnostic::error("cannot create a temporary directory for the graph sent to the remote host");
+        // The same graph is the same file, byte for byte: the remote cache keeps it across runs.
+        file = scratch.path() + "/graph.hir.json";
+        if (auto written = writeFileAtomic(file, writeRlxJson(withValuesAsConstants(*run.graph))); !written)
+            return written.error();
+    }
     std::vector<std::string> args = {
         "--backend", run.backend, "--device",   std::to_string(run.device), "--runs", std::to_string(run.runs),
         "--warmup",  "1",         "--per-node", "--no-host-probe"};

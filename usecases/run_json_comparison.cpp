@@ -47,7 +47,11 @@ Result<RunComparison> compareRunJson(std::shared_ptr<const Graph> graph, const J
         auto predicted = predictRun(*graph, bindings, device.backend, profileName);
         if (!predicted)
             return predicted.error();
-        return compareRun(std::move(graph), bindings, device, result, *predicted);
+        RunComparison c = compareRun(std::move(graph), bindings, device, result, *predicted);
+        for (const Json& out : run.value("outputs", Json::array()))
+            if (out.contains("sum")) // older CLIs wrote none
+                c.outputSums.push_back(out.at("sum").get<double>());
+        return c;
     } catch (const Json::exception& e) {
         return Diagnostic::error(std::string("not a run JSON as costscope-cli run --json writes it: ") + e.what());
     }

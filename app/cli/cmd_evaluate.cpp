@@ -14,6 +14,7 @@
 #include "cli/remote_options.h"
 #include "evaluation/device_evaluation.h"
 #include "formats/graph_file.h"
+#include "train/eval_report_json.h"
 #include "train/eval_runs_io.h"
 #include "train/family_holdout.h"
 #include "zoo/model_zoo.h"
@@ -84,68 +85,15 @@ void printTable(const EvaluationReport& r, const std::string& device, const std:
         std::printf("note: %s\n", n.c_str());
 }
 
-nlohmann::ordered_json statsJson(const ErrorStats& s)
-{
-    return {{"count", s.count}, {"within_10", s.within10}, {"within_25", s.within25}, {"mape", s.mape}};
-}
-
-nlohmann::ordered_json reportJson(const EvaluationReport& r, const std::string& backend, const std::string& device,
-                                  const std::string& profile, const std::string& protocol, bool allNodes)
-{
-    nlohmann::ordered_json j;
-    j["backend"] = backend;
-    j["device"] = device;
-    j["profile"] = profile;
-    j["protocol"] = protocol;
-    j["families"] = r.families;
-    j["models"] = nlohmann::ordered_json::array();
-    for (const ModelAccuracy& m : r.models)
-        j["models"].push_back({{"model", m.model}, {"graphs", statsJson(m.graphs)}, {"nodes", statsJson(m.nodes)}});
-    auto preds = [](const std::vector<EvalPrediction>& v) {
-        nlohmann::ordered_json a = nlohmann::ordered_json::array();
-        for (const EvalPrediction& p : v)
-            a.push_back({{"model", p.model},
-                         {"family", p.family},
-                         {"graph", p.graph},
-                         {"batch", p.batch},
-                         {"predicted_ns", p.predictedNs},
-                         {"measured_ns", p.measuredNs},
-                         {"error", p.error()}});
-        return a;
-    };
-    j["by_family"] = nlohmann::ordered_json::array();
-    for (const FamilyAccuracy& f : r.byFamily)
-        j["by_family"].push_back(
-            {{"model", f.model}, {"family", f.family}, {"graphs", statsJson(f.graphs)}, {"nodes", statsJson(f.nodes)}});
-    j["worst"] = preds(r.worst);
-    auto nodes = [](const std::vector<NodeMiss>& v) {
-        nlohmann::ordered_json a = nlohmann::ordered_json::array();
-        for (const NodeMiss& n : v)
-            a.push_back({{"family", n.family},
-                         {"graph", n.graph},
-                         {"batch", n.batch},
-                         {"node", n.node},
-                         {"op", n.op},
-                         {"predicted_ns", n.predictedNs},
-                         {"measured_ns", n.measuredNs}});
-        return a;
-    };
-    j["worst_nodes"] = nodes(r.worstNodes);
-    j["predictions"] = preds(r.predictions);
-    if (allNodes)
-        j["nodes"] = nodes(r.nodes);
-    j["notes"] = r.notes;
-    return j;
-}
-
 // The report as a table or JSON.
 int printReport(const Args& args, const EvaluationReport& report, const std::string& profileName,
                 const std::string& backendName, const std::string& deviceName,
                 const std::string& protocol = "leave-one-family-out")
 {
     if (args.flag("json")) {
-        std::cout << reportJson(report, backendName, deviceName, profileName, protocol, args.flag("all-nodes")).dump(2)
-                  << '\n';
+        EvaluationReportHeader header{backendName, deviceName, profileName, protocol};
+        header.allNodes = args.flag("all-nodes");
+        std::cout << evaluationReportJson(report, header).dump(2) << '\n';
         return kOk;
     }
     printTable(report, backendName + " (" + deviceName + ", profile " + profileName + ")", protocol);

@@ -310,7 +310,7 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
     }
     auto outs = Json::array();
     for (std::size_t i = 0; i < r.outputs.size() && i < g.outputs.size(); ++i)
-        outs.push_back({{"id", g.outputs[i]}, {"shape", describe(r.outputs[i])}});
+        outs.push_back({{"id", g.outputs[i]}, {"shape", describe(r.outputs[i])}, {"sum", elementSum(r.outputs[i])}});
     j["outputs"] = outs;
     return j;
 }

@@ -49,6 +49,44 @@ Result<std::vector<std::string>> companionFiles(const std::string& graphFile)
 }
 } // namespace
 
+namespace {
+// Adds each file option to `args` as the path of its copy in the remote cache, and the copy to `cached`.
+Result<bool> addFileOptions(RemoteCli& remote, const std::vector<LocalFileOption>& fileOptions,
+                            std::vector<std::string>& args, std::vector<CachedGraph>& cached)
+{
+    for (const LocalFileOption& f : fileOptions) {
+        auto file = remote.cachedGraph(f.path);
+        if (!file)
+            return Diagnostic::error(f.option + ' ' + file.error().message);
+        args.insert(args.end(), {f.option, file->remotePath});
+        cached.push_back(std::move(*file));
+    }
+    return true;
+}
+
+// `args` on the remote with the files of `cached` in its cache: one ssh round trip when they are there already; else
+// the run finds them missing (nothing was run), they are copied and the run is asked again.
+Result<RemoteOutput> runWithCachedFiles(RemoteCli& remote, const std::vector<std::string>& args,
+                                        const std::vector<CachedGraph>& cached)
+{
+    std::vector<std::string> required;
+    for (const CachedGraph& c : cached)
+        required.push_back(c.remotePath);
+    auto out = remote.run(args, required);
+    if (out && !out->missingFiles.empty()) { // the first run with these files on this host
+        for (const CachedGraph& c : cached)
+            if (std::find(out->missingFiles.begin(), out->missingFiles.end(), c.remotePath) != out->missingFiles.end())
+                if (auto copied = remote.upload(c); !copied)
+                    return copied.error();
+        out = remote.run(args, required);
+        if (out && !out->missingFiles.empty())
+            return Diagnostic::error(remote.options().target.destination() + ": " + out->missingFiles.front()
+                                     + " is still missing after the copy");
+    }
+    return out;
+}
+} // namespace
+
 Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& graphFile,
                                       const std::vector<std::string>& runArgs,
                                       const std::vector<LocalFileOption>& fileOptions)
@@ -62,30 +100,12 @@ Result<RemoteOutput> runGraphRemotely(RemoteCli& remote, const std::string& grap
     std::vector<CachedGraph> cached = {*graph};
     std::vector<std::string> args = {"run", graph->remotePath};
     args.insert(args.end(), runArgs.begin(), runArgs.end());
-    for (const LocalFileOption& f : fileOptions) {
-        auto file = remote.cachedGraph(f.path);
-        if (!file)
-            return Diagnostic::error(f.option + ' ' + file.error().message);
-        args.insert(args.end(), {f.option, file->remotePath});
-        cached.push_back(std::move(*file));
-    }
+    if (auto added = addFileOptions(remote, fileOptions, args, cached); !added)
+        return added.error();
     args.push_back("--json");
-    std::vector<std::string> required;
-    for (const CachedGraph& c : cached)
-        required.push_back(c.remotePath);
     if (remote.options().onProgress)
         remote.options().onProgress(remote.options().target.host + ": running " + graphFile);
-    auto out = remote.run(args, required);
-    if (out && !out->missingFiles.empty()) { // the first run with these files on this host
-        for (const CachedGraph& c : cached)
-            if (std::find(out->missingFiles.begin(), out->missingFiles.end(), c.remotePath) != out->missingFiles.end())
-                if (auto copied = remote.upload(c); !copied)
-                    return copied.error();
-        out = remote.run(args, required);
-        if (out && !out->missingFiles.empty())
-            return Diagnostic::error(remote.options().target.destination() + ": " + out->missingFiles.front()
-                                     + " is still missing after the copy");
-    }
+    auto out = runWithCachedFiles(remote, args, cached);
     if (!out)
         return out;
     auto j = parseOutput(remote, *out);
@@ -124,11 +144,15 @@ Result<std::vector<RemoteDevice>> remoteDevices(RemoteCli& remote)
     return list;
 }
 
-Result<RemoteOutput> evaluateRemotely(RemoteCli& remote, const std::vector<std::string>& args)
+Result<RemoteOutput> evaluateRemotely(RemoteCli& remote, const std::vector<std::string>& args,
+                                      const std::vector<LocalFileOption>& fileOptions)
 {
     std::vector<std::string> line = {"evaluate"};
     line.insert(line.end(), args.begin(), args.end());
-    auto out = remote.run(line);
+    std::vector<CachedGraph> cached;
+    if (auto added = addFileOptions(remote, fileOptions, line, cached); !added)
+        return added.error();
+    auto out = runWithCachedFiles(remote, line, cached);
     if (!out || std::find(args.begin(), args.end(), "--json") == args.end())
         return out;
     auto j = parseOutput(remote, *out);

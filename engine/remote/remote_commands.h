@@ -47,8 +47,9 @@ Result<DeviceProfile> calibrateRemotely(RemoteCli& remote, const std::string& ba
                                         const std::string& name, const std::vector<std::string>& predictorArgs = {});
 // `costscope-cli evaluate ARGS` on the remote (the zoo and the sampler are built there; the profile it is held to is
 // the remote's copy of the one named, as calibrateRemotely leaves it). With --json among `args` the report gains
-// "host"; the text report comes back as printed.
-Result<RemoteOutput> evaluateRemotely(RemoteCli& remote, const std::vector<std::string>& args);
+// "host"; the text report comes back as printed. `fileOptions` (--profile FILE) travel into the cache like a run's.
+Result<RemoteOutput> evaluateRemotely(RemoteCli& remote, const std::vector<std::string>& args,
+                                      const std::vector<LocalFileOption>& fileOptions = {});
 
 // The default name of a remote calibration: "<host>/calibrated-<backend>".
 std::string remoteProfileName(const std::string& host, const std::string& backend);

@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -41,6 +42,7 @@ private slots:
     void cleanupTestCase();
     void runMatchesTheLocalRun();
     void secondRunReusesTheCache();
+    void warmRunIsOneSshRoundTrip();
     void devicesAreNamedForTheHost();
     void calibrationIsKeptLocallyUnderTheHostName();
     void inputAndReferenceFilesTravel();
@@ -64,6 +66,18 @@ private:
     QString m_skip;
     QString m_port;
 };
+
+namespace {
+// The lines a logging wrapper wrote to `log`, which is removed for the next count.
+QStringList takeLines(const QString& log)
+{
+    QFile f(log);
+    const QStringList lines =
+        f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts) : QStringList{};
+    f.remove();
+    return lines;
+}
+} // namespace
 
 void TestCliRemote::initTestCase()
 {
@@ -156,6 +170,49 @@ void TestCliRemote::secondRunReusesTheCache()
     QCOMPARE(entries.size(), 1);
     QCOMPARE(entries[0].size(), 64); // the SHA-256 of the graph, in hex
     QVERIFY(QFile::exists(m_tmp.filePath("remote-cache/" + entries[0] + "/cnn.hir.json")));
+}
+
+// A warm run (the graph in the cache, the CLI file's version known here) is one ssh command: every remote command
+// starts the user's login shell, which costs hundreds of ms on a host whose ~/.bashrc runs `pyenv init`. A cold one
+// asks, copies and asks again.
+void TestCliRemote::warmRunIsOneSshRoundTrip()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString bin = m_tmp.filePath("counting-bin"), log = m_tmp.filePath("ssh-calls.log");
+    QVERIFY(QDir().mkpath(bin));
+    for (const char* tool : {"ssh", "scp"}) {
+        const QString real = QStandardPaths::findExecutable(tool);
+        QVERIFY2(!real.isEmpty(), tool);
+        QFile f(bin + '/' + tool);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\necho " + QByteArray(tool) + " >> '" + log.toUtf8() + "'\nexec '" + real.toUtf8()
+                + "' \"$@\"\n");
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    }
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", bin.toUtf8() + ':' + path);
+    const auto calls = [&] { return takeLines(log); };
+    QByteArray err;
+    const int warm =
+        runCli(QStringList{"run", graph(), "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000);
+    const QStringList warmCalls = calls();
+    // A graph the host has not seen: the run finds it missing, it is copied, and the run is asked again.
+    QTemporaryDir fresh;
+    const QString other = fresh.filePath("other.hir.json");
+    QFile source(graph()), copy(other);
+    QVERIFY(source.open(QIODevice::ReadOnly) && copy.open(QIODevice::WriteOnly));
+    copy.write(source.readAll() + "\n"); // other bytes, another cache entry
+    copy.close();
+    const int cold =
+        runCli(QStringList{"run", other, "--runs", "1", "--no-host-probe"} + remoteArgs(), nullptr, &err, 60000);
+    const QStringList coldCalls = calls();
+    qputenv("PATH", path);
+    QCOMPARE(warm, 0);
+    QCOMPARE(warmCalls, QStringList({"ssh"}));
+    QVERIFY2(cold == 0, err.constData());
+    QVERIFY2(coldCalls.count("scp") == 1 && coldCalls.count("ssh") >= 2, qPrintable(coldCalls.join(' ')));
 }
 
 void TestCliRemote::devicesAreNamedForTheHost()
@@ -491,14 +548,7 @@ void TestCliRemote::versionIsCheckedOncePerCliFile()
         f.close();
         f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
     };
-    const auto calls = [&] {
-        QFile f(log);
-        const QStringList lines = f.open(QIODevice::ReadOnly)
-                                      ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
-                                      : QStringList{};
-        f.remove();
-        return lines;
-    };
+    const auto calls = [&] { return takeLines(log); };
     install("echo \"$1\" >> '" + log.toUtf8() + "'\nexec '" + cliPath().toUtf8() + "' \"$@\"\n");
     QByteArray out, err;
     QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <pwd.h>
 #include <unistd.h>
 #include <vector>
@@ -80,7 +81,7 @@ int main(int argc, char** argv)
     target.port = port.toInt();
     target.identityFile = (sshd + "/client_key").toStdString();
     target.options = {"StrictHostKeyChecking=no", "UserKnownHostsFile=" + (sshd + "/known_hosts").toStdString()};
-    std::vector<double> local, warm, added, roundTrip;
+    std::vector<double> local, warm, added, roundTrip, share;
     for (int i = 0; i < pairs; ++i) {
         local.push_back(timedRun(run));
         warm.push_back(timedRun(run + remote));
@@ -89,14 +90,22 @@ int main(int argc, char** argv)
         clock.start();
         costscope::runChild(costscope::sshCommand(target, "true"), {});
         roundTrip.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+        share.push_back(added.back() - roundTrip.back());
     }
+    double load[3] = {0, 0, 0};
+    ::getloadavg(load, 3);
     std::printf("costscope-cli run cnn.hir.json --runs 5, %d pairs (median wall ms)\n", pairs);
     std::printf("  local                      %8.1f\n", median(local));
     std::printf("  remote, warm (reused)      %8.1f\n", median(warm));
     std::printf("  remote, first (connect+copy) %6.1f\n", cold);
-    std::printf("  ssh round trip (`true`)    %8.1f\n", median(roundTrip));
+    std::printf("  ssh round trip (`true`)    %8.1f   (the host's: its login shell's start-up included)\n",
+                median(roundTrip));
     std::printf("  added by the remote run    %8.1f   target <= 300 ms: %s\n", median(added),
                 median(added) <= 300 ? "met" : "MISSED");
+    std::printf("  of which not the round trip %7.1f   (Costscope's share: this side's process, the remote checks)\n",
+                median(share));
+    std::printf("  load average %.2f %.2f %.2f on %ld cores\n", load[0], load[1], load[2],
+                ::sysconf(_SC_NPROCESSORS_ONLN));
     QProcess::execute("bash", {script, "stop", sshd});
     return 0;
 }

@@ -7,13 +7,19 @@
 #include "charts/sweep_panel.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
+#include "panels/evaluation_view.h"
 #include "panels/profile_tools.h"
 #include "panels/remote_devices_dialog.h"
 #include "panels/run_error_table.h"
 #include "panels/run_panel.h"
 #include "test_paths.h"
+#include "usecases/remote_run_and_compare.h"
+#if COSTSCOPE_HAVE_ONNX
+#include "onnx_writer.h"
+#endif
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -45,16 +51,21 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void listsTheHostsDevices();
+    void keepsListedHostsAcrossRestarts();
     void calibratesASelectedDeviceIntoALocalProfile();
     void runPanelRunsOnAListedDevice();
+    void evaluatesARemoteDevice();
+    void runSendsTheGraphWithItsWeights();
     void cancelStopsARemoteRun();
     void saysWhyAnUnreachableHostFails();
 
 private:
-    void fill(RemoteDevicesDialog& d, const QString& port) const;
+    // `cli`: the remote CLI (default: this build's).
+    void fill(RemoteDevicesDialog& d, const QString& port, const QString& cli = {}) const;
     // `w` showing cnn, its Run panel offering the loopback host's devices (File → Remote Devices…, List) and the
     // host's first device selected; nullptr when any of it failed.
-    RunPanel* runPanelOnHost(MainWindow& w) const;
+    // `file`: the graph to open (default: cnn).
+    RunPanel* runPanelOnHost(MainWindow& w, const QString& cli = {}, const QString& file = {}) const;
     // Whether a process runs a graph of this test's remote cache (a remote run).
     bool remoteRunAlive() const;
     QTemporaryDir m_tmp;
@@ -85,22 +96,22 @@ void TestRemoteDevicesDialog::cleanupTestCase()
         QProcess::execute("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "stop", m_tmp.filePath("sshd")});
 }
 
-void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port) const
+void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port, const QString& cli) const
 {
     const passwd* pw = ::getpwuid(::getuid());
     d.hostEdit()->setText(QString::fromLocal8Bit(pw ? pw->pw_name : "root") + "@127.0.0.1:" + port);
     d.identityEdit()->setText(m_tmp.filePath("sshd/client_key"));
-    d.remoteCliEdit()->setText(cliPath());
+    d.remoteCliEdit()->setText(cli.isEmpty() ? cliPath() : cli);
     // ControlPersist=no: the master connection ends with the dialog, and the server can stop.
     d.sshOptionsEdit()->setText("StrictHostKeyChecking=no UserKnownHostsFile=" + m_tmp.filePath("sshd/known_hosts")
                                 + " ControlPersist=no SetEnv=XDG_DATA_HOME=" + m_tmp.filePath("remote-data"));
     d.remoteCacheEdit()->setText(m_tmp.filePath("remote-cache"));
 }
 
-RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w) const
+RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w, const QString& cli, const QString& file) const
 {
     QSignalSpy loaded(&w, &MainWindow::graphLoaded);
-    w.openFile(sourcePath("resources/examples/cnn.hir.json"));
+    w.openFile(file.isEmpty() ? sourcePath("resources/examples/cnn.hir.json") : file);
     auto* panel = w.findChild<RunPanel*>();
     if (!loaded.wait(60000) || !panel)
         return nullptr;
@@ -116,7 +127,7 @@ RunPanel* TestRemoteDevicesDialog::runPanelOnHost(MainWindow& w) const
         auto* d = w.findChild<RemoteDevicesDialog*>();
         if (!d)
             return;
-        fill(*d, m_port);
+        fill(*d, m_port, cli);
         QSignalSpy done(d, &RemoteDevicesDialog::finished);
         d->listDevices();
         listed = done.wait(60000) && done.first().first().toBool();
@@ -159,6 +170,58 @@ void TestRemoteDevicesDialog::listsTheHostsDevices()
     QVERIFY(d.deviceList()->count() >= 1);
     QVERIFY2(d.deviceList()->item(0)->text().startsWith("127.0.0.1/cpu  "),
              qPrintable(d.deviceList()->item(0)->text()));
+}
+
+void TestRemoteDevicesDialog::keepsListedHostsAcrossRestarts()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    QString address;
+    {
+        RemoteDevicesDialog d;
+        fill(d, m_port);
+        address = d.hostEdit()->text();
+        QSignalSpy done(&d, &RemoteDevicesDialog::finished);
+        d.listDevices();
+        QVERIFY(done.wait(60000) && done.first().first().toBool());
+    }
+    const auto hostItems = [](const RunPanel& panel) {
+        QStringList items;
+        for (int i = 0; i < panel.deviceSelector()->count(); ++i)
+            if (panel.deviceSelector()->itemData(i, RunPanel::kRemoteHostRole).toString() == "127.0.0.1")
+                items << panel.deviceSelector()->itemText(i);
+        return items;
+    };
+    // A new window, as after a restart: its Run panel offers the host's devices before any connection, and its
+    // dialog the host, filled in; Remove forgets it there and in the Run panel.
+    MainWindow w;
+    auto* panel = w.findChild<RunPanel*>();
+    QVERIFY(panel);
+    QVERIFY2(!hostItems(*panel).isEmpty() && hostItems(*panel).first().startsWith("127.0.0.1/cpu "),
+             qPrintable(hostItems(*panel).join(", ")));
+    QAction* action = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == "Remote &Devices…")
+            action = a;
+    QVERIFY(action);
+    QStringList seen;
+    QTimer::singleShot(0, &w, [&] {
+        auto* d = w.findChild<RemoteDevicesDialog*>();
+        if (!d)
+            return;
+        seen << d->savedHosts()->currentText() << d->hostEdit()->text() << d->identityEdit()->text()
+             << d->remoteCacheEdit()->text();
+        d->removeButton()->click();
+        seen << QString::number(d->savedHosts()->count());
+        d->reject();
+    });
+    action->trigger();
+    QCOMPARE(seen,
+             QStringList({address, address, m_tmp.filePath("sshd/client_key"), m_tmp.filePath("remote-cache"), "0"}));
+    QVERIFY(hostItems(*panel).isEmpty());
+    RemoteDevicesDialog again;
+    QCOMPARE(again.savedHosts()->count(), 0);
+    QVERIFY(!again.removeButton()->isEnabled());
 }
 
 void TestRemoteDevicesDialog::calibratesASelectedDeviceIntoALocalProfile()
@@ -204,7 +267,7 @@ void TestRemoteDevicesDialog::runPanelRunsOnAListedDevice()
     QVERIFY(finished.wait(120000));
     sample.stop();
     QVERIFY2(finished.first().first().toBool(), qPrintable(panel->status()->text()));
-    QVERIFY2(!shown.filter("127.0.0.1: copying graph.hir.json").isEmpty(), qPrintable(shown.join('\n')));
+    QVERIFY2(!shown.filter("127.0.0.1: copying cnn.hir.json").isEmpty(), qPrintable(shown.join('\n')));
     const auto run = panel->lastRun();
     QVERIFY(run && !run->nodes.empty() && run->whole.runs == 3);
     QVERIFY2(QString::fromStdString(run->deviceName).endsWith(" on 127.0.0.1"), run->deviceName.c_str());
@@ -237,6 +300,121 @@ void TestRemoteDevicesDialog::runPanelRunsOnAListedDevice()
     QVERIFY(fitted.wait(60000));
     QVERIFY2(fitted.first().first().toBool(), qPrintable(tools->status()->text()));
     QVERIFY2(tools->status()->text().contains("127.0.0.1/calibrated-cpu"), qPrintable(tools->status()->text()));
+}
+
+// The Calibration tab's evaluation on the host's device: evaluate runs there, held to the profile kept here
+// (calibratesASelectedDeviceIntoALocalProfile's), which travels into the host's cache; the report fills the tables.
+// The remote CLI is wrapped to log evaluate's arguments and to measure less (no sampler, small graphs), so that the
+// test stays short; the rest is the real evaluation.
+void TestRemoteDevicesDialog::evaluatesARemoteDevice()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString cli = m_tmp.filePath("evaluating-costscope-cli"), log = m_tmp.filePath("evaluate-args.log");
+    {
+        QFile f(cli);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\nif [ \"$1\" = evaluate ]; then printf '%s\\n' \"$@\" > '" + log.toUtf8() + "'; exec '"
+                + cliPath().toUtf8() + "' \"$@\" --no-sampler --max-gflop 0.1 --budget 0.02; fi\nexec '"
+                + cliPath().toUtf8() + "' \"$@\"\n");
+        f.close();
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    }
+    MainWindow w;
+    RunPanel* panel = runPanelOnHost(w, cli);
+    QVERIFY(panel);
+    EvaluationView* view = panel->profileTools()->evaluation();
+    QVERIFY(view->isEnabled() && view->evaluateButton()->isEnabled());
+    view->quickCheck()->setChecked(true);
+    view->familiesEdit()->setText("mlp, resnet");
+    QSignalSpy evaluated(view, &EvaluationView::evaluated);
+    view->evaluateButton()->click();
+    QVERIFY(view->busy());
+    QVERIFY(evaluated.wait(180000));
+    QVERIFY2(evaluated.first().first().toBool(), qPrintable(view->status()->text()));
+    QCOMPARE(view->accuracyTable()->rowCount(), 4); // RLX parity, analytic, class-corrected, learned
+    QCOMPARE(view->accuracyTable()->item(0, 0)->text(), QString("rlx parity"));
+    QVERIFY(view->accuracyTable()->item(3, 1)->data(Qt::UserRole).toInt() >= 2);
+    QVERIFY2(view->status()->text().contains("127.0.0.1/cpu (profile 127.0.0.1/calibrated-cpu)")
+                 && view->status()->text().contains("mlp, resnet"),
+             qPrintable(view->status()->text()));
+    QFile argsFile(log);
+    QVERIFY(argsFile.open(QIODevice::ReadOnly));
+    const QStringList args = QString::fromUtf8(argsFile.readAll()).split('\n', Qt::SkipEmptyParts);
+    for (const QStringList& pair :
+         {QStringList{"--backend", "cpu"}, QStringList{"--families", "mlp,resnet"}, QStringList{"--batches", "1"}})
+        QVERIFY2(args.indexOf(pair[0]) >= 0 && args.value(args.indexOf(pair[0]) + 1) == pair[1],
+                 qPrintable(args.join(' ')));
+    // The profile it was held to is the one kept here, copied into the host's cache by its content.
+    const QString remoteProfile = args.value(args.indexOf("--profile") + 1);
+    QVERIFY2(remoteProfile.startsWith(m_tmp.filePath("remote-cache")), qPrintable(args.join(' ')));
+    QFile sent(remoteProfile);
+    QVERIFY(sent.open(QIODevice::ReadOnly));
+    QVERIFY(sent.readAll().contains("\"127.0.0.1/calibrated-cpu\""));
+}
+
+// A remote run computes what a run here computes: the graph's file travels with its weights (an ONNX model's
+// initializers), and an edited graph, which is no longer its file's, travels with them as Constants. Synthesized
+// weights would give other outputs.
+void TestRemoteDevicesDialog::runSendsTheGraphWithItsWeights()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+#if !COSTSCOPE_HAVE_ONNX
+    QSKIP("built without ONNX import: no model with stored weights");
+#else
+    const QString model = m_tmp.filePath("weights/scaled.onnx");
+    QDir().mkpath(m_tmp.filePath("weights"));
+    OnnxModel scaled(13);
+    scaled.input("x", {64});
+    scaled.output("y", {64});
+    scaled.floats("w", std::vector<float>(64, 3.0f)); // over 16 elements: a Param with its values
+    scaled.node("Mul", {"x", "w"}, {"y"});
+    scaled.save(model);
+    MainWindow w;
+    RunPanel* panel = runPanelOnHost(w, {}, model);
+    QVERIFY(panel);
+    panel->runsSpin()->setValue(1);
+    const auto runOnce = [&]() -> std::shared_ptr<const RunComparison> {
+        QSignalSpy finished(panel, &RunPanel::finished);
+        panel->runButton()->click();
+        if (!finished.wait(60000) || !finished.first().first().toBool())
+            return nullptr;
+        return panel->lastRun();
+    };
+    const auto remote = runOnce();
+    QVERIFY2(remote, qPrintable(panel->status()->text()));
+    QComboBox* devices = panel->deviceSelector();
+    for (int i = 0; i < devices->count(); ++i)
+        if (!devices->itemData(i, RunPanel::kRemoteHostRole).isValid()
+            && devices->itemData(i, RunPanel::kBackendRole).toString() == "cpu") {
+            devices->setCurrentIndex(i);
+            break;
+        }
+    const auto local = runOnce();
+    QVERIFY2(local, qPrintable(panel->status()->text()));
+    QVERIFY(QString::fromStdString(remote->deviceName).endsWith(" on 127.0.0.1"));
+    QVERIFY(!QString::fromStdString(local->deviceName).endsWith(" on 127.0.0.1"));
+    // The inputs are arange(64)/64: 3 × 31.5 with the stored weights.
+    QCOMPARE(local->outputSums, std::vector<double>{94.5});
+    QCOMPARE(remote->outputSums, local->outputSums);
+
+    const passwd* pw = ::getpwuid(::getuid());
+    auto target = parseSshTarget(QString("%1@127.0.0.1:%2").arg(pw ? pw->pw_name : "root", m_port).toStdString());
+    QVERIFY(target);
+    RemoteRunRequest edited{{local->graph, {}, "cpu", 0, 1}, {}, ""}; // no file: the graph as HIR JSON
+    edited.remote.target = *target;
+    edited.remote.target.identityFile = m_tmp.filePath("sshd/client_key").toStdString();
+    edited.remote.target.options = {"StrictHostKeyChecking=no",
+                                    "UserKnownHostsFile=" + m_tmp.filePath("sshd/known_hosts").toStdString(),
+                                    "ControlPersist=no"};
+    edited.remote.cli = cliPath().toStdString();
+    edited.remote.cacheDir = m_tmp.filePath("remote-cache").toStdString();
+    auto sent = runRemotelyAndCompare(edited, nullptr, {});
+    QVERIFY2(sent, sent ? "" : sent.error().message.c_str());
+    QCOMPARE(sent->outputSums, local->outputSums);
+    QCOMPARE(sent->nodes.size(), local->nodes.size());
+#endif
 }
 
 void TestRemoteDevicesDialog::cancelStopsARemoteRun()

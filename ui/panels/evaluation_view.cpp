@@ -3,6 +3,8 @@
 
 #include "analysis/profile_library.h"
 #include "evaluation/device_evaluation.h"
+#include "evaluation/remote_evaluation.h"
+#include "remote/remote_commands.h"
 #include "zoo/model_zoo.h"
 
 #include <QCheckBox>
@@ -10,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
@@ -85,10 +88,12 @@ EvaluationView::EvaluationView(QWidget* parent)
 
 EvaluationView::~EvaluationView() = default;
 
-void EvaluationView::setBackend(const std::string& backend, DeviceIndex device)
+void EvaluationView::setBackend(const std::string& backend, DeviceIndex device,
+                                std::shared_ptr<const RemoteCliOptions> remote)
 {
     m_backend = backend;
     m_device = device;
+    m_remote = std::move(remote);
 }
 
 void EvaluationView::evaluate()
@@ -105,6 +110,8 @@ void EvaluationView::evaluate()
         }
         families.insert(name);
     }
+    if (m_remote)
+        return evaluateRemotely(families);
     const std::string name = "calibrated-" + m_backend;
     const auto lib = ProfileLibrary::load(ProfilePaths::defaults());
     const DeviceProfile* profile = lib.find(name);
@@ -134,14 +141,50 @@ void EvaluationView::evaluate()
             auto backend = loadBackend(o.backend);
             return backend ? evaluateOnDevice(**backend, calibrated, o) : Result<DeviceEvaluation>(backend.error());
         },
-        [this, title](const Result<DeviceEvaluation>& e) {
-            if (!e) {
-                finish(QString::fromStdString(e.error().message));
-                return;
-            }
-            showReport(e->report, title);
-            finish({});
+        [this, title](const Result<DeviceEvaluation>& e) { showResult(e, title); });
+}
+
+void EvaluationView::evaluateRemotely(const std::set<std::string>& families)
+{
+    const std::string host = m_remote->target.host, name = remoteProfileName(host, m_backend);
+    const auto lib = ProfileLibrary::load(ProfilePaths::defaults());
+    const DeviceProfile* profile = lib.find(name);
+    if (!profile) {
+        m_status->setText(tr("There is no profile %1: calibrate this device in File → Remote Devices… first.")
+                              .arg(QString::fromStdString(name)));
+        emit evaluated(false);
+        return;
+    }
+    const QString device = QString::fromStdString(remoteDeviceId(host, m_backend, m_device));
+    m_evaluate->setEnabled(false);
+    m_cancelButton->setEnabled(true);
+    m_progress->setVisible(true);
+    m_progress->setRange(0, 0); // the host reports lines, not counts
+    m_status->setText(tr("Measuring the zoo on %1 …").arg(device));
+    RemoteEvaluationRequest request;
+    request.remote = *m_remote;
+    request.backend = m_backend;
+    request.device = m_device;
+    request.families = families;
+    if (m_quick->isChecked()) { // as on this machine
+        request.batches = {1};
+        request.perGraphS = m_backend == "cpu" ? 0.1 : 0.05;
+    }
+    request.profile = *profile;
+    QPointer<QLabel> status = m_status;
+    request.remote.onProgress = [status](const std::string& line) {
+        QMetaObject::invokeMethod(status, [status, text = QString::fromStdString(line)] {
+            if (status)
+                status->setText(text);
         });
+    };
+    const QString title = tr("%1 (profile %2)").arg(device, QString::fromStdString(name));
+    m_job.start(
+        [request](const JobContext& job) mutable {
+            request.remote.cancel = job.cancelFlag();
+            return evaluateOnRemoteDevice(request);
+        },
+        [this, title](const Result<RemoteEvaluation>& e) { showResult(e, title); });
 }
 
 void EvaluationView::finish(const QString& error)

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <set>
 #include <string>
 
 class QCheckBox;
@@ -18,17 +19,23 @@ class QTableWidget;
 
 namespace costscope {
 
+struct RemoteCliOptions;
+
 // The Calibration tab's evaluation (issue 20), the table costscope-cli evaluate prints: the zoo's families measured
 // on the selected device and predicted leave-one-family-out, for RLX parity and the Costscope models (share of
 // graphs within ±10 % and ±25 %, MAPE, share of nodes within ±25 %), and the learned model's worst misses. Runs off
 // the GUI thread (evaluation/device_evaluation.h) with progress and Cancel, under the device's calibrated profile.
+// A remote host's device is evaluated there (evaluation/remote_evaluation.h, what costscope-cli evaluate --remote
+// runs), under the profile kept here for it (host/calibrated-<backend>), with the host's progress lines and Cancel.
 class EvaluationView : public QWidget {
     Q_OBJECT
 public:
     explicit EvaluationView(QWidget* parent = nullptr);
     ~EvaluationView() override;
 
-    void setBackend(const std::string& backend, DeviceIndex device = 0);
+    // `remote`: the host of a remote device (nullptr: this machine's).
+    void setBackend(const std::string& backend, DeviceIndex device = 0,
+                    std::shared_ptr<const RemoteCliOptions> remote = nullptr);
     // Shows a report (what a finished evaluation shows; tests feed one directly).
     void showReport(const EvaluationReport& report, const QString& title);
 
@@ -46,7 +53,16 @@ signals:
 
 private:
     void evaluate();
+    void evaluateRemotely(const std::set<std::string>& families);
     void finish(const QString& error);
+    // A finished evaluation, here or on a host: its report, or why there is none.
+    template <typename Evaluation>
+    void showResult(const Result<Evaluation>& e, const QString& title)
+    {
+        if (e)
+            showReport(e->report, title);
+        finish(e ? QString() : QString::fromStdString(e.error().message));
+    }
 
     QPushButton* m_evaluate;
     QCheckBox* m_quick;
@@ -58,6 +74,7 @@ private:
     QTableWidget* m_worst;
     std::string m_backend = "cpu";
     DeviceIndex m_device = 0;
+    std::shared_ptr<const RemoteCliOptions> m_remote;
     JobTracker m_job; // the evaluation
 };
 

@@ -4,6 +4,7 @@
 #include "calibration/calibrate_device.h"
 #include "evaluation/calibrate_with_predictors.h"
 #include "panels/evaluation_view.h"
+#include "remote/remote_cli.h"
 #include "remote/remote_commands.h"
 #include "train/kernel_predictor_train.h"
 #include <QCheckBox>
@@ -70,13 +71,13 @@ ProfileTools::ProfileTools(QWidget* parent)
 
 ProfileTools::~ProfileTools() = default;
 
-void ProfileTools::setBackend(const std::string& backend, DeviceIndex device, const std::string& host)
+void ProfileTools::setBackend(const std::string& backend, DeviceIndex device,
+                              std::shared_ptr<const RemoteCliOptions> remote)
 {
     m_backend = backend;
     m_device = device;
-    m_host = host;
-    m_evaluation->setBackend(backend, device);
-    m_evaluation->setEnabled(host.empty()); // the evaluation measures this machine
+    m_host = remote ? remote->target.host : std::string();
+    m_evaluation->setBackend(backend, device, std::move(remote));
     updateButtons();
 }
 

@@ -15,6 +15,7 @@ class QPushButton;
 namespace costscope {
 
 class EvaluationView;
+struct RemoteCliOptions;
 
 // The Run panel's profile tools. "Calibrate this device": the selected device's microbenchmarks (CPU, Vulkan or
 // CUDA) off the GUI thread, with progress and Cancel, saved as the user profile calibrated-<backend> the way
@@ -30,9 +31,10 @@ public:
     ~ProfileTools() override;
 
     // The backend and device the Run panel has selected: what Calibrate measures and whose runs Fit uses. A device
-    // of a remote `host` fits its runs into the host's calibration (host/calibrated-<backend>); it is calibrated in
-    // File → Remote Devices….
-    void setBackend(const std::string& backend, DeviceIndex device = 0, const std::string& host = {});
+    // of a `remote` host fits its runs into the host's calibration (host/calibrated-<backend>) and is evaluated there;
+    // it is calibrated in File → Remote Devices….
+    void setBackend(const std::string& backend, DeviceIndex device = 0,
+                    std::shared_ptr<const RemoteCliOptions> remote = nullptr);
     // A run on `backend` of this machine, or of a remote `host`.
     void addRun(std::shared_ptr<const RunComparison> run, const std::string& host = {});
     bool busy() const { return m_job.busy(); }

@@ -2,8 +2,10 @@
 #include "panels/remote_devices_dialog.h"
 
 #include "calibration/save_calibration.h"
+#include "panels/remote_hosts_store.h"
 #include "remote/remote_commands.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -28,6 +30,13 @@ struct RemoteDevicesOutcome {
 RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Remote Devices"));
+    m_saved = new QComboBox(this);
+    m_saved->setToolTip(tr("Hosts whose devices were listed before; the Run panel offers their devices"));
+    m_remove = new QPushButton(tr("Remove"), this);
+    m_remove->setToolTip(tr("Forget this host and stop offering its devices"));
+    auto* savedRow = new QHBoxLayout;
+    savedRow->addWidget(m_saved, 1);
+    savedRow->addWidget(m_remove);
     m_host = new QLineEdit(this);
     m_host->setPlaceholderText(tr("user@host[:port] (your ~/.ssh/config applies)"));
     m_identity = new QLineEdit(this);
@@ -49,6 +58,7 @@ RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
     m_remoteCache->setPlaceholderText(tr(".cache/costscope/graphs (below the remote home)"));
     m_remoteCache->setToolTip(tr("Where the host keeps the graphs runs copy there, each named by its content"));
     auto* form = new QFormLayout;
+    form->addRow(tr("Saved hosts:"), savedRow);
     form->addRow(tr("Host:"), m_host);
     form->addRow(tr("Identity:"), identityRow);
     form->addRow(tr("Remote CLI:"), m_remoteCli);
@@ -71,6 +81,11 @@ RemoteDevicesDialog::RemoteDevicesDialog(QWidget* parent) : QDialog(parent)
     connect(m_list, &QPushButton::clicked, this, &RemoteDevicesDialog::listDevices);
     connect(m_cancel, &QPushButton::clicked, this, &RemoteDevicesDialog::cancel);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_saved, &QComboBox::activated, this, &RemoteDevicesDialog::showSavedHost);
+    connect(m_remove, &QPushButton::clicked, this, &RemoteDevicesDialog::removeSelectedHost);
+    fillSavedHosts();
+    if (m_saved->count() > 0) // the last host used first
+        showSavedHost(0);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -110,6 +125,44 @@ std::optional<RemoteCliOptions> RemoteDevicesDialog::connectionOptions()
         });
     };
     return options;
+}
+
+void RemoteDevicesDialog::fillSavedHosts()
+{
+    m_saved->clear();
+    for (const RemoteHostDevices& h : savedRemoteHosts())
+        m_saved->addItem(QString::fromStdString(remoteAddress(h.options.target)),
+                         QString::fromStdString(h.options.target.host));
+    m_saved->setEnabled(m_saved->count() > 0);
+    m_remove->setEnabled(m_saved->count() > 0);
+}
+
+void RemoteDevicesDialog::showSavedHost(int row)
+{
+    const std::string name = m_saved->itemData(row).toString().toStdString();
+    for (const RemoteHostDevices& h : savedRemoteHosts()) {
+        if (h.options.target.host != name)
+            continue;
+        QStringList sshOptions;
+        for (const std::string& o : h.options.target.options)
+            sshOptions << QString::fromStdString(o);
+        m_host->setText(QString::fromStdString(remoteAddress(h.options.target)));
+        m_identity->setText(QString::fromStdString(h.options.target.identityFile));
+        m_remoteCli->setText(QString::fromStdString(h.options.cli));
+        m_sshOptions->setText(sshOptions.join(' '));
+        m_remoteCache->setText(QString::fromStdString(h.options.cacheDir));
+    }
+}
+
+void RemoteDevicesDialog::removeSelectedHost()
+{
+    if (m_saved->currentIndex() < 0)
+        return;
+    const QString name = m_saved->currentData().toString();
+    removeRemoteHost(name.toStdString());
+    fillSavedHosts();
+    m_status->setText(tr("Removed %1.").arg(name));
+    emit hostRemoved(name);
 }
 
 void RemoteDevicesDialog::setBusy(bool busy)
@@ -203,8 +256,12 @@ void RemoteDevicesDialog::showOutcome(const RemoteDevicesOutcome& outcome)
     m_status->setText(outcome.error.empty() ? tr("%n device(s), offered in the Run panel too", nullptr,
                                                  static_cast<int>(outcome.host.devices.size()))
                                             : QString::fromStdString(outcome.error));
-    if (outcome.error.empty())
+    if (outcome.error.empty()) {
+        saveRemoteHost(outcome.host);
+        fillSavedHosts();
+        m_saved->setCurrentIndex(m_saved->findData(QString::fromStdString(outcome.host.options.target.host)));
         emit devicesListed(outcome.host);
+    }
     emit finished(outcome.error.empty());
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -20,7 +21,8 @@ namespace costscope {
 struct RemoteDevicesOutcome;
 
 // File → Remote Devices…: a host reached over ssh (user@host[:port], an identity file, the remote CLI's path) and
-// the devices its costscope-cli lists, named host/cpu, host/cuda:0. "Calibrate Selected" calibrates one there (quick)
+// the devices its costscope-cli lists, named host/cpu, host/cuda:0. A host whose listing succeeded is kept across
+// restarts (remote_hosts_store.h) until removed here. "Calibrate Selected" calibrates one there (quick)
 // and keeps the profile here as host/calibrated-<backend>, which the toolbar's device list, sweeps and runs then
 // offer like a local one. A listing also offers the host's devices in the Run panel (devicesListed).
 // Both run off the GUI thread through engine/remote (the use cases `costscope-cli devices
@@ -39,6 +41,9 @@ public:
     QListWidget* deviceList() const { return m_devices; }
     QLabel* statusLabel() const { return m_status; }
     QPushButton* calibrateButton() const { return m_calibrateButton; }
+    // The hosts kept from earlier listings (remote_hosts_store.h): choosing one fills the fields; Remove forgets it.
+    QComboBox* savedHosts() const { return m_saved; }
+    QPushButton* removeButton() const { return m_remove; }
     // deviceList() items carry the backend and the device index in these roles.
     static constexpr int kBackendRole = Qt::UserRole;
     static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
@@ -47,6 +52,8 @@ public slots:
     void listDevices();
     void calibrateSelected();
     void cancel();
+    // Forgets the saved host chosen in savedHosts(), here and in the Run panel (hostRemoved).
+    void removeSelectedHost();
 
 signals:
     void finished(bool ok);
@@ -54,12 +61,18 @@ signals:
     void profileSaved(const QString& name);
     // The host's devices were listed: the Run panel offers them beside this machine's.
     void devicesListed(const RemoteHostDevices& host);
+    // A saved host was removed: the Run panel stops offering its devices.
+    void hostRemoved(const QString& host);
 
 private:
     void showOutcome(const RemoteDevicesOutcome& outcome);
     std::optional<RemoteCliOptions> connectionOptions();
     void setBusy(bool busy);
+    void fillSavedHosts();
+    void showSavedHost(int row);
 
+    QComboBox* m_saved = nullptr;
+    QPushButton* m_remove = nullptr;
     QLineEdit* m_host = nullptr;
     QLineEdit* m_identity = nullptr;
     QLineEdit* m_remoteCli = nullptr;

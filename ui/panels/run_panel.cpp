@@ -10,6 +10,7 @@
 #include "panels/fusion_verified_view.h"
 #include "panels/multi_device_view.h"
 #include "panels/profile_tools.h"
+#include "panels/remote_hosts_store.h"
 #include "panels/run_delta_table.h"
 #include "panels/run_error_table.h"
 #include "remote/remote_commands.h"
@@ -113,9 +114,10 @@ RunPanel::RunPanel(OpenGraphFeed* feed, GraphScene* scene, QWidget* parent)
         emit progressed(done, total);
     });
     const auto selectDevice = [this] {
+        const auto remote = m_remotes.find(m_device->currentData(kRemoteHostRole).toString());
         m_tools->setBackend(m_device->currentData(kBackendRole).toString().toStdString(),
                             std::max(m_device->currentData(kDeviceIndexRole).toInt(), 0),
-                            m_device->currentData(kRemoteHostRole).toString().toStdString());
+                            remote == m_remotes.end() ? nullptr : remote->second);
     };
     connect(m_device, &QComboBox::currentIndexChanged, this, selectDevice);
     selectDevice();
@@ -197,12 +199,18 @@ void RunPanel::start()
         [this](const Result<RunComparison>& result) { showResult(result); });
 }
 
+void RunPanel::removeRemoteDevices(const QString& host)
+{
+    for (int i = m_device->count() - 1; i >= 0; --i)
+        if (m_device->itemData(i, kRemoteHostRole).toString() == host)
+            m_device->removeItem(i);
+    m_remotes.erase(host);
+}
+
 void RunPanel::addRemoteDevices(const RemoteHostDevices& host)
 {
     const QString name = QString::fromStdString(host.options.target.host);
-    for (int i = m_device->count() - 1; i >= 0; --i)
-        if (m_device->itemData(i, kRemoteHostRole).toString() == name)
-            m_device->removeItem(i);
+    removeRemoteDevices(name);
     m_remotes[name] = std::make_shared<const RemoteCliOptions>(host.options);
     for (const RemoteDevice& d : host.devices) {
         m_device->addItem(QString::fromStdString(d.id + ' ' + d.info.name));
@@ -218,7 +226,8 @@ void RunPanel::startRemote()
     RemoteRunRequest request{{m_feed->graph(), m_feed->settings()->value().bindings,
                               m_device->currentData(kBackendRole).toString().toStdString(),
                               m_device->currentData(kDeviceIndexRole).toInt(), m_runs->value()},
-                             *m_remotes.at(host)};
+                             *m_remotes.at(host),
+                             m_graphFile ? m_graphFile().toStdString() : std::string()};
     m_progress->setRange(0, 0); // the remote run reports lines (copying, running), not counts
     m_status->setText(tr("Running on %1 with %2 …").arg(m_device->currentText(), bindingsText(request.run.bindings)));
     QPointer<RunPanel> self(this);
@@ -293,7 +302,10 @@ void installRunPanel(QMainWindow* window, OpenGraphFeed* feed, GraphScene* scene
 {
     auto* dock = new QDockWidget(QObject::tr("Run"), window);
     dock->setObjectName(QStringLiteral("runDock"));
-    dock->setWidget(new RunPanel(feed, scene, window));
+    auto* panel = new RunPanel(feed, scene, window);
+    for (const RemoteHostDevices& host : savedRemoteHosts()) // the hosts listed in an earlier session
+        panel->addRemoteDevices(host);
+    dock->setWidget(panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
 }
 

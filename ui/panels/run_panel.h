@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -73,8 +74,13 @@ public:
     void showSweep(std::shared_ptr<const MultiDeviceRunReport> report);
     // A run made elsewhere (a Ray sweep's cell, read back by compareRunJson) in the per-node views, like a run here.
     void showRun(std::shared_ptr<const RunComparison> run);
+    // The file the open graph still is (empty once edited, or for a new graph): a remote run sends it, weights and
+    // external data included, as costscope-cli run --remote does.
+    void setGraphFile(std::function<QString()> currentFile) { m_graphFile = std::move(currentFile); }
     // Offers `host`'s devices after this machine's (replacing what an earlier listing of the host offered).
     void addRemoteDevices(const RemoteHostDevices& host);
+    // Stops offering the devices of `host` (a RemoteCliOptions' target host).
+    void removeRemoteDevices(const QString& host);
     // Writes the run shown as a Chrome/Perfetto trace (chromeTraceJson); the error, or an empty string.
     QString exportTrace(const QString& path) const;
 
@@ -114,6 +120,7 @@ private:
     std::shared_ptr<const RunComparison> m_last;
     std::shared_ptr<const RunComparison> m_previous;
     std::map<QString, std::shared_ptr<const RemoteCliOptions>> m_remotes; // by kRemoteHostRole
+    std::function<QString()> m_graphFile;
 };
 
 // Creates the Run panel and docks it in `window`.
