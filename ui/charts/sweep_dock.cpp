@@ -58,11 +58,8 @@ SweepPanel* installSweepDock(QMainWindow* w, OpenGraphFeed* feed, GraphScene* sc
     // setBase ignores a change to the swept symbol alone: it is overridden at every sweep point.
     QObject::connect(settings, &AnalysisSettingsOwner::changed, panel,
                      [settings, panel] { syncToolbar(settings, panel); });
-    QObject::connect(scene, &GraphScene::nodeSelected, panel, [feed, panel](int index) {
-        const bool valid = index >= 0 && feed->graph() && static_cast<std::size_t>(index) < feed->graph()->nodes.size();
-        panel->setHighlightedNode(
-            valid ? static_cast<long long>(feed->graph()->nodes[static_cast<std::size_t>(index)].id) : -1);
-    });
+    QObject::connect(scene, &GraphScene::nodeSelected, panel,
+                     [panel](std::optional<NodeId> id) { panel->setHighlightedNode(id); });
     QObject::connect(panel, &SweepPanel::fuseRequested, panel,
                      [feed, scene, panel] { panel->setFuseNodes(selectedNodes(feed, scene)); });
     // A clicked sweep value becomes the binding of the swept symbol (a symbol of the graph, or batch): the plotted

@@ -57,7 +57,7 @@ TopNodesPanel::TopNodesPanel(QWidget* parent)
     connect(m_count, &QSpinBox::valueChanged, this, &TopNodesPanel::refresh);
     connect(m_ranking, &QComboBox::currentIndexChanged, this, &TopNodesPanel::refresh);
     connect(m_view, &QTableView::clicked, this,
-            [this](const QModelIndex& index) { emit nodeSelected(index.data(TopNodesModel::NodeIndexRole).toInt()); });
+            [this](const QModelIndex& index) { emit nodeSelected(index.data(TopNodesModel::NodeIdRole).toLongLong()); });
     refresh();
 }
 
