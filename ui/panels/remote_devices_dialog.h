@@ -39,6 +39,9 @@ public:
     QListWidget* deviceList() const { return m_devices; }
     QLabel* statusLabel() const { return m_status; }
     QPushButton* calibrateButton() const { return m_calibrateButton; }
+    // Seconds of measuring for the calibration's kernel predictors (calibrate --predictor-budget); 0, the default:
+    // the remote calibrate's own. Tests set a small one.
+    void setPredictorBudgetS(double seconds) { m_predictorBudgetS = seconds; }
     // deviceList() items carry the backend and the device index in these roles.
     static constexpr int kBackendRole = Qt::UserRole;
     static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
@@ -71,6 +74,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QPushButton* m_calibrateButton = nullptr;
     JobTracker m_job;
+    double m_predictorBudgetS = 0;
 };
 
 } // namespace costscope
