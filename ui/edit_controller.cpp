@@ -94,11 +94,7 @@ void EditController::buildEditMenu()
             m_editor->remove(nodes);
             return;
         }
-        const auto graph = m_presenter->graph();
-        std::vector<std::pair<NodeId, NodeId>> edges;
-        for (const auto& [from, to] : m_presenter->views().scene->selectedEdges())
-            edges.emplace_back(graph->nodes[from].id, graph->nodes[to].id);
-        m_editor->removeEdges(edges);
+        m_editor->removeEdges(m_presenter->views().scene->selectedEdges());
     });
     edit->addSeparator();
     add(tr("&Rename…"), QKeySequence(Qt::Key_F2), QStringLiteral("actionRename"), [this] { renameSelected(); });

@@ -545,17 +545,17 @@ std::optional<NodeId> GraphScene::idOfUnit(int unit) const
     return m_laidOutGraph->nodes[u.node].id;
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> GraphScene::selectedEdges() const
+std::vector<std::pair<NodeId, NodeId>> GraphScene::selectedEdges() const
 {
-    std::vector<std::pair<std::size_t, std::size_t>> edges;
+    std::vector<std::pair<NodeId, NodeId>> edges;
     for (QGraphicsItem* it : selectedItems()) {
         if (it->type() != EdgeItem::Type)
             continue;
         const auto* edge = static_cast<EdgeItem*>(it);
-        const auto& from = m_laidOut.units[static_cast<std::size_t>(edge->sourceUnit())];
-        const auto& to = m_laidOut.units[static_cast<std::size_t>(edge->targetUnit())];
-        if (!from.isGroup && !to.isGroup)
-            edges.emplace_back(from.node, to.node);
+        const auto from = idOfUnit(edge->sourceUnit());
+        const auto to = idOfUnit(edge->targetUnit());
+        if (from && to)
+            edges.emplace_back(*from, *to);
     }
     return edges;
 }

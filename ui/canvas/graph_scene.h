@@ -84,17 +84,15 @@ public:
     int selectedNode() const; // graph position, or -1
     std::optional<NodeId> selectedNodeId() const; // the selected node's box (not a group's), by id
     int selectedGroup() const; // the group of a selected collapsed box, or -1
-    // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
-    std::vector<std::size_t> selectedNodes() const;
-    // The same by id, in graph order: what the selection is. It follows the nodes across the relayout after an edit
-    // (positions shift when a node before them is deleted).
+    // Every node whose box, or collapsed group's box, is selected, by id in graph order: what the selection is. It
+    // follows the nodes across the relayout after an edit (positions shift when a node before them is deleted).
     std::vector<NodeId> selectedNodeIds() const;
     // Selects the box that shows the node (its own, or its collapsed group's); false when it is not drawn.
     bool selectNodeId(NodeId id);
     // The box that shows the node, by id in the drawing on show (a newer graph may still be laid out).
     NodeItem* itemForNodeId(NodeId id) const;
-    // Selected edges between two node boxes, as (producer, consumer) graph positions.
-    std::vector<std::pair<std::size_t, std::size_t>> selectedEdges() const;
+    // Selected edges between two node boxes, as (producer, consumer) ids.
+    std::vector<std::pair<NodeId, NodeId>> selectedEdges() const;
     // The node's box (not a collapsed group's) under a scene point, or nullptr / -1.
     NodeItem* nodeItemAt(QPointF scenePos) const;
     std::optional<NodeId> nodeAt(QPointF scenePos) const;
@@ -134,6 +132,7 @@ private:
 
     int innermostGroupOf(const NodeItem* item) const;
     std::optional<NodeId> idOfUnit(int unit) const; // the node a box shows; nullopt for a group's box
+    std::vector<std::size_t> selectedNodes() const; // selectedNodeIds() as positions in the graph on show
 
     std::shared_ptr<const Graph> m_graph;
     GroupTree m_tree;
