@@ -177,8 +177,7 @@ private slots:
         QTest::keyClick(w.searchBar()->edit(), Qt::Key_Return);
         const std::optional<NodeId> found = w.scene()->selectedNodeId();
         QVERIFY(found);
-        QCOMPARE(QString::fromStdString(w.graph()->find(*found)->op.label()),
-                 QStringLiteral("Activation.Gelu"));
+        QCOMPARE(QString::fromStdString(w.graph()->find(*found)->op.label()), QStringLiteral("Activation.Gelu"));
         w.searchBar()->setQuery(QStringLiteral("Gelu"), SearchBar::Mode::Name);
         QVERIFY(w.searchBar()->matches().empty()); // no node is named so: the op is what matched
     }

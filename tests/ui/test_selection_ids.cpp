@@ -15,11 +15,11 @@
 #include "panels/property_panel.h"
 #include "test_paths.h"
 #include <QItemSelectionModel>
-#include <QSortFilterProxyModel>
-#include <QTableView>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QtTest>
 #include <functional>
 
@@ -46,8 +46,8 @@ void clickRow(MainWindow& w, NodeId id)
 {
     const QModelIndex row = w.nodeTable()->proxy()->mapFromSource(w.nodeTableModel()->indexOfNode(id));
     QVERIFY(row.isValid());
-    w.nodeTable()->view()->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect |
-                                                                      QItemSelectionModel::Rows);
+    w.nodeTable()->view()->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect
+                                                                      | QItemSelectionModel::Rows);
 }
 
 // Every view of the selection names `id`.

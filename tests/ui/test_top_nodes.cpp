@@ -143,7 +143,8 @@ private slots:
         const QModelIndex second = view->model()->index(1, TopNodesModel::Name);
         QTRY_VERIFY(view->visualRect(second).isValid());
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(second).center());
-        QCOMPARE(w.scene()->selectedNodeId(), std::optional<NodeId>(second.data(TopNodesModel::NodeIdRole).toLongLong()));
+        QCOMPARE(w.scene()->selectedNodeId(),
+                 std::optional<NodeId>(second.data(TopNodesModel::NodeIdRole).toLongLong()));
     }
 };
 

@@ -74,9 +74,11 @@ NodeId IcicleChart::nodeOf(std::size_t cell) const
     if (c.group < 0)
         return m_graph->nodes[c.node].id;
     const auto& members = m_tree.groups[static_cast<std::size_t>(c.group)].allNodes;
-    return m_graph->nodes[*std::max_element(members.begin(), members.end(), [this](std::size_t a, std::size_t b) {
-                              return (a < m_ns.size() ? m_ns[a] : 0) < (b < m_ns.size() ? m_ns[b] : 0);
-                          })].id;
+    const std::size_t costliest =
+        *std::max_element(members.begin(), members.end(), [this](std::size_t a, std::size_t b) {
+            return (a < m_ns.size() ? m_ns[a] : 0) < (b < m_ns.size() ? m_ns[b] : 0);
+        });
+    return m_graph->nodes[costliest].id;
 }
 
 void IcicleChart::paintEvent(QPaintEvent*)

@@ -83,7 +83,7 @@ private:
     std::string m_host;                                                               // empty: this machine
     std::vector<std::pair<std::string, std::shared_ptr<const RunComparison>>> m_runs; // each with its host
 
-    JobTracker m_job;           // a calibration or a fit
+    JobTracker m_job; // a calibration or a fit
     int m_repeats = 0;
     double m_predictorBudgetS = 0;
     bool m_calibrating = false; // the job is a calibration, which Cancel stops (a fit is short)

@@ -69,10 +69,18 @@ void PropertyPanel::onItemChanged(QTreeWidgetItem* item, int column)
         return;
     const QString text = item->text(1);
     switch (static_cast<Edit>(item->data(0, kEditRole).toInt())) {
-    case Edit::Name: emit renameRequested(*m_node, text); break;
-    case Edit::Attribute: emit attributeEdited(*m_node, item->data(0, kKeyRole).toString(), text); break;
-    case Edit::Shape: emit shapeEdited(*m_node, text); break;
-    case Edit::Output: emit outputToggled(*m_node, text.trimmed().toLower() == tr("yes") || text.trimmed() == QLatin1String("true")); break;
+    case Edit::Name:
+        emit renameRequested(*m_node, text);
+        break;
+    case Edit::Attribute:
+        emit attributeEdited(*m_node, item->data(0, kKeyRole).toString(), text);
+        break;
+    case Edit::Shape:
+        emit shapeEdited(*m_node, text);
+        break;
+    case Edit::Output:
+        emit outputToggled(*m_node, text.trimmed().toLower() == tr("yes") || text.trimmed() == QLatin1String("true"));
+        break;
     case Edit::NewAttribute: {
         const qsizetype eq = text.indexOf(QLatin1Char('='));
         if (eq > 0)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "analysis/cost_model.h"
-#include "layout/group_tree.h"
 #include "ir/graph.h"
+#include "layout/group_tree.h"
 #include <QTreeWidget>
 #include <optional>
 
