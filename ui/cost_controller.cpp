@@ -78,7 +78,7 @@ void CostController::resetForGraph()
     m_deviceCostsJob.drop();
     m_costliestFor = nullptr;
     m_costBar->showCosts(nullptr, {});
-    m_presenter->views().deviceTable->showNode(nullptr, -1);
+    m_presenter->views().deviceTable->showNode(nullptr, nullptr, std::nullopt);
 }
 
 void CostController::requestCosts()
@@ -146,7 +146,8 @@ void CostController::showDeviceCosts()
 {
     const DeviceCosts* costs = m_presenter->deviceCosts().get();
     m_costBar->showCosts(costs, m_controls->deviceSelector()->currentText());
-    m_presenter->views().deviceTable->showNode(costs, m_presenter->views().scene->selectedNode());
+    m_presenter->views().deviceTable->showNode(m_presenter->graph().get(), costs,
+                                               m_presenter->views().scene->selectedNodeId());
 }
 
 std::shared_ptr<const Graph> CostController::atPrecision(std::shared_ptr<const Graph> graph)
@@ -186,15 +187,16 @@ void CostController::jumpToNextCostliest()
     if (m_costliest.empty())
         return;
     const std::size_t rank = m_costliestCursor;
-    const int node = static_cast<int>(m_costliest[rank]);
-    m_costliestCursor = (m_costliestCursor + 1) % m_costliest.size();
-    m_presenter->selectNode(node);
     const auto graph = m_presenter->graph();
-    m_window->statusBar()->showMessage(
-        tr("Costliest #%1 of %2: %3")
-            .arg(rank + 1)
-            .arg(m_costliest.size())
-            .arg(QString::fromStdString(graph->nodes[static_cast<std::size_t>(node)].displayName())));
+    if (!graph || m_costliest[rank] >= graph->nodes.size())
+        return;
+    const Node& node = graph->nodes[m_costliest[rank]]; // the cost is of the graph on show (showGraph resets it)
+    m_costliestCursor = (m_costliestCursor + 1) % m_costliest.size();
+    m_presenter->selectNode(node.id);
+    m_window->statusBar()->showMessage(tr("Costliest #%1 of %2: %3")
+                                           .arg(rank + 1)
+                                           .arg(m_costliest.size())
+                                           .arg(QString::fromStdString(node.displayName())));
 }
 
 } // namespace costscope

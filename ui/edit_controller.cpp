@@ -41,11 +41,7 @@ EditController::EditController(DocumentController* documents, GraphPresenter* pr
         m_editor->addOp(kind, ids.size() == 1 ? std::optional<NodeId>(ids.front()) : std::nullopt);
     });
     connect(views.canvas, &CanvasView::opDropped, this, &EditController::onOpDropped);
-    connect(views.scene, &GraphScene::connectRequested, this, [this](int from, int to, int slot) {
-        const auto graph = m_presenter->graph();
-        m_editor->connectNodes(graph->nodes[static_cast<std::size_t>(from)].id,
-                               graph->nodes[static_cast<std::size_t>(to)].id, slot);
-    });
+    connect(views.scene, &GraphScene::connectRequested, m_editor, &GraphEditor::connectNodes);
     connect(views.scene, &GraphScene::nodeContextMenu, this, &EditController::onNodeContextMenu);
     connect(views.properties, &PropertyPanel::renameRequested, m_editor, &GraphEditor::rename);
     connect(views.properties, &PropertyPanel::attributeEdited, m_editor, &GraphEditor::setAttribute);
@@ -98,11 +94,7 @@ void EditController::buildEditMenu()
             m_editor->remove(nodes);
             return;
         }
-        const auto graph = m_presenter->graph();
-        std::vector<std::pair<NodeId, NodeId>> edges;
-        for (const auto& [from, to] : m_presenter->views().scene->selectedEdges())
-            edges.emplace_back(graph->nodes[from].id, graph->nodes[to].id);
-        m_editor->removeEdges(edges);
+        m_editor->removeEdges(m_presenter->views().scene->selectedEdges());
     });
     edit->addSeparator();
     add(tr("&Rename…"), QKeySequence(Qt::Key_F2), QStringLiteral("actionRename"), [this] { renameSelected(); });
@@ -166,15 +158,14 @@ void EditController::reselectAfterLayout()
     const std::vector<NodeId> ids = std::exchange(m_reselect, {});
     bool first = true;
     for (NodeId id : ids) {
-        auto index = graph->indexOf(id);
-        if (!index)
+        NodeItem* item = scene->itemForNodeId(id);
+        if (!item)
             continue;
         if (first) {
-            scene->selectNode(*index);
-            if (NodeItem* item = scene->itemForNode(*index))
-                m_presenter->views().canvas->ensureVisible(item);
+            scene->selectNodeId(id);
+            m_presenter->views().canvas->ensureVisible(item);
             first = false;
-        } else if (NodeItem* item = scene->itemForNode(*index)) {
+        } else {
             item->setSelected(true);
         }
     }
@@ -206,11 +197,13 @@ void EditController::groupSelected()
         m_editor->group(ids, name);
 }
 
-void EditController::onNodeContextMenu(int nodeIndex, QMenu* menu)
+void EditController::onNodeContextMenu(NodeId id, QMenu* menu)
 {
     const auto graph = m_presenter->graph();
-    const Node& n = graph->nodes[static_cast<std::size_t>(nodeIndex)];
-    const NodeId id = n.id;
+    const Node* found = graph ? graph->find(id) : nullptr;
+    if (!found)
+        return; // the drawing on show is of the graph before an edit that removed the node
+    const Node& n = *found;
     menu->addAction(tr("Rename…"), this, &EditController::renameSelected);
     menu->addAction(tr("Delete"), this, [this] { m_editor->remove(selected()); });
     menu->addAction(tr("Copy"), this, [this] { m_editor->copy(selected()); });
@@ -237,10 +230,7 @@ void EditController::onOpDropped(const QByteArray& opName, QPointF scenePos)
     if (!kind)
         return;
     ensureGraph();
-    std::optional<NodeId> after;
-    if (const int node = m_presenter->views().scene->nodeAt(scenePos); node >= 0)
-        after = m_presenter->graph()->nodes[static_cast<std::size_t>(node)].id;
-    m_editor->addOp(*kind, after);
+    m_editor->addOp(*kind, m_presenter->views().scene->nodeAt(scenePos));
 }
 
 } // namespace costscope

@@ -37,7 +37,7 @@ private:
     void onGraphEdited(std::shared_ptr<const Graph> graph);
     void onCostsShown();
     void reselectAfterLayout();
-    void onNodeContextMenu(int nodeIndex, QMenu* menu);
+    void onNodeContextMenu(NodeId id, QMenu* menu);
     void onOpDropped(const QByteArray& opName, QPointF scenePos);
     void renameSelected();
     void groupSelected();

@@ -20,7 +20,6 @@
 #include <QPainter>
 #include <QStatusBar>
 #include <QSvgGenerator>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -174,12 +173,6 @@ void addExportMenu(QMainWindow* window, QMenu* fileMenu, const OpenGraphFeed* fe
                 window->statusBar()->showMessage(QObject::tr("Exported %1").arg(path), 5000);
         });
     });
-}
-
-QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path,
-                                    ReportChoices choices)
-{
-    return QtConcurrent::run(exportJob(feed, source, path, std::move(choices)));
 }
 
 std::function<QString()> exportJob(const OpenGraphFeed* feed, const QString& source, const QString& path,

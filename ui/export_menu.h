@@ -2,7 +2,6 @@
 #pragma once
 #include "jobs/cost_job.h"
 
-#include <QFuture>
 #include <QString>
 
 #include <functional>
@@ -40,11 +39,8 @@ std::string canvasSvg(const QGraphicsScene& scene);
 QString exportReport(const Graph& g, const QString& source, const CostRequest& request, const QString& path,
                      const ReportChoices& choices = {});
 // File → Export's work: the open graph's report under its analysis settings (every binding, the model, the device,
-// the RLX version, the precision what-if), written on a worker thread; the future's result is the error, empty on
-// success. `source` is the graph's file.
-QFuture<QString> exportInBackground(const OpenGraphFeed* feed, const QString& source, const QString& path,
-                                    ReportChoices choices = {});
-// That work, with the settings and the graph taken now, to run on a worker thread (File → Export runs it as a job).
+// the RLX version, the precision what-if), with the settings and the graph taken now, to run on a worker thread
+// (File → Export runs it as a job); it returns the error, empty on success. `source` is the graph's file.
 std::function<QString()> exportJob(const OpenGraphFeed* feed, const QString& source, const QString& path,
                                    ReportChoices choices = {});
 

@@ -27,9 +27,9 @@ GraphPresenter::GraphPresenter(GraphViews views, AnalysisSettingsOwner* settings
     connect(m_feed, &OpenGraphFeed::showMeasuredRequested, this, &GraphPresenter::showMeasured);
     connect(m_views.scene, &GraphScene::nodeSelected, this, &GraphPresenter::onCanvasSelection);
     connect(m_views.table, &NodeTablePanel::nodeSelected, this, &GraphPresenter::onTableSelection);
-    connect(m_views.search, &SearchBar::nodeFound, this, [this](int node) {
-        onTableSelection(node);
-        onCanvasSelection(node);
+    connect(m_views.search, &SearchBar::nodeFound, this, [this](NodeId id) {
+        onTableSelection(id);
+        onCanvasSelection(id);
     });
     connect(m_views.scene, &GraphScene::focusRequested, m_views.canvas, &CanvasView::showSceneRect);
     // The drawing folds into the canvas's shape; a view that showed it all shows it all again once refolded.
@@ -63,7 +63,7 @@ void GraphPresenter::showGraph(std::shared_ptr<const Graph> graph, bool fresh)
         for (const edit::NodeProblem& p : edit::graphProblems(*m_graph))
             problems.emplace(p.id, p.message); // the first problem of a node is the one to fix first
     m_views.scene->setProblems(std::move(problems));
-    m_views.properties->showNode(nullptr, -1, nullptr);
+    m_views.properties->showNode(nullptr, std::nullopt, nullptr);
     m_views.summary->showSummary(m_graph.get(), nullptr);
     if (fresh) {
         m_fitOnLayout = true;
@@ -83,7 +83,7 @@ void GraphPresenter::showCosts(std::shared_ptr<const GraphCost> cost)
     m_views.scene->refreshOverlay();
     m_views.legend->refresh();
     m_views.summary->showSummary(m_graph.get(), cost.get());
-    showNode(m_views.scene->selectedNode());
+    showNode(m_views.scene->selectedNodeId());
     emit m_feed->costsUpdated();
 }
 
@@ -106,11 +106,11 @@ void GraphPresenter::setDeviceCosts(std::shared_ptr<const DeviceCosts> costs)
     m_deviceCosts = std::move(costs);
 }
 
-void GraphPresenter::selectNode(int nodeIndex)
+void GraphPresenter::selectNode(NodeId id)
 {
-    onTableSelection(nodeIndex);
-    onCanvasSelection(nodeIndex);
-    m_views.canvas->reveal(m_views.scene->itemForNode(static_cast<std::size_t>(nodeIndex)));
+    onTableSelection(id);
+    onCanvasSelection(id);
+    m_views.canvas->reveal(m_views.scene->itemForNodeId(id));
 }
 
 std::vector<NodeId> GraphPresenter::selectedNodeIds() const
@@ -118,42 +118,41 @@ std::vector<NodeId> GraphPresenter::selectedNodeIds() const
     return m_views.scene->selectedNodeIds();
 }
 
-void GraphPresenter::onCanvasSelection(int nodeIndex)
+void GraphPresenter::onCanvasSelection(std::optional<NodeId> id)
 {
     if (m_syncingSelection)
         return;
     m_syncingSelection = true;
-    m_views.table->selectNode(nodeIndex);
-    showNode(nodeIndex);
+    m_views.table->selectNode(id);
+    showNode(id);
     m_syncingSelection = false;
 }
 
-void GraphPresenter::onTableSelection(int nodeIndex)
+void GraphPresenter::onTableSelection(NodeId id)
 {
     if (m_syncingSelection)
         return;
     m_syncingSelection = true;
-    if (m_views.scene->selectNode(static_cast<std::size_t>(nodeIndex)))
-        if (auto* item = m_views.scene->itemForNode(static_cast<std::size_t>(nodeIndex)))
+    if (m_views.scene->selectNodeId(id))
+        if (auto* item = m_views.scene->itemForNodeId(id))
             m_views.canvas->centerOn(item);
-    showNode(nodeIndex);
+    showNode(id);
     m_syncingSelection = false;
 }
 
-void GraphPresenter::showNode(int nodeIndex)
+void GraphPresenter::showNode(std::optional<NodeId> id)
 {
     GraphScene* scene = m_views.scene;
     QString problem;
-    if (m_graph && nodeIndex >= 0 && static_cast<std::size_t>(nodeIndex) < m_graph->nodes.size())
-        if (auto it = scene->problems().find(m_graph->nodes[static_cast<std::size_t>(nodeIndex)].id);
-            it != scene->problems().end())
+    if (id)
+        if (auto it = scene->problems().find(*id); it != scene->problems().end())
             problem = QString::fromStdString(it->second);
-    if (const int group = scene->selectedGroup(); nodeIndex < 0 && group >= 0 && m_graph)
+    if (const int group = scene->selectedGroup(); !id && group >= 0 && m_graph)
         m_views.properties->showGroup(*m_graph, scene->groups(), group, m_overlay.cost());
     else
-        m_views.properties->showNode(m_graph.get(), nodeIndex, m_overlay.cost(), problem);
-    m_views.deviceTable->showNode(m_deviceCosts.get(), nodeIndex);
-    if (nodeIndex >= 0 || scene->selectedGroup() >= 0)
+        m_views.properties->showNode(m_graph.get(), id, m_overlay.cost(), problem);
+    m_views.deviceTable->showNode(m_graph.get(), m_deviceCosts.get(), id);
+    if (id || scene->selectedGroup() >= 0)
         m_views.propertiesDock->raise();
 }
 

@@ -39,8 +39,8 @@ public:
     // table shows the selected node's.
     std::shared_ptr<const DeviceCosts> deviceCosts() const { return m_deviceCosts; }
     void setDeviceCosts(std::shared_ptr<const DeviceCosts> costs);
-    // Selects the node (graph position) on the canvas and in the tables, and scrolls the canvas to it.
-    void selectNode(int nodeIndex);
+    // Selects the node on the canvas and in the tables, and scrolls the canvas to it.
+    void selectNode(NodeId id);
     std::vector<NodeId> selectedNodeIds() const;
     // The overlay's mode or scale changed: the canvas and the legend draw it again.
     void refreshOverlay();
@@ -58,9 +58,9 @@ signals:
     void layoutReady();
 
 private:
-    void onCanvasSelection(int nodeIndex);
-    void onTableSelection(int nodeIndex);
-    void showNode(int nodeIndex);
+    void onCanvasSelection(std::optional<NodeId> id);
+    void onTableSelection(NodeId id);
+    void showNode(std::optional<NodeId> id);
 
     GraphViews m_views;
     std::shared_ptr<const Graph> m_graph;

@@ -54,7 +54,7 @@ public:
     int offerRecovery(RecoveryPrompt prompt = {}) { return m_documents->offerRecovery(std::move(prompt)); }
     void compareWith(const QString& path) { m_interop->compareWith(path); }
     void importTrace(const QString& path) { m_interop->importTrace(path); }
-    void selectNode(int nodeIndex) { m_presenter->selectNode(nodeIndex); }
+    void selectNode(NodeId id) { m_presenter->selectNode(id); }
 
     GraphDocument* document() const { return m_documents->document(); }
     Autosaver* autosaver() const { return m_documents->autosaver(); }

@@ -36,7 +36,7 @@ signals:
     void measuredChanged();
 
     // Asked by a view; the window carries them out.
-    void selectNodeRequested(int nodeIndex);
+    void selectNodeRequested(costscope::NodeId id);
     // A run's measured ns per node index of `graph`, for the Measured overlay.
     void showMeasuredRequested(std::shared_ptr<const Graph> graph, std::vector<std::optional<double>> nsByNode);
     // A device profile was saved: the device lists read the profiles again.

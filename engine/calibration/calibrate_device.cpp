@@ -6,6 +6,7 @@
 #include "calibration/save_calibration.h"
 #include "plugins/backend_plugin.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace costscope {
@@ -15,6 +16,10 @@ Result<DeviceCalibration> calibrateCpuDevice(const DeviceCalibrationOptions& o)
 {
     CpuCalibrationOptions options;
     options.quick = o.quick;
+    if (o.repeats > 0) {
+        options.repeats = o.repeats;
+        options.warmupRuns = std::min(options.warmupRuns, o.repeats);
+    }
     options.cancel = o.cancel;
     options.progress = o.progress;
     auto c = calibrateCpu(options);

@@ -16,6 +16,7 @@ struct DeviceCalibrationOptions {
     std::string backend = "cpu"; // cpu, cuda, vulkan
     DeviceIndex device = 0;
     bool quick = false;          // fewer shapes and smaller buffers (and, on Vulkan, batch-1 Conv layers only)
+    int repeats = 0;             // CPU: timed runs per figure (the median is kept); 0: the calibration's own (7)
     std::string name;            // the profile's name; empty: calibrated-<backend>
     std::string tool = "costscope-cli calibrate"; // who measured, for the profile's source line
     const std::atomic<bool>* cancel = nullptr;        // checked between figures (CPU: inside them too)

@@ -14,14 +14,6 @@ LowerStatus requireF32(const Value& v, const std::string& what)
     return true;
 }
 
-std::int64_t product(const Dims& d, std::size_t from, std::size_t to)
-{
-    std::int64_t p = 1;
-    for (std::size_t i = from; i < std::min(to, d.size()); ++i)
-        p *= d[i];
-    return p;
-}
-
 LowerStatus softmaxImpl(Lowering& l, bool logarithm)
 {
     const Value& x = *l.in[0];

@@ -8,6 +8,7 @@
 #include "export_menu.h"
 #include "formats/costscope_document.h"
 #include "formats/graph_file.h"
+#include "jobs/job_tracker.h"
 #include "main_window.h"
 #include "panels/bindings_editor.h"
 #include "test_paths.h"
@@ -50,11 +51,22 @@ QString writeSeqGraph(const QTemporaryDir& dir)
     return path;
 }
 
+// File → Export's job run as the menu runs it (a JobTracker's worker thread): its error, empty on success; nullopt
+// when it did not finish.
+std::optional<QString> exportAndWait(const MainWindow& w, const QString& out)
+{
+    JobTracker job;
+    std::optional<QString> error;
+    job.start(exportJob(w.openGraph(), w.currentFile(), out), [&error](const QString& e) { error = e; });
+    if (!QTest::qWaitFor([&] { return error.has_value(); }, 60000))
+        return std::nullopt;
+    return error;
+}
+
 // The first device's total of a JSON report File → Export wrote under the window's settings; < 0 on failure.
 double exportedTotalNs(const MainWindow& w, const QString& out)
 {
-    QFuture<QString> job = exportInBackground(w.openGraph(), w.currentFile(), out);
-    if (!QTest::qWaitFor([&] { return job.isFinished(); }, 60000) || !job.result().isEmpty())
+    if (exportAndWait(w, out) != QString())
         return -1;
     QFile file(out);
     if (!file.open(QIODevice::ReadOnly))
@@ -195,9 +207,7 @@ private slots:
         QVERIFY(openAndWait(w, path));
         w.analysisSettings()->set({"costscope", "Cpu", {{"batch", 2}, {"seq", 48}}, "", RlxVersion::V0_2_16});
         const QString out = dir.filePath(QStringLiteral("report.json"));
-        QFuture<QString> job = exportInBackground(w.openGraph(), w.currentFile(), out);
-        QVERIFY(QTest::qWaitFor([&] { return job.isFinished(); }, 60000));
-        QCOMPARE(job.result(), QString());
+        QCOMPARE(exportAndWait(w, out), std::optional(QString()));
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject report = QJsonDocument::fromJson(file.readAll()).object();

@@ -118,7 +118,7 @@ private slots:
         for (std::size_t k = 0; k < MainWindow::kCostliestCount + 2; ++k) {
             w.jumpToCostliestAction()->trigger();
             const int want = static_cast<int>(order[k % MainWindow::kCostliestCount]);
-            QCOMPARE(w.nodeTable()->selectedNode(), want);
+            QCOMPARE(w.nodeTable()->selectedNode(), std::optional(w.graph()->nodes[std::size_t(want)].id));
             QCOMPARE(w.scene()->itemForNode(static_cast<std::size_t>(want))->isSelected(), true);
         }
     }
@@ -137,9 +137,9 @@ private slots:
         w.canvas()->zoomBy(0.2 / w.canvas()->zoom()); // far out, as a fit of a large graph is
         w.canvas()->setFocus();
         QTest::keyClick(w.canvas()->viewport(), Qt::Key_J, Qt::ControlModifier);
-        const int node = w.nodeTable()->selectedNode();
-        QVERIFY(node >= 0);
-        const NodeItem* item = w.scene()->itemForNode(static_cast<std::size_t>(node));
+        const std::optional<NodeId> node = w.nodeTable()->selectedNode();
+        QVERIFY(node);
+        const NodeItem* item = w.scene()->itemForNodeId(*node);
         QVERIFY(item && item->isSelected());
         QVERIFY(w.canvas()->zoom() >= 0.9);
         const QRectF shown = w.canvas()->mapToScene(w.canvas()->viewport()->rect()).boundingRect();
@@ -175,10 +175,9 @@ private slots:
         QTest::keyClicks(w.searchBar()->edit(), QStringLiteral("Gelu"));
         QCOMPARE(w.searchBar()->matches().size(), std::size_t(2)); // one MLP activation per block
         QTest::keyClick(w.searchBar()->edit(), Qt::Key_Return);
-        const int found = w.scene()->selectedNode();
-        QVERIFY(found >= 0);
-        QCOMPARE(QString::fromStdString(w.graph()->nodes[static_cast<std::size_t>(found)].op.label()),
-                 QStringLiteral("Activation.Gelu"));
+        const std::optional<NodeId> found = w.scene()->selectedNodeId();
+        QVERIFY(found);
+        QCOMPARE(QString::fromStdString(w.graph()->find(*found)->op.label()), QStringLiteral("Activation.Gelu"));
         w.searchBar()->setQuery(QStringLiteral("Gelu"), SearchBar::Mode::Name);
         QVERIFY(w.searchBar()->matches().empty()); // no node is named so: the op is what matched
     }

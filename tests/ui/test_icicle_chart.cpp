@@ -63,7 +63,7 @@ private slots:
                 widest = i;
         QVERIFY(cells[widest].group < 0);
         QTest::mouseClick(chart, Qt::LeftButton, {}, chart->cellRect(widest).center().toPoint());
-        QCOMPARE(w.scene()->selectedNode(), static_cast<int>(cells[widest].node));
+        QCOMPARE(w.scene()->selectedNodeId(), std::optional(w.graph()->nodes[cells[widest].node].id));
 
         // The whole graph's bar selects the costliest node of all.
         std::size_t costliest = 0;
@@ -72,7 +72,7 @@ private slots:
                 costliest = n;
         w.scene()->clearSelection();
         QTest::mouseClick(chart, Qt::LeftButton, {}, chart->cellRect(0).center().toPoint());
-        QCOMPARE(w.scene()->selectedNode(), static_cast<int>(costliest));
+        QCOMPARE(w.scene()->selectedNodeId(), std::optional(w.graph()->nodes[costliest].id));
     }
 };
 

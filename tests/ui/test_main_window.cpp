@@ -118,7 +118,7 @@ private slots:
         NodeItem* item = w.scene()->itemForNode(static_cast<std::size_t>(conv));
         QVERIFY(item);
         item->setSelected(true); // as a click on the canvas does
-        QCOMPARE(w.nodeTable()->selectedNode(), conv);
+        QCOMPARE(w.nodeTable()->selectedNode(), std::optional(w.graph()->nodes[std::size_t(conv)].id));
         QCOMPARE(w.propertyPanel()->valueOf(QStringLiteral("Node"), QStringLiteral("op")), QStringLiteral("Conv"));
         const auto& attrs = w.graph()->nodes[static_cast<std::size_t>(conv)].op.attrs;
         QVERIFY(attrs.find("kernel_size"));
@@ -131,7 +131,7 @@ private slots:
         const QModelIndex row = w.nodeTable()->proxy()->mapFromSource(w.nodeTableModel()->index(other, 0));
         w.nodeTable()->view()->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect |
                                                                           QItemSelectionModel::Rows);
-        QCOMPARE(w.scene()->selectedNode(), other);
+        QCOMPARE(w.scene()->selectedNodeId(), std::optional(w.graph()->nodes[std::size_t(other)].id));
         QVERIFY(!item->isSelected());
     }
 
@@ -225,15 +225,15 @@ private slots:
         w.searchBar()->setQuery(QStringLiteral("Attention"), SearchBar::Mode::Op);
         QCOMPARE(w.searchBar()->matches().size(), std::size_t(2));
         w.searchBar()->next();
-        const int first = w.scene()->selectedNode();
-        QVERIFY(first >= 0);
-        QCOMPARE(w.graph()->nodes[static_cast<std::size_t>(first)].op.kind, OpKind::Attention);
+        const std::optional<NodeId> first = w.scene()->selectedNodeId();
+        QVERIFY(first);
+        QCOMPARE(w.graph()->find(*first)->op.kind, OpKind::Attention);
         QCOMPARE(w.nodeTable()->selectedNode(), first);
         w.searchBar()->next();
-        const int second = w.scene()->selectedNode();
+        const std::optional<NodeId> second = w.scene()->selectedNodeId();
         QVERIFY(second != first);
         w.searchBar()->previous();
-        QCOMPARE(w.scene()->selectedNode(), first);
+        QCOMPARE(w.scene()->selectedNodeId(), first);
         w.searchBar()->setQuery(QStringLiteral("^h\\.1\\.mlp\\.fc[12]\\.weight$"), SearchBar::Mode::Regex);
         QCOMPARE(w.searchBar()->matches().size(), std::size_t(2));
     }

@@ -238,6 +238,7 @@ void TestRemoteDevicesDialog::calibratesASelectedDeviceIntoALocalProfile()
     d.deviceList()->setCurrentRow(0);
     QVERIFY(d.calibrateButton()->isEnabled());
     QSignalSpy saved(&d, &RemoteDevicesDialog::profileSaved);
+    d.setPredictorBudgetS(2); // the product's 25 s of predictor measuring checks nothing more here
     d.calibrateButton()->click();
     QVERIFY(d.statusLabel()->text().startsWith("Calibrating 127.0.0.1/cpu") || done.size() > 1);
     QVERIFY(done.wait(300000));

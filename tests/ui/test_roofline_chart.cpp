@@ -47,10 +47,11 @@ private slots:
         QCOMPARE(measured->dataCount(), 1);
         // Sorted by intensity, each point names its node.
         QCOMPARE(predicted->data()->at(0)->key, 0.5);
-        QCOMPARE(chart.nodeAt(predicted, 0), 7);
-        QCOMPARE(chart.nodeAt(predicted, 2), 4);
+        QCOMPARE(chart.nodeAt(predicted, 0), std::optional<NodeId>(70)); // by id (70), not position (7)
+        QCOMPARE(chart.nodeAt(predicted, 2), std::optional<NodeId>(40));
         QCOMPARE(measured->data()->at(0)->value, 400.0);
-        QCOMPARE(chart.nodeAt(measured, 0), 4);
+        QCOMPARE(chart.nodeAt(measured, 0), std::optional<NodeId>(40));
+        QCOMPARE(chart.nodeAt(measured, 1), std::nullopt);
         // The roof bends at the ridge (10 FLOP/B) into the peak.
         QCPGraph* roof = chart.plot()->graph(chart.plot()->graphCount() - 1);
         QCOMPARE(roof->dataCount(), 3);
@@ -72,7 +73,7 @@ private slots:
         const QPoint at(int(plot->xAxis->coordToPixel(5.0)), int(plot->yAxis->coordToPixel(300.0)));
         QTest::mouseClick(plot, Qt::LeftButton, {}, at);
         QCOMPARE(selected.size(), 1);
-        QCOMPARE(selected.first().first().toInt(), 9);
+        QCOMPARE(selected.first().first().toLongLong(), 90);
     }
 
     void followsTheWindowsCosts()

@@ -73,6 +73,7 @@ void calibrateQuick(ProfileTools* tools)
 {
     tools->quickCheck()->setChecked(true);
     tools->predictorsCheck()->setChecked(false); // test_evaluation_view learns them
+    tools->setCalibrationBudget(2, 0);           // what is checked is the flow, not the figures' precision
 
     QSignalSpy calibrated(tools, &ProfileTools::calibrated);
     QSignalSpy progress(tools, &ProfileTools::calibrationProgress);

@@ -544,9 +544,9 @@ private slots:
                 break;
             }
         QVERIFY(outside >= 0);
-        const auto outsideId = static_cast<long long>(nodes[static_cast<std::size_t>(outside)].id);
-        QVERIFY(window.scene()->selectNode(static_cast<std::size_t>(outside)));
-        QCOMPARE(panel->highlightedNode(), outsideId);
+        const NodeId outsideId = nodes[static_cast<std::size_t>(outside)].id;
+        QVERIFY(window.scene()->selectNodeId(outsideId));
+        QCOMPARE(panel->highlightedNode(), std::optional(outsideId));
         QVERIFY(QTest::qWaitFor(
             [&] {
                 const QList<QCPGraph*> selected = panel->shareChart()->selectedGraphs();

@@ -75,7 +75,7 @@ private slots:
             QVERIFY(cell(m, r, TopNodesModel::Predicted) <= cell(m, r - 1, TopNodesModel::Predicted));
             QVERIFY(cell(m, r, TopNodesModel::Cumulative) >= cell(m, r - 1, TopNodesModel::Cumulative));
         }
-        const auto node = static_cast<std::size_t>(m->index(0, 0).data(TopNodesModel::NodeIndexRole).toInt());
+        const auto node = *graph->indexOf(m->index(0, 0).data(TopNodesModel::NodeIdRole).toLongLong());
         QCOMPARE(m->index(0, TopNodesModel::OpLabel).data().toString(),
                  QString::fromStdString(graph->nodes[node].op.label()));
         // Nothing measured yet: no measured columns, and nothing to rank by but the prediction.
@@ -113,7 +113,7 @@ private slots:
         panel.rankingSelector()->setCurrentIndex(panel.rankingSelector()->findData(int(TopRanking::Measured)));
         const TopNodesModel* m = panel.model();
         const int last = int(graph->nodes.size()) - 1;
-        QCOMPARE(m->index(0, 0).data(TopNodesModel::NodeIndexRole).toInt(), last);
+        QCOMPARE(m->index(0, 0).data(TopNodesModel::NodeIdRole).toLongLong(), graph->nodes[std::size_t(last)].id);
         QCOMPARE(cell(m, 0, TopNodesModel::Measured), 100.0 * (last + 1));
         // Sorting by a column reorders the view, not the ranking.
         panel.view()->sortByColumn(TopNodesModel::Predicted, Qt::DescendingOrder);
@@ -143,7 +143,8 @@ private slots:
         const QModelIndex second = view->model()->index(1, TopNodesModel::Name);
         QTRY_VERIFY(view->visualRect(second).isValid());
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(second).center());
-        QCOMPARE(w.scene()->selectedNode(), second.data(TopNodesModel::NodeIndexRole).toInt());
+        QCOMPARE(w.scene()->selectedNodeId(),
+                 std::optional<NodeId>(second.data(TopNodesModel::NodeIdRole).toLongLong()));
     }
 };
 

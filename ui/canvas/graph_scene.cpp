@@ -393,7 +393,7 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
     refreshOverlay();
     applyProblems();
     m_dragLine = nullptr; // clear() deleted it
-    m_dragFrom = -1;
+    m_dragFrom.reset();
     blockSignals(false);
     // The views follow the scene's rect through this signal, which was blocked while it changed: without it a view
     // kept the previous graph's rect, and a fitted graph that needs no scroll range was drawn off-centre.
@@ -414,7 +414,7 @@ void GraphScene::applyLayout(std::shared_ptr<const layout::LayoutResult> result)
                     reselected = true;
                 }
     if (!reselected && (!selectedIds.empty() || !selectedGroups.empty()))
-        emit nodeSelected(-1); // what was selected is gone: the panels showing it are told
+        emit nodeSelected(std::nullopt); // what was selected is gone: the panels showing it are told
     if (m_focusGroup > 0 && static_cast<std::size_t>(m_focusGroup) < m_tree.groups.size()) {
         // Its part in the column of its first box: a group that goes on in the next column of a folded drawing
         // spans the drawing's height, and showing that rect's top showed the column before it.
@@ -521,17 +521,41 @@ bool GraphScene::selectNodeId(NodeId id)
     return index && selectNode(*index);
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> GraphScene::selectedEdges() const
+NodeItem* GraphScene::itemForNodeId(NodeId id) const
 {
-    std::vector<std::pair<std::size_t, std::size_t>> edges;
+    const auto index = m_laidOutGraph ? m_laidOutGraph->indexOf(id) : std::nullopt;
+    return index ? itemForNode(*index) : nullptr;
+}
+
+std::optional<NodeId> GraphScene::selectedNodeId() const
+{
+    const int node = selectedNode();
+    if (node < 0 || !m_laidOutGraph || static_cast<std::size_t>(node) >= m_laidOutGraph->nodes.size())
+        return std::nullopt;
+    return m_laidOutGraph->nodes[static_cast<std::size_t>(node)].id;
+}
+
+std::optional<NodeId> GraphScene::idOfUnit(int unit) const
+{
+    if (unit < 0 || static_cast<std::size_t>(unit) >= m_laidOut.units.size() || !m_laidOutGraph)
+        return std::nullopt;
+    const auto& u = m_laidOut.units[static_cast<std::size_t>(unit)];
+    if (u.isGroup || u.node >= m_laidOutGraph->nodes.size())
+        return std::nullopt;
+    return m_laidOutGraph->nodes[u.node].id;
+}
+
+std::vector<std::pair<NodeId, NodeId>> GraphScene::selectedEdges() const
+{
+    std::vector<std::pair<NodeId, NodeId>> edges;
     for (QGraphicsItem* it : selectedItems()) {
         if (it->type() != EdgeItem::Type)
             continue;
         const auto* edge = static_cast<EdgeItem*>(it);
-        const auto& from = m_laidOut.units[static_cast<std::size_t>(edge->sourceUnit())];
-        const auto& to = m_laidOut.units[static_cast<std::size_t>(edge->targetUnit())];
-        if (!from.isGroup && !to.isGroup)
-            edges.emplace_back(from.node, to.node);
+        const auto from = idOfUnit(edge->sourceUnit());
+        const auto to = idOfUnit(edge->targetUnit());
+        if (from && to)
+            edges.emplace_back(*from, *to);
     }
     return edges;
 }
@@ -544,17 +568,17 @@ NodeItem* GraphScene::nodeItemAt(QPointF scenePos) const
     return nullptr;
 }
 
-int GraphScene::nodeAt(QPointF scenePos) const
+std::optional<NodeId> GraphScene::nodeAt(QPointF scenePos) const
 {
     const NodeItem* item = nodeItemAt(scenePos);
-    return item ? static_cast<int>(m_laidOut.units[static_cast<std::size_t>(item->unit())].node) : -1;
+    return item ? idOfUnit(item->unit()) : std::nullopt;
 }
 
 void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
 {
     NodeItem* item = event->button() == Qt::LeftButton ? nodeItemAt(event->scenePos()) : nullptr;
     if (item && item->isOnOutputPort(item->mapFromScene(event->scenePos()))) {
-        m_dragFrom = static_cast<int>(m_laidOut.units[static_cast<std::size_t>(item->unit())].node);
+        m_dragFrom = idOfUnit(item->unit());
         const QPointF start = item->mapToScene(item->outputPortPos());
         m_dragLine = addLine(QLineF(start, event->scenePos()), QPen(QColor(0x1e, 0x6f, 0xd9), 2, Qt::DashLine));
         m_dragLine->setZValue(10);
@@ -584,14 +608,14 @@ void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
     }
     delete m_dragLine;
     m_dragLine = nullptr;
-    const int from = std::exchange(m_dragFrom, -1);
+    const std::optional<NodeId> from = std::exchange(m_dragFrom, std::nullopt);
     NodeItem* target = nodeItemAt(event->scenePos());
     event->accept();
     if (!target || target->inputPortCount() == 0)
         return;
-    const int to = static_cast<int>(m_laidOut.units[static_cast<std::size_t>(target->unit())].node);
-    if (to != from)
-        emit connectRequested(from, to, target->nearestInputPort(target->mapFromScene(event->scenePos())));
+    const std::optional<NodeId> to = idOfUnit(target->unit());
+    if (from && to && *to != *from)
+        emit connectRequested(*from, *to, target->nearestInputPort(target->mapFromScene(event->scenePos())));
 }
 
 void GraphScene::onSelectionChanged()
@@ -599,15 +623,12 @@ void GraphScene::onSelectionChanged()
     for (QGraphicsItem* it : selectedItems())
         if (it->type() == NodeItem::Type) {
             const auto& unit = m_laidOut.units[static_cast<std::size_t>(static_cast<NodeItem*>(it)->unit())];
-            if (unit.isGroup) {
+            if (unit.isGroup)
                 emit groupSelected(unit.group);
-                emit nodeSelected(-1);
-            } else {
-                emit nodeSelected(static_cast<int>(unit.node));
-            }
+            emit nodeSelected(idOfUnit(static_cast<NodeItem*>(it)->unit()));
             return;
         }
-    emit nodeSelected(-1);
+    emit nodeSelected(std::nullopt);
 }
 
 int GraphScene::innermostGroupOf(const NodeItem* item) const
@@ -662,7 +683,8 @@ void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event)
             clearSelection();
             it->setSelected(true);
         }
-        emit nodeContextMenu(static_cast<int>(unit.node), &menu);
+        if (const auto id = idOfUnit(static_cast<NodeItem*>(it)->unit()))
+            emit nodeContextMenu(*id, &menu);
         if (!menu.isEmpty())
             menu.addSeparator();
         menu.addAction(m_hops == 1 ? tr("Show neighbourhood (1 hop)") : tr("Show neighbourhood (%1 hops)").arg(m_hops),

@@ -7,6 +7,7 @@
 #include <QSizeF>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,30 +82,33 @@ public:
     // Selects the box that shows the node; expands nothing. Returns false when the node is hidden.
     bool selectNode(std::size_t nodeIndex);
     int selectedNode() const; // graph position, or -1
+    std::optional<NodeId> selectedNodeId() const; // the selected node's box (not a group's), by id
     int selectedGroup() const; // the group of a selected collapsed box, or -1
-    // Every node whose box, or collapsed group's box, is selected (graph positions, in graph order).
-    std::vector<std::size_t> selectedNodes() const;
-    // The same by id, in graph order: what the selection is. It follows the nodes across the relayout after an edit
-    // (positions shift when a node before them is deleted).
+    // Every node whose box, or collapsed group's box, is selected, by id in graph order: what the selection is. It
+    // follows the nodes across the relayout after an edit (positions shift when a node before them is deleted).
     std::vector<NodeId> selectedNodeIds() const;
     // Selects the box that shows the node (its own, or its collapsed group's); false when it is not drawn.
     bool selectNodeId(NodeId id);
-    // Selected edges between two node boxes, as (producer, consumer) graph positions.
-    std::vector<std::pair<std::size_t, std::size_t>> selectedEdges() const;
+    // The box that shows the node, by id in the drawing on show (a newer graph may still be laid out).
+    NodeItem* itemForNodeId(NodeId id) const;
+    // Selected edges between two node boxes, as (producer, consumer) ids.
+    std::vector<std::pair<NodeId, NodeId>> selectedEdges() const;
     // The node's box (not a collapsed group's) under a scene point, or nullptr / -1.
     NodeItem* nodeItemAt(QPointF scenePos) const;
-    int nodeAt(QPointF scenePos) const;
+    std::optional<NodeId> nodeAt(QPointF scenePos) const;
     // Input ports a node shows for editing: its inputs, plus one free port while the op takes more.
     static int inputPortCount(const Node& n);
 
 signals:
     void layoutFinished();
-    void nodeSelected(int nodeIndex);   // -1 when nothing (or a group) is selected
+    // Nodes are named by id in what the scene says: positions shift with every edit, and the drawing on show may
+    // be of the graph before the edit while the next one is laid out.
+    void nodeSelected(std::optional<costscope::NodeId> id); // nullopt when nothing (or a group) is selected
     void groupSelected(int group);
-    // A drag from `fromNode`'s output port was released on input port `slot` of `toNode` (graph positions).
-    void connectRequested(int fromNode, int toNode, int slot);
+    // A drag from `from`'s output port was released on input port `slot` of `to`.
+    void connectRequested(costscope::NodeId from, costscope::NodeId to, int slot);
     // The context menu of a node is about to open: listeners add their actions to it.
-    void nodeContextMenu(int nodeIndex, QMenu* menu);
+    void nodeContextMenu(costscope::NodeId id, QMenu* menu);
     // After a group was collapsed or expanded and laid out again: where it now is (its box, or its members), for
     // the view to bring into sight (the old scroll position may show empty space).
     void focusRequested(QRectF sceneRect);
@@ -127,6 +131,8 @@ private:
     void applyProblems();
 
     int innermostGroupOf(const NodeItem* item) const;
+    std::optional<NodeId> idOfUnit(int unit) const; // the node a box shows; nullopt for a group's box
+    std::vector<std::size_t> selectedNodes() const; // selectedNodeIds() as positions in the graph on show
 
     std::shared_ptr<const Graph> m_graph;
     GroupTree m_tree;
@@ -154,7 +160,7 @@ private:
     QTimer* m_refold;                         // settles a resize before laying out again
     bool m_refolding = false;                 // the layout under way follows a fold size change
     int m_focusGroup = -1;                    // the group just collapsed or expanded, until laid out
-    int m_dragFrom = -1;                      // graph position of the node a connection is dragged from
+    std::optional<NodeId> m_dragFrom;         // the node a connection is dragged from
     QGraphicsLineItem* m_dragLine = nullptr;  // the rubber band of that drag
 };
 

@@ -68,15 +68,17 @@ int IcicleChart::cellAt(QPointF pos) const
     return -1;
 }
 
-std::size_t IcicleChart::nodeOf(std::size_t cell) const
+NodeId IcicleChart::nodeOf(std::size_t cell) const
 {
     const IcicleCell& c = m_cells[cell];
     if (c.group < 0)
-        return c.node;
+        return m_graph->nodes[c.node].id;
     const auto& members = m_tree.groups[static_cast<std::size_t>(c.group)].allNodes;
-    return *std::max_element(members.begin(), members.end(), [this](std::size_t a, std::size_t b) {
-        return (a < m_ns.size() ? m_ns[a] : 0) < (b < m_ns.size() ? m_ns[b] : 0);
-    });
+    const std::size_t costliest =
+        *std::max_element(members.begin(), members.end(), [this](std::size_t a, std::size_t b) {
+            return (a < m_ns.size() ? m_ns[a] : 0) < (b < m_ns.size() ? m_ns[b] : 0);
+        });
+    return m_graph->nodes[costliest].id;
 }
 
 void IcicleChart::paintEvent(QPaintEvent*)
@@ -111,7 +113,7 @@ void IcicleChart::paintEvent(QPaintEvent*)
 void IcicleChart::mousePressEvent(QMouseEvent* event)
 {
     if (const int cell = cellAt(event->position()); cell >= 0 && event->button() == Qt::LeftButton)
-        emit nodeSelected(static_cast<int>(nodeOf(static_cast<std::size_t>(cell))));
+        emit nodeSelected(nodeOf(static_cast<std::size_t>(cell)));
     QWidget::mousePressEvent(event);
 }
 

@@ -25,12 +25,12 @@ public:
     QRectF cellRect(std::size_t cell) const;
     int cellAt(QPointF pos) const;
     // The node a click on the cell selects.
-    std::size_t nodeOf(std::size_t cell) const;
+    NodeId nodeOf(std::size_t cell) const;
 
     static constexpr int kRowHeight = 22;
 
 signals:
-    void nodeSelected(int nodeIndex);
+    void nodeSelected(costscope::NodeId id);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

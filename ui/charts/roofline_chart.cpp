@@ -25,16 +25,16 @@ QSharedPointer<QCPAxisTickerLog> decadeTicker()
 
 struct Series {
     QVector<double> x, y;
-    std::vector<int> nodes;
+    std::vector<NodeId> nodes;
 };
 
 // The points of one rate (predicted or measured), sorted by intensity as QCPGraph keeps its data.
 Series seriesOf(const Roofline& r, bool measured)
 {
-    std::vector<std::pair<double, std::pair<double, int>>> points;
+    std::vector<std::pair<double, std::pair<double, NodeId>>> points;
     for (const RooflinePoint& p : r.points)
         if (const double rate = measured ? p.measuredGflops.value_or(0) : p.predictedGflops; rate > 0)
-            points.push_back({p.intensity, {rate, static_cast<int>(p.index)}});
+            points.push_back({p.intensity, {rate, p.id}});
     std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     Series s;
     for (const auto& [x, rest] : points) {
@@ -57,17 +57,17 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), m_plot(new QCus
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     connect(m_plot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* series, int dataIndex) {
-        if (const int node = nodeAt(series, dataIndex); node >= 0)
-            emit nodeSelected(node);
+        if (const auto node = nodeAt(series, dataIndex))
+            emit nodeSelected(*node);
     });
 }
 
-int RooflineChart::nodeAt(const QCPAbstractPlottable* series, int dataIndex) const
+std::optional<NodeId> RooflineChart::nodeAt(const QCPAbstractPlottable* series, int dataIndex) const
 {
     for (const auto& [drawn, nodes] : m_nodesOf)
         if (drawn == series && dataIndex >= 0 && static_cast<std::size_t>(dataIndex) < nodes.size())
             return nodes[static_cast<std::size_t>(dataIndex)];
-    return -1;
+    return std::nullopt;
 }
 
 void RooflineChart::showRoofline(Roofline roofline, const QString& device)

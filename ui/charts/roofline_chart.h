@@ -2,6 +2,7 @@
 #pragma once
 #include "analysis/roofline.h"
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -23,17 +24,17 @@ public:
     void showRoofline(Roofline roofline, const QString& device);
     const Roofline& roofline() const { return m_roofline; }
     QCustomPlot* plot() const { return m_plot; }
-    // The graph position of the point at `dataIndex` of a series this chart drew; -1 for anything else.
-    int nodeAt(const QCPAbstractPlottable* series, int dataIndex) const;
+    // The node of the point at `dataIndex` of a series this chart drew; nullopt for anything else.
+    std::optional<NodeId> nodeAt(const QCPAbstractPlottable* series, int dataIndex) const;
 
 signals:
-    void nodeSelected(int nodeIndex);
+    void nodeSelected(costscope::NodeId id);
 
 private:
     QCustomPlot* m_plot;
     Roofline m_roofline;
-    // Per point series, the graph positions in the order of its (intensity-sorted) data.
-    std::vector<std::pair<const QCPAbstractPlottable*, std::vector<int>>> m_nodesOf;
+    // Per point series, the node ids in the order of its (intensity-sorted) data.
+    std::vector<std::pair<const QCPAbstractPlottable*, std::vector<NodeId>>> m_nodesOf;
 };
 
 // Docks the chart beside the Top nodes of `window` and binds it to the open graph: the Costscope model's costs on

@@ -200,7 +200,7 @@ void plotShares(QCustomPlot* plot, const SweepData& d)
         g->setBrush(fill);
         g->setChannelFillGraph(below);
         g->setProperty("share", true);
-        g->setProperty("node", s.other ? -1LL : static_cast<long long>(s.node));
+        g->setProperty("node", s.other ? QVariant() : QVariant::fromValue<qlonglong>(s.node)); // none for "other"
         below = g;
     }
     plot->rescaleAxes();
@@ -208,16 +208,17 @@ void plotShares(QCustomPlot* plot, const SweepData& d)
     plot->replot();
 }
 
-bool highlightShare(QCustomPlot* plot, long long node)
+bool highlightShare(QCustomPlot* plot, std::optional<NodeId> node)
 {
     bool found = false;
     for (int i = 0; i < plot->graphCount(); ++i) {
         QCPGraph* g = plot->graph(i);
-        const bool on = node >= 0 && g->property("node").toLongLong() == node;
+        const QVariant curveNode = g->property("node");
+        const bool on = node && curveNode.isValid() && curveNode.toLongLong() == *node;
         found = found || on;
         QBrush brush = g->brush();
         QColor c = brush.color();
-        c.setAlpha(node < 0 ? 170 : on ? 235 : 70);
+        c.setAlpha(!node ? 170 : on ? 235 : 70);
         brush.setColor(c);
         g->setBrush(brush);
         QPen pen = g->pen();

@@ -15,7 +15,7 @@ void plotDeviceCosts(QCustomPlot* plot, const SweepData& d);
 void plotGateScores(QCustomPlot* plot, const SweepData& d, const std::string& shadeTarget);
 void plotStrategies(QCustomPlot* plot, const SweepData& d);
 void plotShares(QCustomPlot* plot, const SweepData& d);
-// Emphasises the curve of `node` in chart 4 (none when node < 0); returns whether the node has a curve.
-bool highlightShare(QCustomPlot* plot, long long node);
+// Emphasises the curve of `node` in chart 4 (none for nullopt); returns whether the node has a curve.
+bool highlightShare(QCustomPlot* plot, std::optional<NodeId> node);
 
 } // namespace costscope

@@ -14,16 +14,6 @@
 namespace costscope {
 
 namespace {
-// Every node whose box (or collapsed group's box) is selected on the canvas: a selected group fuses all it holds.
-std::vector<NodeId> selectedNodes(const OpenGraphFeed* feed, const GraphScene* scene)
-{
-    std::vector<NodeId> ids;
-    if (feed->graph())
-        for (std::size_t i : scene->selectedNodes())
-            ids.push_back(feed->graph()->nodes[i].id);
-    return ids;
-}
-
 // The sweep starts from the analysis settings, all of their bindings included.
 void syncToolbar(const AnalysisSettingsOwner* settings, SweepPanel* panel)
 {
@@ -58,13 +48,10 @@ SweepPanel* installSweepDock(QMainWindow* w, OpenGraphFeed* feed, GraphScene* sc
     // setBase ignores a change to the swept symbol alone: it is overridden at every sweep point.
     QObject::connect(settings, &AnalysisSettingsOwner::changed, panel,
                      [settings, panel] { syncToolbar(settings, panel); });
-    QObject::connect(scene, &GraphScene::nodeSelected, panel, [feed, panel](int index) {
-        const bool valid = index >= 0 && feed->graph() && static_cast<std::size_t>(index) < feed->graph()->nodes.size();
-        panel->setHighlightedNode(
-            valid ? static_cast<long long>(feed->graph()->nodes[static_cast<std::size_t>(index)].id) : -1);
-    });
+    QObject::connect(scene, &GraphScene::nodeSelected, panel,
+                     [panel](std::optional<NodeId> id) { panel->setHighlightedNode(id); });
     QObject::connect(panel, &SweepPanel::fuseRequested, panel,
-                     [feed, scene, panel] { panel->setFuseNodes(selectedNodes(feed, scene)); });
+                     [scene, panel] { panel->setFuseNodes(scene->selectedNodeIds()); }); // a group: all it holds
     // A clicked sweep value becomes the binding of the swept symbol (a symbol of the graph, or batch): the plotted
     // sweep's symbol, or before the first result the one the panel names.
     QObject::connect(panel, &SweepPanel::valueClicked, settings, [settings, bindings, panel](qint64 value) {

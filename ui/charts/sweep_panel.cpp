@@ -153,10 +153,10 @@ void SweepPanel::setRlxVersion(RlxVersion version)
     schedule();
 }
 
-void SweepPanel::setHighlightedNode(long long node)
+void SweepPanel::setHighlightedNode(std::optional<NodeId> node)
 {
     m_highlight = node;
-    if (!highlightShare(m_shares, node) && node >= 0 && m_in.graph && m_in.graph->find(node)) {
+    if (!highlightShare(m_shares, node) && node && m_in.graph && m_in.graph->find(*node)) {
         m_in.pinnedNode = node;
         schedule();
     }

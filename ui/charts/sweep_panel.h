@@ -30,9 +30,10 @@ public:
     void setBase(const Bindings& base);         // the other symbols' values
     void setFuseNodes(std::vector<NodeId> nodes);
     void setRlxVersion(RlxVersion version); // chart 1's pick rule: Uncalibrated crossovers are drawn, not picked
-    // Emphasises the node's series (chart 4), asking for one when the node is not among the top nodes; -1: none.
-    void setHighlightedNode(long long node);
-    long long highlightedNode() const { return m_highlight; }
+    // Emphasises the node's series (chart 4), asking for one when the node is not among the top nodes; nullopt:
+    // none.
+    void setHighlightedNode(std::optional<NodeId> node);
+    std::optional<NodeId> highlightedNode() const { return m_highlight; }
 
     QLineEdit* symbolEdit() const { return m_symbol; }
     QLineEdit* valuesEdit() const { return m_values; }
@@ -66,7 +67,7 @@ private:
 
     SweepInputs m_in;
     SweepData m_data;
-    long long m_highlight = -1;
+    std::optional<NodeId> m_highlight;
     JobTracker m_job;
     QTimer* m_delay;
     QLineEdit* m_symbol;

@@ -20,12 +20,13 @@ DeviceCostTable::DeviceCostTable(QWidget* parent) : QTableWidget(0, ColumnCount,
     setToolTip(tr("The selected node's cost on every device (same model and bindings)"));
 }
 
-void DeviceCostTable::showNode(const DeviceCosts* costs, int nodeIndex)
+void DeviceCostTable::showNode(const Graph* graph, const DeviceCosts* costs, std::optional<NodeId> id)
 {
     setRowCount(0);
-    if (!costs || nodeIndex < 0)
+    const auto position = graph && id ? graph->indexOf(*id) : std::nullopt;
+    if (!costs || !position)
         return;
-    const auto idx = static_cast<std::size_t>(nodeIndex);
+    const std::size_t idx = *position;
     const auto pick = costs->pick(m_version);
     for (std::size_t d = 0; d < costs->devices.size(); ++d) {
         const GraphCost* cost = costs->costs[d].get();

@@ -2,6 +2,7 @@
 #pragma once
 #include "jobs/device_costs.h"
 #include <QTableWidget>
+#include <optional>
 
 namespace costscope {
 
@@ -14,7 +15,8 @@ public:
     enum Column { Device, Total, Compute, Memory, Dispatch, Sync, Calibration, ColumnCount };
 
     explicit DeviceCostTable(QWidget* parent = nullptr);
-    void showNode(const DeviceCosts* costs, int nodeIndex);
+    // The node's row in each device's cost of `graph` (the graph the costs were computed for); nullopt clears.
+    void showNode(const Graph* graph, const DeviceCosts* costs, std::optional<NodeId> id);
     // Whose pick rule decides the bold row and the greyed ones (the window's RLX version); applies from the next
     // showNode().
     void setRlxVersion(RlxVersion version) { m_version = version; }

@@ -22,6 +22,12 @@ void NodeTableModel::setCost(std::shared_ptr<const GraphCost> cost)
         emit dataChanged(index(0, Cost), index(rowCount() - 1, Cost));
 }
 
+QModelIndex NodeTableModel::indexOfNode(NodeId id) const
+{
+    const auto row = m_graph ? m_graph->indexOf(id) : std::nullopt;
+    return row ? index(static_cast<int>(*row), 0) : QModelIndex();
+}
+
 int NodeTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() || !m_graph ? 0 : static_cast<int>(m_graph->nodes.size());
@@ -35,8 +41,8 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const
         return {};
     const auto row = static_cast<std::size_t>(index.row());
     const Node& n = m_graph->nodes[row];
-    if (role == NodeIndexRole)
-        return index.row();
+    if (role == NodeIdRole)
+        return QVariant::fromValue<qlonglong>(n.id);
     const auto bytes = n.shape.bytes();
     const NodeCost* cost = m_cost && row < m_cost->nodes.size() && !m_cost->nodes[row].skipped ? &m_cost->nodes[row] : nullptr;
     if (role == SortRole) {

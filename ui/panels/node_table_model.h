@@ -13,11 +13,13 @@ class NodeTableModel : public QAbstractTableModel {
 public:
     enum Column { Id, Name, OpLabel, Shape, Scope, Bytes, Cost, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
-    static constexpr int NodeIndexRole = Qt::UserRole + 2;
+    static constexpr int NodeIdRole = Qt::UserRole + 2; // the row's node id (qlonglong)
 
     explicit NodeTableModel(QObject* parent = nullptr);
     void setGraph(std::shared_ptr<const Graph> graph);
     void setCost(std::shared_ptr<const GraphCost> cost);
+    // The first column of the node's row; invalid when the graph has no such node.
+    QModelIndex indexOfNode(NodeId id) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

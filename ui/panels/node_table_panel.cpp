@@ -41,30 +41,30 @@ NodeTablePanel::NodeTablePanel(NodeTableModel* model, QWidget* parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (!m_settingSelection && current.isValid())
-                    emit nodeSelected(current.data(NodeTableModel::NodeIndexRole).toInt());
+                    emit nodeSelected(current.data(NodeTableModel::NodeIdRole).toLongLong());
             });
 }
 
-void NodeTablePanel::selectNode(int nodeIndex)
+void NodeTablePanel::selectNode(std::optional<NodeId> id)
 {
     m_settingSelection = true;
-    if (nodeIndex < 0) {
-        m_view->clearSelection();
+    const QModelIndex proxyIndex = id ? m_proxy->mapFromSource(m_model->indexOfNode(*id)) : QModelIndex();
+    if (proxyIndex.isValid()) {
+        m_view->selectionModel()->setCurrentIndex(proxyIndex,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(proxyIndex);
     } else {
-        const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(nodeIndex, 0));
-        if (proxyIndex.isValid()) {
-            m_view->selectionModel()->setCurrentIndex(
-                proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            m_view->scrollTo(proxyIndex);
-        }
+        m_view->clearSelection();
     }
     m_settingSelection = false;
 }
 
-int NodeTablePanel::selectedNode() const
+std::optional<NodeId> NodeTablePanel::selectedNode() const
 {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    return rows.isEmpty() ? -1 : rows.front().data(NodeTableModel::NodeIndexRole).toInt();
+    if (rows.isEmpty())
+        return std::nullopt;
+    return rows.front().data(NodeTableModel::NodeIdRole).toLongLong();
 }
 
 } // namespace costscope

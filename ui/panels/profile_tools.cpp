@@ -148,15 +148,17 @@ void ProfileTools::calibrate()
     options.backend = m_backend;
     options.device = m_device;
     options.quick = m_quick->isChecked();
+    options.repeats = m_repeats;
     options.tool = kCalibratedBy;
     m_job.start(
-        [options, predictors = m_predictors->isChecked()](const JobContext& job) mutable -> Result<SavedProfile> {
+        [options, predictors = m_predictors->isChecked(),
+         budget = m_predictorBudgetS](const JobContext& job) mutable -> Result<SavedProfile> {
             options.cancel = job.cancelFlag();
             options.progress = [&job](int done, int total) { job.progress(done, total); };
             auto backend = loadBackend(options.backend);
             if (!backend)
                 return backend.error();
-            auto c = calibrateWithPredictors(**backend, CalibrationRequest{options, predictors, 0});
+            auto c = calibrateWithPredictors(**backend, CalibrationRequest{options, predictors, budget});
             if (!c)
                 return c.error();
             return saveCalibratedProfile(std::move(c->profile));

@@ -38,6 +38,14 @@ public:
     // A run on `backend` of this machine, or of a remote `host`.
     void addRun(std::shared_ptr<const RunComparison> run, const std::string& host = {});
     bool busy() const { return m_job.busy(); }
+    // How much Calibrate measures: timed runs per figure (CPU) and seconds of measuring for the kernel predictors
+    // (costscope-cli calibrate --predictor-budget); 0, the default: the calibration's and Quick's own. Tests set
+    // small ones.
+    void setCalibrationBudget(int repeats, double predictorBudgetS)
+    {
+        m_repeats = repeats;
+        m_predictorBudgetS = predictorBudgetS;
+    }
 
     QPushButton* calibrateButton() const { return m_calibrate; }
     QPushButton* cancelButton() const { return m_cancelButton; }
@@ -77,7 +85,9 @@ private:
     std::string m_host;                                                               // empty: this machine
     std::vector<std::pair<std::string, std::shared_ptr<const RunComparison>>> m_runs; // each with its host
 
-    JobTracker m_job;           // a calibration or a fit
+    JobTracker m_job; // a calibration or a fit
+    int m_repeats = 0;
+    double m_predictorBudgetS = 0;
     bool m_calibrating = false; // the job is a calibration, which Cancel stops (a fit is short)
 };
 

@@ -65,18 +65,26 @@ PropertyPanel::PropertyPanel(QWidget* parent) : QTreeWidget(parent)
 
 void PropertyPanel::onItemChanged(QTreeWidgetItem* item, int column)
 {
-    if (column != 1 || m_node < 0 || !item->data(0, kEditRole).isValid())
+    if (column != 1 || !m_node || !item->data(0, kEditRole).isValid())
         return;
     const QString text = item->text(1);
     switch (static_cast<Edit>(item->data(0, kEditRole).toInt())) {
-    case Edit::Name: emit renameRequested(m_node, text); break;
-    case Edit::Attribute: emit attributeEdited(m_node, item->data(0, kKeyRole).toString(), text); break;
-    case Edit::Shape: emit shapeEdited(m_node, text); break;
-    case Edit::Output: emit outputToggled(m_node, text.trimmed().toLower() == tr("yes") || text.trimmed() == QLatin1String("true")); break;
+    case Edit::Name:
+        emit renameRequested(*m_node, text);
+        break;
+    case Edit::Attribute:
+        emit attributeEdited(*m_node, item->data(0, kKeyRole).toString(), text);
+        break;
+    case Edit::Shape:
+        emit shapeEdited(*m_node, text);
+        break;
+    case Edit::Output:
+        emit outputToggled(*m_node, text.trimmed().toLower() == tr("yes") || text.trimmed() == QLatin1String("true"));
+        break;
     case Edit::NewAttribute: {
         const qsizetype eq = text.indexOf(QLatin1Char('='));
         if (eq > 0)
-            emit attributeEdited(m_node, text.left(eq).trimmed(), text.mid(eq + 1));
+            emit attributeEdited(*m_node, text.left(eq).trimmed(), text.mid(eq + 1));
         break;
     }
     }
@@ -94,14 +102,16 @@ QTreeWidgetItem* PropertyPanel::editRow(Edit what, const QString& key) const
     return nullptr;
 }
 
-void PropertyPanel::showNode(const Graph* graph, int nodeIndex, const GraphCost* cost, const QString& problem)
+void PropertyPanel::showNode(const Graph* graph, std::optional<NodeId> id, const GraphCost* cost,
+                             const QString& problem)
 {
     const QSignalBlocker block(this); // building rows is not editing them
     clear();
-    m_node = -1;
-    if (!graph || nodeIndex < 0 || static_cast<std::size_t>(nodeIndex) >= graph->nodes.size())
+    m_node.reset();
+    const auto position = graph && id ? graph->indexOf(*id) : std::nullopt;
+    if (!position)
         return;
-    const auto idx = static_cast<std::size_t>(nodeIndex);
+    const std::size_t idx = *position;
     const Node& n = graph->nodes[idx];
     m_node = n.id;
     auto* node = section(this, tr("Node"));
@@ -184,7 +194,7 @@ void PropertyPanel::showGroup(const Graph& graph, const GroupTree& tree, int gro
 {
     const QSignalBlocker block(this);
     clear();
-    m_node = -1;
+    m_node.reset();
     if (group < 0 || static_cast<std::size_t>(group) >= tree.groups.size())
         return;
     const GroupTree::Group& grp = tree.groups[static_cast<std::size_t>(group)];

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include "analysis/cost_model.h"
-#include "layout/group_tree.h"
 #include "ir/graph.h"
+#include "layout/group_tree.h"
 #include <QTreeWidget>
+#include <optional>
 
 namespace costscope {
 
@@ -16,7 +17,9 @@ public:
     enum class Edit { Name = 1, Attribute, Shape, Output, NewAttribute };
     explicit PropertyPanel(QWidget* parent = nullptr);
     // `problem`: why the node is invalid, shown first and in red; empty when it is fine.
-    void showNode(const Graph* graph, int nodeIndex, const GraphCost* cost, const QString& problem = {});
+    void showNode(const Graph* graph, std::optional<NodeId> id, const GraphCost* cost, const QString& problem = {});
+    // The node shown (nullopt: none, or a group).
+    std::optional<NodeId> shownNode() const { return m_node; }
     // A group (a collapsed box, or a scope): its members, their summed cost, the tensors that cross its boundary
     // and the sync points inside. Nothing in it is edited here.
     void showGroup(const Graph& graph, const GroupTree& tree, int group, const GraphCost* cost);
@@ -34,7 +37,7 @@ signals:
 
 private:
     void onItemChanged(QTreeWidgetItem* item, int column);
-    NodeId m_node = -1;
+    std::optional<NodeId> m_node;
 };
 
 } // namespace costscope

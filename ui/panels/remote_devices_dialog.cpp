@@ -210,13 +210,16 @@ void RemoteDevicesDialog::calibrateSelected()
     m_status->setText(
         tr("Calibrating %1 on %2 (quick)…").arg(item->text().section(' ', 0, 0), m_host->text().trimmed()));
     setBusy(true);
+    std::vector<std::string> predictorArgs;
+    if (m_predictorBudgetS > 0)
+        predictorArgs = {"--predictor-budget", std::to_string(m_predictorBudgetS)};
     m_job.start(
-        [options = *options, backend, device, name](const JobContext& job) mutable {
+        [options = *options, backend, device, name, predictorArgs](const JobContext& job) mutable {
             options.cancel = job.cancelFlag();
             RemoteCli remote(options);
             auto outcome = std::make_shared<RemoteDevicesOutcome>();
             outcome->calibration = true;
-            auto profile = calibrateRemotely(remote, backend, device, true, name);
+            auto profile = calibrateRemotely(remote, backend, device, true, name, predictorArgs);
             auto saved = profile ? saveCalibratedProfile(*profile) : Result<SavedProfile>(profile.error());
             if (saved) {
                 outcome->profile = saved->profile.name;

@@ -44,6 +44,9 @@ public:
     // The hosts kept from earlier listings (remote_hosts_store.h): choosing one fills the fields; Remove forgets it.
     QComboBox* savedHosts() const { return m_saved; }
     QPushButton* removeButton() const { return m_remove; }
+    // Seconds of measuring for the calibration's kernel predictors (calibrate --predictor-budget); 0, the default:
+    // the remote calibrate's own. Tests set a small one.
+    void setPredictorBudgetS(double seconds) { m_predictorBudgetS = seconds; }
     // deviceList() items carry the backend and the device index in these roles.
     static constexpr int kBackendRole = Qt::UserRole;
     static constexpr int kDeviceIndexRole = Qt::UserRole + 1;
@@ -84,6 +87,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QPushButton* m_calibrateButton = nullptr;
     JobTracker m_job;
+    double m_predictorBudgetS = 0;
 };
 
 } // namespace costscope

@@ -84,7 +84,7 @@ void SearchBar::update()
         const bool opHit = (mode == Mode::Op || mode == Mode::NameOrOp) && op.contains(text, Qt::CaseInsensitive);
         const bool hit = mode == Mode::Regex ? re.match(name).hasMatch() || re.match(op).hasMatch() : nameHit || opHit;
         if (hit)
-            m_matches.push_back(i);
+            m_matches.push_back(m_graph->nodes[i].id);
     }
     m_status->setText(m_matches.empty() ? tr("no match") : tr("%n match(es)", nullptr, static_cast<int>(m_matches.size())));
 }
@@ -99,7 +99,7 @@ void SearchBar::step(int delta)
     const int n = static_cast<int>(m_matches.size());
     m_current = m_current < 0 ? (delta > 0 ? 0 : n - 1) : ((m_current + delta) % n + n) % n;
     m_status->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
-    emit nodeFound(static_cast<int>(m_matches[static_cast<std::size_t>(m_current)]));
+    emit nodeFound(m_matches[static_cast<std::size_t>(m_current)]);
 }
 
 } // namespace costscope

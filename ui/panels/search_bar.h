@@ -19,7 +19,7 @@ public:
     explicit SearchBar(QWidget* parent = nullptr);
     void setGraph(const Graph* graph); // not owned
     void setQuery(const QString& text, Mode mode);
-    const std::vector<std::size_t>& matches() const { return m_matches; }
+    const std::vector<NodeId>& matches() const { return m_matches; } // in graph order
     QLineEdit* edit() const { return m_edit; }
     Mode mode() const;
 
@@ -30,7 +30,7 @@ public slots:
     void previous();
 
 signals:
-    void nodeFound(int nodeIndex);
+    void nodeFound(costscope::NodeId id);
 
 private:
     void update();
@@ -39,7 +39,7 @@ private:
     QLineEdit* m_edit;
     QComboBox* m_mode;
     QLabel* m_status;
-    std::vector<std::size_t> m_matches;
+    std::vector<NodeId> m_matches;
     int m_current = -1;
 };
 

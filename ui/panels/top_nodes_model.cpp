@@ -38,8 +38,8 @@ QVariant TopNodesModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const TopNode& t = m_top.nodes[static_cast<std::size_t>(index.row())];
-    if (role == NodeIndexRole)
-        return static_cast<int>(t.index);
+    if (role == NodeIdRole)
+        return QVariant::fromValue<qlonglong>(m_graph->nodes[t.index].id);
     if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
         return {};
     const bool sort = role == SortRole;

@@ -14,7 +14,7 @@ class TopNodesModel : public QAbstractTableModel {
 public:
     enum Column { Rank, Name, OpLabel, Predicted, PredictedShare, Measured, MeasuredShare, Cumulative, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
-    static constexpr int NodeIndexRole = Qt::UserRole + 2;
+    static constexpr int NodeIdRole = Qt::UserRole + 2; // the row's node id (qlonglong)
 
     explicit TopNodesModel(QObject* parent = nullptr);
     // `graph` null clears the table.

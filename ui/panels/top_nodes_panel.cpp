@@ -56,8 +56,9 @@ TopNodesPanel::TopNodesPanel(QWidget* parent)
     layout->addWidget(tabs, 1);
     connect(m_count, &QSpinBox::valueChanged, this, &TopNodesPanel::refresh);
     connect(m_ranking, &QComboBox::currentIndexChanged, this, &TopNodesPanel::refresh);
-    connect(m_view, &QTableView::clicked, this,
-            [this](const QModelIndex& index) { emit nodeSelected(index.data(TopNodesModel::NodeIndexRole).toInt()); });
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        emit nodeSelected(index.data(TopNodesModel::NodeIdRole).toLongLong());
+    });
     refresh();
 }
 

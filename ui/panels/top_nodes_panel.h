@@ -38,7 +38,7 @@ public:
     QTableWidget* classTable() const { return m_classes; }
 
 signals:
-    void nodeSelected(int nodeIndex);
+    void nodeSelected(costscope::NodeId id);
 
 private:
     void refresh();
