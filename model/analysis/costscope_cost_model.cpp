@@ -67,7 +67,8 @@ const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
     case OpKind::Gemm:
     case OpKind::FusedMatMulBiasAct: return p.matmulWaves.valid() ? &p.matmulWaves : nullptr;
     case OpKind::Conv: return p.convWaves.valid() ? &p.convWaves : nullptr;
-    case OpKind::Attention: return p.attentionWaves.valid() ? &p.attentionWaves : nullptr;
+    case OpKind::Attention:
+        return p.attentionWaves.valid() ? &p.attentionWaves : nullptr;
     default: return nullptr;
     }
 }

@@ -24,7 +24,7 @@ struct AttentionTiming {
 TileWaves fitAttentionRowWaves(const std::vector<AttentionTiming>& timings);
 
 struct AttentionWavesFit {
-    TileWaves waves; // invalid where the GEMM rate explains the sampler's attention as well or better
+    TileWaves waves; // invalid unless it leaves under half the GEMM rate's spread on the sampler's attention
     int kernels = 0; // sampler attention kernels measured
     // The spread (standard deviation) of ln(predicted / measured) over them: how much of the shapes' variation each
     // leaves to the predictors, a constant ratio aside.

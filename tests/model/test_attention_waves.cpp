@@ -6,6 +6,7 @@
 // the predictors' clamp), the GEMM rate stays where it explains the kernels, and the waves survive the profile JSON.
 #include "analysis/costscope_cost_model.h"
 #include "analysis/profile_io.h"
+#include "holdout_test_run.h"
 #include "train/attention_waves_fit.h"
 #include "train/family_holdout.h"
 #include "train/kernel_predictor_train.h"
@@ -143,12 +144,7 @@ private slots:
                                                    return ns;
                                                }));
         QVERIFY2(worstRatio > 4 * KernelPredictor::kMaxRatio, qPrintable(QString::number(worstRatio)));
-        DeviceProfile rlx = p;
-        rlx.name = "rlx";
-        PredictorTrainOptions o;
-        o.threads = 1;
-        o.minSamples = 3;
-        auto report = evaluateLeaveFamilyOut(runs, p, rlx, o);
+        auto report = test::evaluateHeldOut(runs, p);
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         bool noted = false;
         for (const std::string& n : report->notes)
