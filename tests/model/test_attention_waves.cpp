@@ -111,6 +111,15 @@ private slots:
         QVERIFY2(fit.waves.valid(), fit.note.c_str());
         QVERIFY2(fit.wavesError < 0.05 && fit.gemmRateError > 0.5, fit.note.c_str());
         QVERIFY2(fit.note.find("attention priced in waves") == 0, fit.note.c_str());
+        // What calibrate stores: the waves beside the predictors, said in its figures, kept in the profile JSON.
+        std::vector<std::string> notes;
+        PredictorTrainOptions o;
+        o.threads = 1;
+        auto calibrated = withTrainedPredictors(p, samplerAttentionRuns(p, perRow), o, &notes);
+        QVERIFY2(calibrated.ok(), calibrated.ok() ? "" : calibrated.error().message.c_str());
+        QVERIFY(calibrated->attentionWaves.valid() && calibrated->kernelPredictors);
+        QVERIFY(!notes.empty() && notes.front().find("attention priced in waves") == 0);
+        QVERIFY(profileToJsonText(*calibrated).find("\"attention_waves\"") != std::string::npos);
         // Scored families are never fitted on: a GPT run alone leaves nothing to fit.
         std::vector<EvalRun> gpt{measuredRun("gpt", "gpt", 1, modelZoo().front().build(1), p, perRow)};
         QCOMPARE(fitAttentionWaves(gpt, p, 0).kernels, 0);
