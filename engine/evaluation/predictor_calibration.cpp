@@ -58,6 +58,7 @@ Result<DeviceProfile> withMeasuredPredictors(Backend& backend, const DeviceProfi
     DeviceProfile out = profile;
     out.kernelPredictors = trained->kernelPredictors;
     out.graphComposition = trained->graphComposition;
+    out.attentionWaves = trained->attentionWaves;
     char line[160];
     std::snprintf(line, sizeof line, "kernel predictors from %zu measured sampler and zoo graphs (%zu skipped):\n",
                   runs.size(), skipped.size());

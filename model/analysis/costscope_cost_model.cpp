@@ -69,6 +69,8 @@ const TileWaves* tiledKernel(OpKind kind, const DeviceProfile& p)
     case OpKind::Gemm:
     case OpKind::FusedMatMulBiasAct: return p.matmulWaves.valid() ? &p.matmulWaves : nullptr;
     case OpKind::Conv: return p.convWaves.valid() ? &p.convWaves : nullptr;
+    case OpKind::Attention:
+        return p.attentionWaves.valid() ? &p.attentionWaves : nullptr;
     default: return nullptr;
     }
 }
@@ -99,9 +101,12 @@ double computeNs(const Op& op, const OpWork& w, const Rates& r)
 {
     const DeviceProfile& p = r.profile;
     const bool gemm = usesGemmRate(w);
-    if (const TileWaves* waves = tiledKernel(op.kind, p); waves && gemm)
+    if (const TileWaves* waves = tiledKernel(op.kind, p); waves && gemm) {
+        if (op.kind == OpKind::Attention) // rows of batch·heads·queries, each walking keys × head dim
+            return waves->ns(w.gemmM, w.gemmN * w.gemmK, 1);
         return op.kind == OpKind::Conv ? waves->ns(w.gemmN, w.gemmK, w.gemmM, w.gemmGroups)
                                        : waves->ns(w.gemmM, w.gemmK, w.gemmN);
+    }
     if (op.kind == OpKind::Conv && p.convPerSample && w.perSample.calls > 0)
         return perSampleConvNs(w, r.gemm, p);
     const std::optional<double> kernel = gemm ? std::nullopt : r.kernel.at(op, w.flops);

@@ -84,6 +84,11 @@ struct DeviceProfile {
     // Gemm and FusedMatMulBiasAct, the implicit-GEMM conv.comp prices Conv (rows = output channels per group,
     // columns = batch·output positions), instead of the sgemm table and the im2col rate. Invalid: not used.
     TileWaves matmulWaves, convWaves;
+    // A backend's attention kernel timed in waves of query rows (model/train/attention_waves_fit.h): rows =
+    // batch·heads·query positions, k = key positions · head dim (the loop one row walks), one column. Fitted from
+    // the kernel sampler's attention kernels where it explains them better than the GEMM rate (Vulkan's
+    // attention.comp runs one invocation per row, latency-bound, 100-1000x under that rate). Invalid: not used.
+    TileWaves attentionWaves;
     // What a calibration of the CPU backend measures of its own kernels; empty, false or 0 on other profiles, and
     // the Costscope model then prices with the generic roofline.
     // Copy bandwidth by bytes moved: a kernel whose tensors stay in the caches runs faster than one streaming

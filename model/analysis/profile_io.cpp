@@ -265,6 +265,7 @@ const std::set<std::string>& knownKeys()
                                             "im2col_bw_gbps",
                                             "matmul_waves",
                                             "conv_waves",
+                                            "attention_waves",
                                             "memory_bw_table",
                                             "kernel_gflops",
                                             "kernel_gflops_by_size",
@@ -308,7 +309,8 @@ std::string profileToJsonText(const DeviceProfile& p)
     writeDTypeRates(p.dtypeRates, j);
     if (p.im2colBw > 0)
         j["im2col_bw_gbps"] = p.im2colBw;
-    for (const auto& [key, w] : {std::pair{"matmul_waves", &p.matmulWaves}, std::pair{"conv_waves", &p.convWaves}})
+    for (const auto& [key, w] : {std::pair{"matmul_waves", &p.matmulWaves}, std::pair{"conv_waves", &p.convWaves},
+                                 std::pair{"attention_waves", &p.attentionWaves}})
         if (w->valid())
             j[key] = {{"tile_m", w->tileM}, {"tile_n", w->tileN}, {"tile_k", w->tileK}, {"concurrent_tiles", w->concurrentTiles},
                       {"step_ns", w->stepNs}, {"fixed_ns", w->fixedNs}};
@@ -409,6 +411,7 @@ Result<DeviceProfile> profileFromJsonText(const std::string& text, const std::st
     r.number("im2col_bw_gbps", p.im2colBw);
     readWaves(r, "matmul_waves", p.matmulWaves);
     readWaves(r, "conv_waves", p.convWaves);
+    readWaves(r, "attention_waves", p.attentionWaves);
     readBandwidthTable(r, p);
     readPositiveMap(r, "kernel_gflops", "expected an object {op kind: GFLOP/s}", p.kernelGflops);
     readKernelRateTables(r, p);

@@ -5,10 +5,12 @@
 #include "analysis/host_speed.h"
 #include "analysis/kernel_samples.h"
 #include "analysis/rlx_cost_model.h"
+#include "train/attention_waves_fit.h"
 #include "zoo/kernel_sampler.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -84,6 +86,22 @@ GraphComposition compositionOf(const std::vector<EvalRun>& runs, const DevicePro
     return fitGraphComposition(samples);
 }
 
+// The profile with its attention waves fitted on the kernel sampler's runs alone (attention_waves_fit.h), where they
+// hold enough attention kernels; otherwise as it is. The predictors learn their ratios to what this prices.
+DeviceProfile withSampledAttentionWaves(DeviceProfile analytic, const std::vector<EvalRun>& runs,
+                                        std::vector<std::string>* notes)
+{
+    std::vector<EvalRun> sampler;
+    std::copy_if(runs.begin(), runs.end(), std::back_inserter(sampler),
+                 [](const EvalRun& r) { return r.family == kSamplerFamily; });
+    const AttentionWavesFit fit = fitAttentionWaves(sampler, analytic, launchOf(sampler, {}));
+    if (fit.kernels >= 3)
+        analytic.attentionWaves = fit.waves;
+    if (notes && !fit.note.empty())
+        notes->push_back(fit.note);
+    return analytic;
+}
+
 struct Accumulator {
     std::vector<std::pair<double, double>> graphs, nodes;
 };
@@ -99,7 +117,7 @@ std::string familyKey(const std::string& model, const std::string& family)
 Result<DeviceProfile> withTrainedPredictors(const DeviceProfile& calibrated, const std::vector<EvalRun>& runs,
                                             const PredictorTrainOptions& options, std::vector<std::string>* notes)
 {
-    const DeviceProfile analytic = analyticOnly(calibrated);
+    const DeviceProfile analytic = withSampledAttentionWaves(analyticOnly(calibrated), runs, notes);
     auto trained = trainKernelPredictors(samplesOf(runs, analytic, {}, launchOf(runs, {})), options);
     if (!trained)
         return trained.error();
@@ -183,7 +201,8 @@ Result<EvaluationReport> evaluateLeaveFamilyOut(const std::vector<EvalRun>& runs
     if (report.families.size() < 2)
         return Diagnostic::error("leave-one-family-out needs runs of at least two families (got "
                                  + std::to_string(report.families.size()) + ")");
-    const DeviceProfile analytic = analyticOnly(calibrated);
+    // Fitted on the sampler's kernels only, so the same for every held-out family.
+    const DeviceProfile analytic = withSampledAttentionWaves(analyticOnly(calibrated), runs, &report.notes);
     const CostscopeCostModel costscope;
     Accumulators acc;
     for (const std::string& family : report.families) {

@@ -7,6 +7,7 @@
 #include "analysis/kernel_samples.h"
 #include "analysis/profile_io.h"
 #include "cpu_test_profile.h"
+#include "holdout_test_run.h"
 #include "train/family_holdout.h"
 #include "train/kernel_predictor_train.h"
 #include "zoo/model_zoo.h"
@@ -206,12 +207,7 @@ private slots:
                             }
                         runs.push_back(r);
                     }
-        DeviceProfile rlx = p;
-        rlx.name = "rlx";
-        PredictorTrainOptions o;
-        o.threads = 1;
-        o.minSamples = 3;
-        auto report = evaluateLeaveFamilyOut(runs, p, rlx, o);
+        auto report = test::evaluateHeldOut(runs, p);
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message.c_str());
         QCOMPARE(report->families, (std::vector<std::string>{"mlp", "gpt"}));
         QCOMPARE(report->models.size(), std::size_t(4));
@@ -225,7 +221,7 @@ private slots:
             }
         // With one family there is nothing to hold out.
         std::vector<EvalRun> one(runs.begin(), runs.begin() + 2);
-        QVERIFY(!evaluateLeaveFamilyOut(one, p, rlx, o).ok());
+        QVERIFY(!test::evaluateHeldOut(one, p).ok());
     }
 
     void graphCompositionIsRecoveredAndSaved()
