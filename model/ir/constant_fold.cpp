@@ -22,8 +22,10 @@ std::optional<DType> fillType(const Node& node)
     case DType::I64:
     case DType::I32:
     case DType::Bool:
-    case DType::U8: return t;
-    default: return std::nullopt;
+    case DType::U8:
+        return t;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -70,11 +72,21 @@ Graph withConstantsFolded(const Graph& g)
         const double value = n.op.attrs.doubleOr("value", 0.0);
         std::vector<std::uint8_t> bytes;
         switch (n.shape.dtype) {
-        case DType::F32: bytes = filled(elements, static_cast<float>(value)); break;
-        case DType::F64: bytes = filled(elements, value); break;
-        case DType::I64: bytes = filled(elements, static_cast<std::int64_t>(value)); break;
-        case DType::I32: bytes = filled(elements, static_cast<std::int32_t>(value)); break;
-        default: bytes = filled(elements, static_cast<std::uint8_t>(value)); break; // Bool, U8
+        case DType::F32:
+            bytes = filled(elements, static_cast<float>(value));
+            break;
+        case DType::F64:
+            bytes = filled(elements, value);
+            break;
+        case DType::I64:
+            bytes = filled(elements, static_cast<std::int64_t>(value));
+            break;
+        case DType::I32:
+            bytes = filled(elements, static_cast<std::int32_t>(value));
+            break;
+        default:
+            bytes = filled(elements, static_cast<std::uint8_t>(value));
+            break; // Bool, U8
         }
         Op constant = Op::make(OpKind::Constant);
         n.op = std::move(constant);

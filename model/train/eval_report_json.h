@@ -4,7 +4,8 @@
 // a remote host's evaluate:
 //   {"backend", "device", "profile", "protocol", "families": [...], "models": [{"model", "graphs": STATS, "nodes":
 //    STATS}], "by_family": [{"model", "family", "graphs", "nodes"}], "worst": [PREDICTION], "worst_nodes": [...],
-//    "predictions": [PREDICTION], "nodes": [...] (with allNodes), "notes": [...]}   STATS: {"count", "within_10", "within_25", "mape"}
+//    "predictions": [PREDICTION], "nodes": [...] (with allNodes), "notes": [...]}   STATS: {"count", "within_10",
+//    "within_25", "mape"}
 #include "train/family_holdout.h"
 
 #include <nlohmann/json.hpp>
