@@ -55,13 +55,16 @@ std::vector<double> inputReuseBytes(const Graph& g, const std::vector<OpWork>& w
         if (!work[i].free && !work[i].skipped)
             kernels.push_back(i);
     // First pass: the clock at the end of a pass, and each leaf's last touch in it (what the next pass sees).
-    for (std::size_t i : kernels) {
+    // After kernel i runs: it has touched its inputs (what they view) and its output.
+    auto touch = [&](std::size_t i) {
         clock += double(work[i].bytes);
         for (NodeId in : g.nodes[i].inputs)
             if (auto at = pos.find(in); at != pos.end())
                 touchedAfter[root[at->second]] = clock;
         touchedAfter[i] = clock;
-    }
+    };
+    for (std::size_t i : kernels)
+        touch(i);
     const double pass = clock;
     // Second pass, the one measured: leaves last touched in the previous pass are `pass` behind.
     for (double& t : touchedAfter)
@@ -82,11 +85,7 @@ std::vector<double> inputReuseBytes(const Graph& g, const std::vector<OpWork>& w
             bytes += b;
         }
         out[i] = bytes > 0 ? weighted / bytes : 0.0;
-        clock += double(work[i].bytes);
-        for (NodeId in : g.nodes[i].inputs)
-            if (auto at = pos.find(in); at != pos.end())
-                touchedAfter[root[at->second]] = clock;
-        touchedAfter[i] = clock;
+        touch(i);
     }
     return out;
 }
