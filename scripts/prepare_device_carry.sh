@@ -9,7 +9,7 @@
 set -euo pipefail
 shared="${SHARED:-../shared}"
 carry=.carry
-mkdir -p "$carry"/{include,bin,lib,xgboost,debs,rlx,onnxdata} .gl /tmp/amd64/partial
+mkdir -p "$carry"/{include,bin,lib,xgboost,debs,rlx,onnxdata,run} .gl /tmp/amd64/partial
 
 cp -r /usr/include/nlohmann /usr/include/vulkan "$carry/include/"
 [ -d /usr/include/vk_video ] && cp -r /usr/include/vk_video "$carry/include/"
@@ -32,6 +32,7 @@ rm -rf "$xgb_debs"
 
 cp "$shared"/data/rlx/* "$carry/rlx/"
 cp -r "$shared"/data/onnx/light "$carry/onnxdata/"
+mkdir -p "$carry/onnx" && cp "$shared"/data/onnx/transformers/*.onnx "$carry/onnx/"
 # The ONNX node cases (13 MB) only the conformance bundle stage reads: CARRY_NODE=1 takes them along.
 [ "${CARRY_NODE:-0}" = 1 ] && cp -r "$shared"/data/onnx/node "$carry/onnxdata/"
 
