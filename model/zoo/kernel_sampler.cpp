@@ -184,31 +184,40 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
 {
     SamplerSet s("conv", maxGflop, out);
     std::mt19937 rng(20);
-    const std::int64_t channels[] = {8, 16, 32, 64, 128, 256};
+    const std::int64_t channels[] = {8, 16, 24, 32, 48, 64, 96, 128, 240, 256};
     const std::int64_t sizes[] = {7, 14, 28, 56, 112};
     // Grouped and depthwise layers on a grid (ResNeXt, ShuffleNet, MobileNet): their kernels differ most from dense
-    // ones.
-    for (std::int64_t groups : {2, 4, 8, 16})
-        for (std::int64_t ch : {32, 128, 512})
-            for (std::int64_t size : {14, 56})
+    // ones. Channels are multiples of the group count, as in those models (ShuffleNet's groups of 3: 240, 480, ...),
+    // from narrow (8 a group) to wide, at every spatial size a CNN's stages have.
+    // The batch alternates between neighbouring sizes, the same for both kernel sizes: alternating it with the kernel
+    // size (as this grid once did) timed every grouped 1x1 layer at batch 1 and every 3x3 one at batch 8, and
+    // ShuffleNet's grouped 1x1 layers at batch 8 (three times batch 1's time) were under-predicted by a fifth.
+    int gridIndex = 0;
+    for (std::int64_t groups : {2, 3, 4, 8, 16})
+        for (std::int64_t perGroup : {8, 32, 128})
+            for (std::int64_t size : {14, 28, 56, 112})
                 for (std::int64_t k : {1, 3}) {
-                    const std::int64_t batch = (groups + ch + k) % 2 ? 8 : 1;
-                    s.add(2.0 * double(batch * ch * size * size) * double(ch / groups * k * k), [&](GraphBuilder& b) {
+                    const std::int64_t ch = perGroup * groups;
+                    const std::int64_t batch = (gridIndex++ / 2 + perGroup / 32) % 2 ? 8 : 1;
+                    const std::int64_t g = k == 3 && groups == 16 ? ch : groups; // depthwise in place of g16
+                    if (ch > 1024)
+                        continue;
+                    s.add(2.0 * double(batch * ch * size * size) * double(ch / g * k * k), [&](GraphBuilder& b) {
                         Op op = edit::defaultOp(OpKind::Conv);
                         op.attrs.set("kernel_size", Dims{k, k});
                         op.attrs.set("padding", Dims{k / 2, k / 2});
-                        op.attrs.set("groups", k == 3 && groups == 16 ? ch : groups); // depthwise in place of g16
-                        const std::int64_t g = k == 3 && groups == 16 ? ch : groups;
+                        op.attrs.set("groups", g);
                         return b.op(op, {s.input(b, {batch, ch, size, size}), s.param(b, {ch, ch / g, k, k}),
                                          s.param(b, {ch})});
                     });
                 }
-    for (int i = 0; i < 96; ++i) {
-        const std::int64_t cin = channels[rng() % 6], size = sizes[rng() % 5], batch = rng() % 2 ? 8 : 1;
+    for (int i = 0; i < 128; ++i) {
+        const std::int64_t cin = channels[rng() % 10], size = sizes[rng() % 5], batch = rng() % 2 ? 8 : 1;
         const std::int64_t k = (rng() % 3 == 0) ? 1 : 3, stride = rng() % 4 == 0 ? 2 : 1;
         const int kind = int(rng() % 4); // dense, dense, depthwise, grouped
-        const std::int64_t groups = kind == 2 ? cin : kind == 3 ? std::int64_t(1) << (1 + rng() % 3) : 1;
-        const std::int64_t cout = kind == 2 ? cin : channels[rng() % 6];
+        const std::int64_t groupChoices[] = {2, 3, 4, 8};
+        const std::int64_t groups = kind == 2 ? cin : kind == 3 ? groupChoices[rng() % 4] : 1;
+        const std::int64_t cout = kind == 2 ? cin : channels[rng() % 10];
         if (cin % groups || cout % groups)
             continue;
         const std::int64_t outSize = (size + stride - 1) / stride;
@@ -230,7 +239,8 @@ void elementwise(double maxGflop, std::vector<SamplerGraph>& out)
     SamplerSet s("elementwise", maxGflop, out);
     const char* unary[] = {"Relu", "Gelu", "GeluApprox", "Tanh", "Sigmoid"};
     int i = 0;
-    for (int lg = 10; lg <= 24; ++lg)
+    // From 2^6 elements (a small MLP's or a classifier's activations, launch-bound) to 2^24.
+    for (int lg = 6; lg <= 24; ++lg)
         for (int v = 0; v < 4; ++v) {
             const std::int64_t inner = std::int64_t(1) << std::min(lg, 10 + v);
             const std::int64_t rows = (std::int64_t(1) << lg) / inner;
@@ -277,7 +287,7 @@ void rowOps(double maxGflop, std::vector<SamplerGraph>& out)
     for (const char* cls : {"norm", "softmax"}) {
         SamplerSet s(cls, maxGflop, out);
         for (std::int64_t rows : {1, 32, 256, 2048, 8192})
-            for (std::int64_t cols : {64, 256, 768, 1024, 4096})
+            for (std::int64_t cols : {10, 64, 256, 768, 1024, 4096}) // 10: a classifier's softmax
                 s.add(double(rows * cols) * 8, [&](GraphBuilder& b) {
                     const NodeId x = s.input(b, {rows, cols});
                     if (std::string(cls) == "softmax")
@@ -330,6 +340,17 @@ void transposes(double maxGflop, std::vector<SamplerGraph>& out)
                                  Shape::of({std::int64_t(dims.size())}, DType::I64), makeTensorData(std::move(bytes)));
                   return b.op(OpKind::ConstantOfShape, {shape});
               });
+    // ShuffleNet's channel shuffle: [batch, groups, channels per group, h, w] -> [batch, per group, groups, h, w].
+    for (std::int64_t batch : {1, 8})
+        for (std::int64_t groups : {2, 3, 4, 8})
+            for (std::int64_t perGroup : {8, 32})
+                for (std::int64_t hw : {14, 56}) {
+                    s.add(double(batch * groups * perGroup * hw * hw), [&](GraphBuilder& b) {
+                        Op op = edit::defaultOp(OpKind::Transpose);
+                        op.attrs.set("perm", Dims{0, 2, 1, 3, 4});
+                        return b.op(op, {s.input(b, {batch, groups, perGroup, hw, hw})});
+                    });
+                }
     // Exported attention's head split [batch, seq, heads, head_dim] -> [batch, heads, seq, head_dim], and the keys'
     // -> [batch, heads, head_dim, seq].
     for (std::int64_t batch : {1, 8})
