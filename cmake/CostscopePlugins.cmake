@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Run-time plugins: shared modules that binaries dlopen on first use (engine/plugins/shared_module.h says where they
+# Run-time plugins: shared modules that binaries dlopen on first use (model/plugins/shared_module.h says where they
 # are looked for). In the build tree they all land in <build>/plugins; installed, in COSTSCOPE_INSTALL_PLUGINDIR.
 set(COSTSCOPE_INSTALL_PLUGINDIR ${CMAKE_INSTALL_LIBDIR}/costscope/plugins)
 set(COSTSCOPE_BUILD_PLUGIN_DIR ${PROJECT_BINARY_DIR}/plugins)
@@ -19,4 +19,19 @@ function(costscope_add_plugin target)
   target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined -Wl,--as-needed)
   costscope_warnings(${target})
   install(TARGETS ${target} LIBRARY DESTINATION ${COSTSCOPE_INSTALL_PLUGINDIR} COMPONENT ${arg_COMPONENT})
+endfunction()
+
+# costscope_library_plugin(TARGET): a plugin that holds code the binaries would otherwise link (ONNX import, XGBoost
+# training, libcurl and libcrypto), loaded by the libraries on first use so that a process that never needs it does
+# not pay for loading it. costscope_uses_library_plugins(TARGET) makes a binary depend on all of them, so that
+# building the binary alone builds what it may load.
+function(costscope_library_plugin target)
+  set_property(GLOBAL APPEND PROPERTY COSTSCOPE_LIBRARY_PLUGINS ${target})
+endfunction()
+
+function(costscope_uses_library_plugins target)
+  get_property(plugins GLOBAL PROPERTY COSTSCOPE_LIBRARY_PLUGINS)
+  if(plugins)
+    add_dependencies(${target} ${plugins})
+  endif()
 endfunction()

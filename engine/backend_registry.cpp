@@ -18,18 +18,8 @@ constexpr const char* kPluginBackends[] = {"cuda", "vulkan"};
 
 Result<BackendPlugin*> openBackendPlugin(const std::string& name)
 {
-    auto module = SharedModule::openPlugin("libcostscope_backend_" + name + ".so");
-    if (!module)
-        return module.error();
-    auto entry = reinterpret_cast<BackendPluginEntry>(module->symbol(kBackendPluginEntry));
-    if (!entry)
-        return Diagnostic::error(module->path() + " is not a Costscope backend plugin (no " +
-                                 std::string(kBackendPluginEntry) + ")");
-    BackendPlugin* plugin = entry(COSTSCOPE_BACKEND_PLUGIN_ABI);
-    if (!plugin)
-        return Diagnostic::error(module->path() + " was built for another Costscope build; this one is " +
-                                 std::string(COSTSCOPE_BACKEND_PLUGIN_ABI));
-    return plugin;
+    return loadPluginEntry<BackendPlugin>("libcostscope_backend_" + name + ".so", kBackendPluginEntry,
+                                          COSTSCOPE_BACKEND_PLUGIN_ABI);
 }
 
 } // namespace

@@ -16,6 +16,5 @@ struct RenderPlugin {
 // The one symbol the renderer plugin exports: `extern "C" const RenderPlugin* costscope_render_plugin(const char*
 // abi)`, nullptr when `abi` is not its own COSTSCOPE_RENDER_PLUGIN_ABI.
 inline constexpr const char* kRenderPluginEntry = "costscope_render_plugin";
-using RenderPluginEntry = const RenderPlugin* (*)(const char* abi);
 
 } // namespace costscope::render

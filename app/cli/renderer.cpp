@@ -8,15 +8,11 @@ namespace costscope::cli {
 Result<const render::RenderPlugin*> loadRenderer()
 {
     static const Result<const render::RenderPlugin*> loaded = []() -> Result<const render::RenderPlugin*> {
-        auto module = SharedModule::openPlugin("libcostscope_renderer.so");
-        if (!module)
-            return Diagnostic::error("PNG/PDF rendering is unavailable: " + module.error().message);
-        auto entry = reinterpret_cast<render::RenderPluginEntry>(module->symbol(render::kRenderPluginEntry));
-        const render::RenderPlugin* plugin = entry ? entry(COSTSCOPE_RENDER_PLUGIN_ABI) : nullptr;
+        auto plugin = loadPluginEntry<const render::RenderPlugin>(
+            "libcostscope_renderer.so", render::kRenderPluginEntry, COSTSCOPE_RENDER_PLUGIN_ABI);
         if (!plugin)
-            return Diagnostic::error("PNG/PDF rendering is unavailable: " + module->path() +
-                                     " is not this build's renderer");
-        return plugin;
+            return Diagnostic::error("PNG/PDF rendering is unavailable: " + plugin.error().message);
+        return *plugin;
     }();
     return loaded;
 }

@@ -28,7 +28,6 @@ public:
 // The one symbol a backend plugin exports: `extern "C" BackendPlugin* costscope_backend_plugin(const char* abi)`,
 // which returns nullptr when `abi` is not the plugin's own COSTSCOPE_BACKEND_PLUGIN_ABI.
 inline constexpr const char* kBackendPluginEntry = "costscope_backend_plugin";
-using BackendPluginEntry = BackendPlugin* (*)(const char* abi);
 
 // The plugin of backend `name` ("cuda", "vulkan"), loaded once per process; the error says why it is unavailable.
 Result<BackendPlugin*> loadBackendPlugin(const std::string& name);

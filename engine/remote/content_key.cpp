@@ -1,56 +1,36 @@
 // SPDX-License-Identifier: MIT
 #include "remote/content_key.h"
 
-#include <openssl/evp.h>
+#include "plugins/network_plugin.h"
 
 #include <filesystem>
-#include <fstream>
-#include <memory>
 
 namespace costscope {
 
 namespace {
-class Sha256 {
-public:
-    Sha256() : m_ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free) { EVP_DigestInit_ex(m_ctx.get(), EVP_sha256(), nullptr); }
-    void add(const char* data, std::size_t n) { EVP_DigestUpdate(m_ctx.get(), data, n); }
-    void add(const std::string& s) { add(s.data(), s.size()); }
-    std::string hex()
-    {
-        unsigned char digest[EVP_MAX_MD_SIZE];
-        unsigned int n = 0;
-        EVP_DigestFinal_ex(m_ctx.get(), digest, &n);
-        static const char* digits = "0123456789abcdef";
-        std::string out;
-        for (unsigned int i = 0; i < n; ++i)
-            out += {digits[digest[i] >> 4], digits[digest[i] & 15]};
-        return out;
-    }
-
-private:
-    std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> m_ctx;
-};
+Result<const NetworkPlugin*> hasher()
+{
+    auto network = loadNetworkPlugin();
+    if (!network)
+        return Diagnostic::error("SHA-256 is unavailable: " + network.error().message);
+    return network;
+}
 } // namespace
 
-std::string sha256OfText(const std::string& text)
+Result<std::string> sha256OfText(const std::string& text)
 {
-    Sha256 sha;
-    sha.add(text);
-    return sha.hex();
+    auto network = hasher();
+    if (!network)
+        return network.error();
+    return (*network)->sha256OfText(text);
 }
 
 Result<std::string> sha256OfFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Diagnostic::error(path + ": cannot be read");
-    Sha256 sha;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0)
-        sha.add(buf, static_cast<std::size_t>(in.gcount()));
-    if (in.bad())
-        return Diagnostic::error(path + ": read error");
-    return sha.hex();
+    auto network = hasher();
+    if (!network)
+        return network.error();
+    return (*network)->sha256OfFile(path);
 }
 
 Result<std::string> contentKey(const std::string& graphFile, const std::vector<std::string>& companions)
@@ -58,15 +38,15 @@ Result<std::string> contentKey(const std::string& graphFile, const std::vector<s
     auto graph = sha256OfFile(graphFile);
     if (!graph || companions.empty())
         return graph;
-    Sha256 all;
-    all.add(*graph + '\n');
+    // The SHA-256 of these lines, one after another: the graph's digest, then each companion's name and digest.
+    std::string all = *graph + '\n';
     for (const std::string& f : companions) {
         auto one = sha256OfFile(f);
         if (!one)
             return one.error();
-        all.add(std::filesystem::path(f).filename().string() + '\0' + *one + '\n');
+        all += std::filesystem::path(f).filename().string() + '\0' + *one + '\n';
     }
-    return all.hex();
+    return sha256OfText(all);
 }
 
 } // namespace costscope

@@ -96,7 +96,10 @@ std::filesystem::path identityFile(const RemoteCliOptions& o)
     const std::filesystem::path dir =
         cache && *cache ? std::filesystem::path(cache) : std::filesystem::path(home ? home : "/tmp") / ".cache";
     const std::string key = o.target.destination() + ':' + std::to_string(o.target.port) + ' ' + o.cli;
-    return dir / "costscope" / "remote-cli" / sha256OfText(key);
+    auto name = sha256OfText(key);
+    if (!name)
+        return {}; // no cache without the network plugin: every run checks the version
+    return dir / "costscope" / "remote-cli" / *name;
 }
 
 std::string knownIdentity(const RemoteCliOptions& o)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "formats/onnx_import.h"
+#include "formats/onnx_plugin.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -34,6 +34,7 @@ void collect(const onnx::GraphProto& g, std::set<std::string>* into)
 }
 } // namespace
 
+namespace onnx_import {
 std::vector<std::string> onnxExternalDataLocations(const std::string& bytes)
 {
     onnx::ModelProto model;
@@ -43,5 +44,7 @@ std::vector<std::string> onnxExternalDataLocations(const std::string& bytes)
     collect(model.graph(), &locations);
     return {locations.begin(), locations.end()};
 }
+
+} // namespace onnx_import
 
 } // namespace costscope

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "formats/onnx_import.h"
+#include "formats/onnx_plugin.h"
 
 #include "formats/onnx_builder.h"
 #include "formats/onnx_external_data.h"
@@ -146,11 +146,7 @@ void recordModelInfo(Graph& g, const onnx::ModelProto& m, int opset)
 }
 } // namespace
 
-bool onnxImportAvailable()
-{
-    return true;
-}
-
+namespace onnx_import {
 Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings, const std::string& modelFolder)
 {
     if (bytes.empty())
@@ -183,5 +179,7 @@ Result<Graph> importOnnx(const std::string& bytes, Diagnostics* warnings, const 
             return d;
     return graph;
 }
+
+} // namespace onnx_import
 
 } // namespace costscope

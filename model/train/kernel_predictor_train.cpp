@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "train/kernel_predictor_train.h"
+#include "train/train_plugin.h"
 
 #include <xgboost/c_api.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-namespace costscope {
+namespace costscope::xgb {
 
 namespace {
 
@@ -111,11 +111,6 @@ Result<KernelPredictor> trainOne(const std::string& cls, const std::vector<const
 
 } // namespace
 
-bool predictorTrainingAvailable()
-{
-    return true;
-}
-
 Result<std::vector<double>> xgboostMargins(const KernelPredictor& predictor, const std::vector<KernelFeatures>& rows)
 {
     BoosterHandle bh = nullptr;
@@ -160,4 +155,4 @@ Result<PredictorTraining> trainKernelPredictors(const std::vector<KernelSample>&
     return out;
 }
 
-} // namespace costscope
+} // namespace costscope::xgb

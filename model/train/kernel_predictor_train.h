@@ -32,7 +32,8 @@ Result<PredictorTraining> trainKernelPredictors(const std::vector<KernelSample>&
 // the reference the tests hold that walk to.
 Result<std::vector<double>> xgboostMargins(const KernelPredictor& predictor, const std::vector<KernelFeatures>& rows);
 
-// Whether this build has XGBoost (false: trainKernelPredictors returns an error saying so).
+// Whether this build has XGBoost (false: trainKernelPredictors returns an error saying so). Where it has, training
+// still fails, naming the file, when the plugin that holds XGBoost (libcostscope_train.so) is not installed.
 bool predictorTrainingAvailable();
 
 } // namespace costscope

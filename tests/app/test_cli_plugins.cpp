@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The CUDA and Vulkan backends and the PNG/PDF renderer are plugins: the CLI starts without them, lists what is
-// unavailable and why, and refuses to use a missing one with exit 3 naming the reason.
+// unavailable and why, and refuses to use a missing one with exit 3 naming the reason. ONNX import, XGBoost and
+// libcurl/libcrypto are plugins too, so that `--version` and `info` start without loading any of them.
 #include "test_paths.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -45,6 +48,25 @@ QStringList neededLibraries(const QString& file)
         if (line.contains("(NEEDED)"))
             needed << QString::fromUtf8(line.mid(line.indexOf('[') + 1)).section(']', 0, 0);
     return needed;
+}
+
+// The shared objects one CLI run loads, linked or opened with dlopen, by file name, as the dynamic loader reports
+// them (LD_DEBUG=libs prints "calling init: PATH" for each).
+QStringList loadedLibraries(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("LD_DEBUG", "libs");
+    p.setProcessEnvironment(env);
+    p.start(cliPath(), args);
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return {};
+    static const QRegularExpression initLine(R"(calling init: (\S+))");
+    QStringList libs;
+    for (const QByteArray& line : p.readAllStandardError().split('\n'))
+        if (const auto m = initLine.match(QString::fromUtf8(line)); m.hasMatch())
+            libs << QFileInfo(m.captured(1)).fileName();
+    return libs;
 }
 
 } // namespace
@@ -120,6 +142,22 @@ private slots:
                  out.constData());
         QCOMPARE(runCli({"run", m_graph, "--backend", "vulkan", "--runs", "1"}, &out, &err), 3);
         QVERIFY2(err.contains(fake.fileName().toUtf8()), err.constData());
+    }
+
+    // Issue 18's start-up target (< 30 ms, < 30 MB for both; tests/bench/bench_startup measures): neither command
+    // may load a plugin, nor a library that only some commands need.
+    void versionAndInfoLoadNoHeavyLibrary()
+    {
+        for (const QStringList& args : {QStringList{"--version"}, QStringList{"info", m_graph}}) {
+            const QStringList libs = loadedLibraries(args);
+            const QString command = "costscope-cli " + args.join(' ');
+            QVERIFY2(libs.contains("libc.so.6"), qPrintable(command + ": LD_DEBUG=libs reported no libc"));
+            for (const QString& lib : libs)
+                for (const char* heavy :
+                     {"libcostscope_", "libcurl", "libcrypto", "libssl", "libonnx", "libprotobuf", "libxgboost",
+                      "libdmlc", "libgomp", "libopenblas", "libQt6", "libvulkan", "libcuda", "libcublas", "libcufft"})
+                    QVERIFY2(!lib.startsWith(heavy), qPrintable(command + " loads " + lib));
+        }
     }
 
     void binariesLinkNeitherCudaNorTheVulkanLoader()

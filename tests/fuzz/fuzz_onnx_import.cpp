@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Any bytes given to the ONNX importer must give a graph or an error, never a crash or a hang.
-#include "formats/onnx_import.h"
+#include "formats/onnx_plugin.h"
 #include "ir/validate.h"
 
 #include <cstdint>
@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     costscope::Diagnostics warnings;
-    auto g = costscope::importOnnx(bytes, &warnings);
+    auto g = costscope::onnx_import::importOnnx(bytes, &warnings, {});
     // An imported graph is one the rest of Costscope relies on being sound.
     if (g && costscope::hasErrors(costscope::validateGraph(*g)))
         std::abort();

@@ -33,6 +33,11 @@ plugins="$root/usr/lib/costscope/plugins"
 [ -f "$plugins/libcostscope_backend_vulkan.so" ] || [ -z "$(ls "$build"/plugins/libcostscope_backend_vulkan.so 2>/dev/null)" ] || \
   { echo "FAIL: the Vulkan backend plugin is not in the main package"; exit 1; }
 [ -f "$plugins/libcostscope_renderer.so" ] || { echo "FAIL: the renderer plugin is not in the main package"; exit 1; }
+# What the binaries load on first use instead of linking (cmake/CostscopePlugins.cmake: costscope_library_plugin).
+for plugin in "$build"/plugins/libcostscope_{network,onnx,train}.so; do
+  [ ! -f "$plugin" ] || [ -f "$plugins/$(basename "$plugin")" ] || \
+    { echo "FAIL: $(basename "$plugin") is not in the main package"; exit 1; }
+done
 devices=$("$root/usr/bin/costscope-cli" devices)
 echo "$devices"
 echo "$devices" | grep -q "^cuda: unavailable: libcostscope_backend_cuda.so is not installed" || \

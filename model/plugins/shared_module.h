@@ -30,4 +30,23 @@ private:
     std::string m_path;
 };
 
+// What plugin `fileName` hands out through its one exported entry point `entryName`, an
+// `extern "C" T* entry(const char* abi)` that returns nullptr when `abi` is not the plugin's own ABI string (the
+// plugin and the binary are built from the same sources by the same compiler, and C++ types cross the boundary).
+// The error says why the plugin is unavailable. Callers keep the result in a function-local static: once a process.
+template <class T>
+Result<T*> loadPluginEntry(const std::string& fileName, const char* entryName, const char* abi)
+{
+    auto module = SharedModule::openPlugin(fileName);
+    if (!module)
+        return module.error();
+    auto entry = reinterpret_cast<T* (*)(const char*)>(module->symbol(entryName));
+    if (!entry)
+        return Diagnostic::error(module->path() + " is not a Costscope plugin (no " + entryName + ")");
+    T* offered = entry(abi);
+    if (!offered)
+        return Diagnostic::error(module->path() + " was built for another Costscope build; this one is " + abi);
+    return offered;
+}
+
 } // namespace costscope
