@@ -7,7 +7,7 @@
 #include "cli/worker_loop.h"
 
 #include <arpa/inet.h>
-#include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
 #include <iostream>
 #include <netinet/in.h>

@@ -3,15 +3,18 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "remote/remote_worker.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
 #include <iostream>
+#include <optional>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -24,8 +27,6 @@ namespace costscope::cli {
 namespace {
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-constexpr int kFileMissing = 87; // engine/remote/remote_worker.h's kWorkerFileMissing
 
 // Writes all of `line` and a newline; false when the other side is gone.
 bool send(int fd, const Json& message)
@@ -78,8 +79,10 @@ struct LineReader {
     }
 };
 
-// The command in a child of its own process group, its stdout and stderr into pipes.
-pid_t startCommand(const std::vector<std::string>& args, int out[2], int err[2])
+// The command in a child of its own process group, its stdout and stderr into pipes: `program` run with `args`, as
+// the one-shot way runs it (a wrapper script given as --remote-cli included), or with no program this CLI's own
+// command line in the fork.
+pid_t startCommand(const std::string& program, const std::vector<std::string>& args, int out[2], int err[2])
 {
     if (::pipe2(out, O_CLOEXEC) != 0)
         return -1;
@@ -100,6 +103,15 @@ pid_t startCommand(const std::vector<std::string>& args, int out[2], int err[2])
         // Not the worker's connections or listener: the command's end must not wait on them.
         for (int fd = 3; fd < 1024; ++fd)
             ::close(fd);
+        if (!program.empty()) {
+            std::vector<char*> argv = {const_cast<char*>(program.c_str())};
+            for (const std::string& a : args)
+                argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(program.c_str(), argv.data());
+            std::cerr << "costscope-cli worker: cannot run " << program << '\n';
+            ::_exit(127);
+        }
         int code = 70;
         try {
             code = runCommandLine(args);
@@ -132,7 +144,7 @@ void acceptBusy(int listener)
 }
 
 // Runs one request and answers it on `out`. false when `in` reached end of file meanwhile (the request was killed).
-bool serveRequest(LineReader& in, int out, int listener, const Json& request)
+bool serveRequest(LineReader& in, int out, int listener, const std::string& program, const Json& request)
 {
     std::vector<std::string> args;
     Json missing = Json::array();
@@ -149,9 +161,10 @@ bool serveRequest(LineReader& in, int out, int listener, const Json& request)
     if (!send(out, {{"alive", true}})) // the client's sign that the request was taken
         return false;
     if (!missing.empty())
-        return send(out, {{"exit", kFileMissing}, {"out", ""}, {"missing", missing}, {"version", COSTSCOPE_VERSION}});
+        return send(out,
+                    {{"exit", kWorkerFileMissing}, {"out", ""}, {"missing", missing}, {"version", COSTSCOPE_VERSION}});
     int outPipe[2], errPipe[2];
-    const pid_t pid = startCommand(args, outPipe, errPipe);
+    const pid_t pid = startCommand(program, args, outPipe, errPipe);
     if (pid < 0)
         return send(out, {{"exit", 70}, {"out", ""}, {"version", COSTSCOPE_VERSION}});
     std::string stdoutText, pendingErr;
@@ -251,7 +264,8 @@ int serveStdin()
         if (line->empty())
             continue;
         const Json request = Json::parse(*line, nullptr, false);
-        const bool answered = request.is_object() ? serveRequest(in, 1, -1, request) : send(1, {{"error", "request"}});
+        const bool answered =
+            request.is_object() ? serveRequest(in, 1, -1, {}, request) : send(1, {{"error", "request"}});
         if (!answered)
             return kOk;
     }
@@ -288,7 +302,7 @@ int serveListener(int listener, const std::string& token, const std::string& wat
         else if (request.value("token", std::string()) != token)
             send(c, {{"error", "token"}});
         else
-            serveRequest(in, c, listener, request);
+            serveRequest(in, c, listener, watched, request);
         ::close(c);
         idleUntil = Clock::now() + std::chrono::seconds(idleS);
     }

@@ -147,7 +147,9 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
             r.cancelled = true;
         else if (now >= deadline)
             r.timedOut = true;
-        else if (options.silenceTimeout.count() > 0 && now - lastWord >= options.silenceTimeout)
+        else if (const auto silence = r.out.empty() && options.firstWordTimeout.count() > 0 ? options.firstWordTimeout
+                                                                                            : options.silenceTimeout;
+                 silence.count() > 0 && now - lastWord >= silence)
             r.silent = true;
         if (r.answered || r.cancelled || r.timedOut || r.silent) {
             ::kill(pid, SIGKILL);

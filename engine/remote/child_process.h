@@ -20,8 +20,10 @@ struct ChildOptions {
     // Called with all of stdout so far after each read: true ends the child (killed), its answer being complete.
     // A client of ssh -W through a master connection needs it: it does not exit when the far end closes.
     std::function<bool(const std::string&)> answerComplete;
-    // Kills the child when neither stdout nor stderr said anything for this long (0: never).
+    // Kills the child when neither stdout nor stderr said anything for this long (0: never); before its first word on
+    // stdout the limit is firstWordTimeout (a connection being made), when that is set.
     std::chrono::milliseconds silenceTimeout{0};
+    std::chrono::milliseconds firstWordTimeout{0};
 };
 
 struct ChildResult {

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 namespace costscope {
@@ -109,6 +109,7 @@ std::optional<Result<RemoteOutput>> RemoteWorker::ask(const std::vector<std::str
     o.holdStdinOpen = true; // the worker ends the request when its channel closes
     o.input = request;
     o.silenceTimeout = kSilence;
+    o.firstWordTimeout = std::max(kSilence, m_options.commandTimeout); // through a connection made anew, maybe
     std::size_t seen = 0;
     std::string finalLine, errText;
     o.answerComplete = [&](const std::string& out) {
@@ -120,7 +121,8 @@ std::optional<Result<RemoteOutput>> RemoteWorker::ask(const std::vector<std::str
             }
             if (line.rfind("{\"err\"", 0) != 0)
                 continue;
-            const std::string text = Json::parse(line, nullptr, false).value("err", std::string());
+            const Json said = Json::parse(line, nullptr, false);
+            const std::string text = said.is_object() ? said.value("err", std::string()) : line;
             errText += text + '\n';
             if (m_options.onProgress)
                 m_options.onProgress(m_options.target.host + ": " + text);
@@ -148,13 +150,20 @@ std::optional<Result<RemoteOutput>> RemoteWorker::ask(const std::vector<std::str
         return Result<RemoteOutput>(Diagnostic::error(
             host + ": the connection or the remote costscope-cli worker was lost during the run ("
             + (r.silent ? "silent for " + std::to_string(kSilence.count() / 1000) + " s" : "the channel closed")
-            + "); the next run starts a new worker"));
+            + "); the next run starts a new worker where it is gone"));
     }
-    const Json answer = Json::parse(finalLine, nullptr, false);
-    if (answer.is_discarded() || !answer.is_object()) {
+    try {
+        return answered(Json::parse(finalLine), std::move(errText), busy);
+    } catch (const Json::exception&) { // not our worker's words
         remember("");
         return std::nullopt;
     }
+}
+
+std::optional<Result<RemoteOutput>> RemoteWorker::answered(const nlohmann::json& answer, std::string errText,
+                                                           bool* busy) const
+{
+    const std::string host = where(m_options);
     if (answer.contains("error")) {
         const std::string why = answer.value("error", std::string());
         if (why == "busy")
@@ -171,7 +180,7 @@ std::optional<Result<RemoteOutput>> RemoteWorker::ask(const std::vector<std::str
     RemoteOutput out;
     out.exitCode = answer.value("exit", -1);
     out.out = answer.value("out", std::string());
-    out.err = errText;
+    out.err = std::move(errText);
     if (const int signal = answer.value("signal", 0); signal != 0)
         return Result<RemoteOutput>(
             Diagnostic::error(host + ": costscope-cli died of signal " + std::to_string(signal)));

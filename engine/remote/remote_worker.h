@@ -8,6 +8,8 @@
 #include "ir/diagnostic.h"
 #include "remote/remote_cli.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,8 @@ private:
     // One request on a channel to the worker; `busy` set when it was serving another.
     std::optional<Result<RemoteOutput>> ask(const std::vector<std::string>& argv, const std::string& request,
                                             bool* busy);
+    // The worker's last word: the output, or nullopt where the one-shot way is to run it.
+    std::optional<Result<RemoteOutput>> answered(const nlohmann::json& answer, std::string errText, bool* busy) const;
     const RemoteCliOptions& m_options;
 };
 

@@ -4,6 +4,7 @@
 // start the remote login shell once; a killed worker is a clear error and the next run starts another; Cancel ends
 // the request and leaves the worker usable; a second request meanwhile runs the one-shot way; a CLI without the
 // worker mode keeps the one-shot path; the worker ends when its stdin closes. Skips where no sshd can be started.
+#include "loopback_ssh.h"
 #include "test_paths.h"
 
 #include <QDir>
@@ -16,9 +17,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <pwd.h>
-#include <unistd.h>
 
 #include <csignal>
 
@@ -48,23 +46,6 @@ private:
     QString m_skip;
     QString m_port;
 };
-
-namespace {
-QString userName()
-{
-    const passwd* pw = ::getpwuid(::getuid());
-    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString("root");
-}
-
-QStringList takeLines(const QString& log)
-{
-    QFile f(log);
-    const QStringList lines =
-        f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts) : QStringList{};
-    f.remove();
-    return lines;
-}
-} // namespace
 
 void TestCliRemoteWorker::initTestCase()
 {
@@ -107,7 +88,7 @@ void TestCliRemoteWorker::cleanupTestCase()
 QStringList TestCliRemoteWorker::remoteArgs(const QString& cli) const
 {
     const QString sshd = m_tmp.filePath("sshd");
-    return {"--remote",          userName() + "@127.0.0.1:" + m_port,
+    return {"--remote",          loopbackUser() + "@127.0.0.1:" + m_port,
             "--identity",        sshd + "/client_key",
             "--ssh-option",      "StrictHostKeyChecking=no",
             "--ssh-option",      "UserKnownHostsFile=" + sshd + "/known_hosts",
@@ -133,25 +114,14 @@ QStringList TestCliRemoteWorker::sshCalls() const
     return takeLines(m_tmp.filePath("ssh-calls.log"));
 }
 
-// This test's workers: `costscope-cli worker --listen` processes started with its XDG_DATA_HOME (the worker and
-// its running request, a fork of it).
 QList<int> TestCliRemoteWorker::workerPids() const
 {
-    const QByteArray marker = "XDG_DATA_HOME=" + m_tmp.filePath("remote-data").toUtf8();
-    QList<int> pids;
-    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
-        QFile cmdline("/proc/" + pid + "/cmdline"), environ("/proc/" + pid + "/environ");
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(QByteArray("worker\0--listen", 15))
-            && environ.open(QIODevice::ReadOnly) && environ.readAll().contains(marker))
-            pids.push_back(pid.toInt());
-    }
-    return pids;
+    return remoteWorkerPids(m_tmp.filePath("remote-data"));
 }
 
 void TestCliRemoteWorker::killWorkers() const
 {
-    for (int pid : workerPids())
-        ::kill(pid, SIGKILL);
+    killRemoteWorkers(m_tmp.filePath("remote-data"));
 }
 
 namespace {

@@ -6,6 +6,7 @@
 // no login shell; the one-shot path (--remote-worker off, one ssh command and its login shell per run) is measured
 // beside it. Target: a warm remote run adds at most 300 ms (issue 23).
 // usage: bench_remote [PAIRS]   (default 15)
+#include "loopback_ssh.h"
 #include "remote/child_process.h"
 #include "remote/ssh_target.h"
 #include "test_paths.h"
@@ -17,23 +18,14 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <pwd.h>
 #include <unistd.h>
 #include <vector>
 
 using namespace costscope::test;
 
 namespace {
-// The loopback server lets in only the user running it.
-QString userName()
-{
-    const passwd* pw = ::getpwuid(::getuid());
-    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString("root");
-}
-
 double timedRun(const QStringList& args)
 {
     QElapsedTimer clock;
@@ -69,7 +61,7 @@ int main(int argc, char** argv)
     const QString port = QString::fromUtf8(portFile.readAll()).trimmed();
     const QStringList run = {"run",   sourcePath("resources/examples/cnn.hir.json"), "--runs", "5", "--no-host-probe",
                              "--json"};
-    const QStringList remote = {"--remote",       userName() + "@127.0.0.1:" + port,
+    const QStringList remote = {"--remote",       loopbackUser() + "@127.0.0.1:" + port,
                                 "--identity",     sshd + "/client_key",
                                 "--ssh-option",   "StrictHostKeyChecking=no",
                                 "--ssh-option",   "UserKnownHostsFile=" + sshd + "/known_hosts",
@@ -80,7 +72,7 @@ int main(int argc, char** argv)
     // One bare round trip through the same master connection: the floor of any remote command (the remote login
     // shell's start-up included: a ~/.bashrc that runs `pyenv init` costs hundreds of ms there).
     costscope::SshTarget target;
-    target.user = userName().toStdString();
+    target.user = loopbackUser().toStdString();
     target.host = "127.0.0.1";
     target.port = port.toInt();
     target.identityFile = (sshd + "/client_key").toStdString();
@@ -115,14 +107,7 @@ int main(int argc, char** argv)
                 median(share));
     std::printf("  load average %.2f %.2f %.2f on %ld cores\n", load[0], load[1], load[2],
                 ::sysconf(_SC_NPROCESSORS_ONLN));
-    // The host's worker this bench started, known by the environment ssh gave it.
-    const QByteArray marker = "XDG_DATA_HOME=" + tmp.filePath("remote-data").toUtf8();
-    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
-        QFile cmdline("/proc/" + pid + "/cmdline"), environ("/proc/" + pid + "/environ");
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(QByteArray("worker\0--listen", 15))
-            && environ.open(QIODevice::ReadOnly) && environ.readAll().contains(marker))
-            ::kill(pid.toInt(), SIGKILL);
-    }
+    killRemoteWorkers(tmp.filePath("remote-data")); // the host's worker this bench started
     QProcess::execute("bash", {script, "stop", sshd});
     return 0;
 }
