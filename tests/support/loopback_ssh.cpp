@@ -32,7 +32,8 @@ QList<int> remoteWorkerPids(const QString& xdgDataHome)
     QList<int> workers;
     QMap<int, int> parents; // of every process started with the marker
     for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
-        QFile environ("/proc/" + pid + "/environ"), cmdline("/proc/" + pid + "/cmdline"), stat("/proc/" + pid + "/stat");
+        QFile environ("/proc/" + pid + "/environ"), cmdline("/proc/" + pid + "/cmdline"),
+            stat("/proc/" + pid + "/stat");
         if (!environ.open(QIODevice::ReadOnly) || !environ.readAll().contains(marker))
             continue;
         if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(QByteArray("worker\0--listen", 15)))
