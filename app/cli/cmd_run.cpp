@@ -42,7 +42,7 @@ constexpr const char* kUsageLine =
     "         [--save-output OUT.pb] [--batch N] [--profile NAME] [--no-host-probe] [--fusion on|off|compare]\n"
     "         [--json] [--trace OUT.json]\n"
     "         [--remote USER@HOST[:PORT] [--identity FILE] [--ssh-option K=V]... [--remote-cli PATH]\n"
-    "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600]]\n"
+    "          [--remote-cache DIR] [--connect-timeout 10] [--remote-timeout 600] [--remote-worker on|off]]\n"
     "--device ID: cuda:0 or local/cuda:0 here, HOST/cuda:0 on the host of --remote (the ids costscope-cli devices\n"
     "and the remote listing print)\n"
     "--device all: every device of the backend, one after another and then all at once, each predicted under its own\n"

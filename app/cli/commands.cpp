@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commands.h"
 
+#include "cli/args.h"
+
+#include <algorithm>
+#include <iostream>
+#include <new>
+
 namespace costscope::cli {
 
 const std::vector<Command>& commands()
@@ -58,8 +64,60 @@ const std::vector<Command>& commands()
         {"diff", "diff A B [--device D]... [--json]   nodes added/removed/changed and cost deltas per device", cmdDiff},
         {"import-trace", "import-trace FILE TRACE.json [--json]  match a Perfetto/ONNX Runtime trace to the nodes",
          cmdImportTrace},
+        {"worker",
+         "worker [--listen --watch FILE]       serve run requests (newline-delimited JSON) on stdin until it closes, or"
+         " on the host's loopback: the host side of --remote",
+         cmdWorker},
     };
     return list;
+}
+
+namespace {
+void printUsage(std::ostream& os)
+{
+    os << "usage: costscope-cli COMMAND [ARGS]\n\ncommands:\n";
+    for (const auto& c : commands())
+        os << "  " << c.usage << '\n';
+    os << "\nexit codes: 0 ok, 2 usage, 3 bad input, 4 check failed\n";
+}
+} // namespace
+
+int runCommandLine(const std::vector<std::string>& argv)
+{
+    if (argv.empty()) {
+        printUsage(std::cerr);
+        return kUsage;
+    }
+    const std::string& cmd = argv[0];
+    if (cmd == "--version" || cmd == "version") {
+        std::cout << "costscope-cli " << COSTSCOPE_VERSION << '\n';
+        return 0;
+    }
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        printUsage(std::cout);
+        return 0;
+    }
+    const std::vector<std::string> args(argv.begin() + 1, argv.end());
+    const bool help =
+        std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; })
+        != args.end();
+    for (const auto& c : commands())
+        if (cmd == c.name) {
+            if (help) { // `costscope-cli run --help`: that command's line, not "unknown option"
+                std::cout << "usage: costscope-cli " << c.usage << '\n';
+                return 0;
+            }
+            try {
+                return c.run(args);
+            } catch (const std::bad_alloc&) { // a tensor larger than memory: bad input, not a crash
+                std::cerr << "costscope-cli " << cmd << ": out of memory (the input asks for a tensor larger than "
+                          << "this machine can hold)\n";
+                return kBadInput;
+            }
+        }
+    std::cerr << "costscope-cli: unknown command '" << cmd << "'\n";
+    printUsage(std::cerr);
+    return kUsage;
 }
 
 } // namespace costscope::cli

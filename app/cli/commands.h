@@ -15,6 +15,8 @@ struct Command {
 };
 
 const std::vector<Command>& commands();
+// `costscope-cli ARGV...` (argv without the program's name): what main runs, and the host's worker for each request.
+int runCommandLine(const std::vector<std::string>& argv);
 
 int cmdInfo(const std::vector<std::string>& args);
 int cmdReport(const std::vector<std::string>& args);
@@ -33,5 +35,6 @@ int cmdCalibrate(const std::vector<std::string>& args);
 int cmdFit(const std::vector<std::string>& args);
 int cmdEvaluate(const std::vector<std::string>& args);
 int cmdSweepRuns(const std::vector<std::string>& args);
+int cmdWorker(const std::vector<std::string>& args);
 
 } // namespace costscope::cli

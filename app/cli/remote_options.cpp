@@ -16,8 +16,8 @@ void onInterrupt(int)
     g_interrupted.store(true);
 }
 
-const std::set<std::string> kRemoteOptions = {"remote",       "identity",        "ssh-option",    "remote-cli",
-                                              "remote-cache", "connect-timeout", "remote-timeout"};
+const std::set<std::string> kRemoteOptions = {"remote",       "identity",        "ssh-option",     "remote-cli",
+                                              "remote-cache", "connect-timeout", "remote-timeout", "remote-worker"};
 
 std::optional<int> seconds(const std::optional<std::string>& text, int dflt, const char* name, std::string* error)
 {
@@ -64,6 +64,11 @@ std::optional<RemoteArgs> takeRemoteOptions(const std::vector<std::string>& argv
     const auto timeout = seconds(args->option("remote-timeout"), 600, "remote-timeout", error);
     if (!connect || !timeout)
         return std::nullopt;
+    const std::string worker = args->option("remote-worker").value_or("on");
+    if (worker != "on" && worker != "off") {
+        *error = "--remote-worker takes on or off";
+        return std::nullopt;
+    }
     RemoteCliOptions o;
     o.target = *target;
     o.target.identityFile = args->option("identity").value_or("");
@@ -74,6 +79,7 @@ std::optional<RemoteArgs> takeRemoteOptions(const std::vector<std::string>& argv
     // A command that waits longer than ssh takes to connect and run it has failed: 3 connect timeouts and the run.
     o.commandTimeout = std::chrono::seconds(3 * *connect);
     o.runTimeout = std::chrono::seconds(*timeout);
+    o.useWorker = worker == "on";
     o.cancel = &g_interrupted;
     o.onProgress = [](const std::string& line) { std::cerr << line << '\n'; };
     std::signal(SIGINT, onInterrupt);

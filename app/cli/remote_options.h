@@ -13,7 +13,7 @@ namespace costscope::cli {
 // The options every remote-capable command takes, with the usage text they add.
 constexpr const char* kRemoteUsage =
     "[--remote USER@HOST[:PORT] [--identity FILE] [--ssh-option K=V]... [--remote-cli PATH] [--remote-cache DIR]"
-    " [--connect-timeout S] [--remote-timeout S]]";
+    " [--connect-timeout S] [--remote-timeout S] [--remote-worker on|off]]";
 
 struct RemoteArgs {
     std::optional<RemoteCliOptions> remote; // set when --remote was given

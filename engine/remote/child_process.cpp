@@ -103,9 +103,16 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
         r.err = "cannot start " + argv[0] + ": " + std::strerror(spawned);
         return r;
     }
+    if (!options.input.empty()) {
+        // A request of a few hundred bytes: the pipe's buffer (64 KiB) takes it without blocking.
+        const ssize_t n = ::write(in.write, options.input.data(), options.input.size());
+        if (n != static_cast<ssize_t>(options.input.size()))
+            Pipe::close(in.write);
+    }
     ::fcntl(out.read, F_SETFL, O_NONBLOCK);
     ::fcntl(err.read, F_SETFL, O_NONBLOCK);
     const auto deadline = Clock::now() + options.timeout;
+    auto lastWord = Clock::now();
     std::string pendingErr;
     int status = 0;
     bool exited = false, killed = false;
@@ -117,19 +124,34 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
             ::poll(fds[0].fd >= 0 ? fds : fds + 1, static_cast<nfds_t>(open), 100);
         else
             ::usleep(20000);
+        const std::size_t outBefore = r.out.size();
         if (out.read >= 0 && !drain(out.read, &r.out))
             Pipe::close(out.read);
         const std::size_t before = r.err.size();
         if (err.read >= 0 && !drain(err.read, &r.err))
             Pipe::close(err.read);
+        if (r.out.size() > outBefore || r.err.size() > before)
+            lastWord = Clock::now();
         pendingErr += r.err.substr(before);
         emitLines(pendingErr, options.onStderrLine, false);
         exited = ::waitpid(pid, &status, WNOHANG) == pid;
         if (exited)
             break;
+        if (killed)
+            continue;
         const bool cancel = options.cancel && options.cancel->load();
-        if (!killed && (cancel || Clock::now() >= deadline)) {
-            (cancel ? r.cancelled : r.timedOut) = true;
+        const auto now = Clock::now();
+        if (options.answerComplete && r.out.size() > outBefore && options.answerComplete(r.out))
+            r.answered = true;
+        else if (cancel)
+            r.cancelled = true;
+        else if (now >= deadline)
+            r.timedOut = true;
+        else if (const auto silence = r.out.empty() && options.firstWordTimeout.count() > 0 ? options.firstWordTimeout
+                                                                                            : options.silenceTimeout;
+                 silence.count() > 0 && now - lastWord >= silence)
+            r.silent = true;
+        if (r.answered || r.cancelled || r.timedOut || r.silent) {
             ::kill(pid, SIGKILL);
             killed = true;
         }
@@ -138,6 +160,8 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
     // their write ends, so read what is there and do not wait for end of file.
     if (out.read >= 0)
         drain(out.read, &r.out);
+    if (options.answerComplete && !killed && options.answerComplete(r.out))
+        r.answered = true; // the child ended by itself once it had passed the answer on
     const std::size_t before = r.err.size();
     if (err.read >= 0)
         drain(err.read, &r.err);

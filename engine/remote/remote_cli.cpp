@@ -3,6 +3,7 @@
 
 #include "remote/child_process.h"
 #include "remote/content_key.h"
+#include "remote/remote_worker.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -18,7 +19,7 @@ constexpr int kSshFailed = 255;   // ssh's own exit status for every failure of 
 constexpr int kNotFound = 127;    // the shell's, for a command it cannot find
 constexpr int kCheckFailed = 4;   // costscope-cli run: the output check failed, the run itself is complete
 constexpr int kOtherVersion = 86; // run()'s checks: the remote CLI is of another version (printed on stdout)
-constexpr int kFileMissing = 87;  // run()'s checks: required files are not in the cache (their paths on stdout)
+constexpr int kFileMissing = kWorkerFileMissing; // run()'s checks: required files not in the cache (paths on stdout)
 // run()'s checks: the stderr line that names the remote CLI's file (device, inode, size, mtime, ctime) once its
 // version passed.
 constexpr const char* kIdentityLine = "costscope-cli-identity:";
@@ -70,22 +71,6 @@ std::string watched(const std::string& command)
              ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $p; s=$?; kill $w 2>/dev/null; if [ $s -gt 128 ]; then echo "
              "\"costscope-cli died of signal $((s - 128))\" >&2; fi; exit $s";
 }
-// True when version a is older than b ("0.9.0" < "0.10.0").
-bool versionOlder(const std::string& a, const std::string& b)
-{
-    std::istringstream x(a), y(b);
-    for (;;) {
-        long p = 0, q = 0;
-        const bool hx = static_cast<bool>(x >> p), hy = static_cast<bool>(y >> q);
-        if (!hx && !hy)
-            return false;
-        if (p != q)
-            return p < q;
-        x.ignore(1);
-        y.ignore(1);
-    }
-}
-
 // Where this machine keeps the identity of each remote CLI whose version passed: a later run that finds the same file
 // there skips `--version` (a process start on the remote, 60 to 140 ms on a loaded host). A reinstalled package is a
 // new file (another inode or mtime), so its version is checked again.
@@ -120,10 +105,52 @@ void rememberIdentity(const RemoteCliOptions& o, const std::string& identity)
 
 bool isIdentityLine(const std::string& line)
 {
-    return line.rfind(kIdentityLine, 0) == 0;
+    return line.rfind(kIdentityLine, 0) == 0 || line.rfind(kWorkerLine, 0) == 0;
+}
+
+// Takes the line that starts with `prefix` out of `err` (a detail of the transport, not the remote's words) and
+// returns what follows the prefix; "" when there is none.
+std::string takeLine(std::string& err, const char* prefix)
+{
+    const auto at = err.find(prefix);
+    if (at == std::string::npos)
+        return {};
+    const std::size_t from = at + std::string(prefix).size();
+    const std::size_t end = std::min(err.find('\n', from), err.size());
+    std::string value = err.substr(from, end - from);
+    err.erase(at, end + 1 - at);
+    while (!value.empty() && value.front() == ' ')
+        value.erase(0, 1);
+    return value;
+}
+
+// The shell line that starts the host's worker (remote_worker.h) before the command: it answers "PORT TOKEN" once it
+// listens, then leaves the session (worker_loop.cpp). A CLI without the mode (an older package) says nothing of the
+// kind: "none", and runs stay one-shot.
+std::string workerStart()
+{
+    return "w=$(\"$p\" worker --listen --watch \"$p\" </dev/null 2>/dev/null); case \"$w\" in [0-9]*\\ ?*) ;; *) "
+           "w=none;; esac; echo "
+           + std::string(kWorkerLine) + " \"$w\" >&2; ";
 }
 
 } // namespace
+
+// True when version a is older than b ("0.9.0" < "0.10.0").
+bool versionOlder(const std::string& a, const std::string& b)
+{
+    std::istringstream x(a), y(b);
+    for (;;) {
+        long p = 0, q = 0;
+        const bool hx = static_cast<bool>(x >> p), hy = static_cast<bool>(y >> q);
+        if (!hx && !hy)
+            return false;
+        if (p != q)
+            return p < q;
+        x.ignore(1);
+        y.ignore(1);
+    }
+}
 
 Result<RemoteOutput> RemoteCli::ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr)
 {
@@ -238,6 +265,13 @@ Result<bool> RemoteCli::upload(const CachedGraph& graph)
 
 Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const std::vector<std::string>& requiredFiles)
 {
+    RemoteWorker worker(m_options);
+    if (m_options.useWorker)
+        if (auto served = worker.run(args, requiredFiles)) {
+            if (*served)
+                m_versionChecked = true;
+            return finish(std::move(*served), !requiredFiles.empty());
+        }
     const std::string cli = shellQuote(m_options.cli);
     std::string line = cli;
     for (const std::string& a : args)
@@ -245,13 +279,16 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
     std::string checks;
     // The same version passes here; any other is compared in full by acceptVersion. A CLI file already checked from
     // here (knownIdentity) is not asked again.
-    if (!m_versionChecked)
+    if (!m_versionChecked) {
         checks += "p=$(command -v " + cli + ") || exit " + std::to_string(kNotFound)
                   + "; i=$(stat -L -c %d:%i:%s:%Y:%Z \"$p\" 2>/dev/null); if [ -z \"$i\" ] || [ \"$i\" != "
                   + shellQuote(knownIdentity(m_options)) + " ]; then v=$(\"$p\" --version 2>/dev/null) || exit "
                   + std::to_string(kNotFound) + "; [ \"$v\" = " + shellQuote("costscope-cli " COSTSCOPE_VERSION)
                   + " ] || { echo \"$v\"; exit " + std::to_string(kOtherVersion) + "; }; echo " + kIdentityLine
                   + "\"$i\" >&2; fi; ";
+        if (m_options.useWorker && worker.known() == RemoteWorker::Known::Nothing)
+            checks += workerStart();
+    }
     if (!requiredFiles.empty()) {
         checks += "m=0; for f in";
         for (const std::string& f : requiredFiles)
@@ -272,25 +309,35 @@ Result<RemoteOutput> RemoteCli::run(const std::vector<std::string>& args, const 
             return accepted.error();
         return run(args, requiredFiles);
     }
-    if (!m_versionChecked)
-        if (const auto at = r->err.find(kIdentityLine); at != std::string::npos) {
-            const std::size_t from = at + std::string(kIdentityLine).size();
-            const std::size_t end = std::min(r->err.find('\n', from), r->err.size());
-            if (end > from)
-                rememberIdentity(m_options, r->err.substr(from, end - from));
-            r->err.erase(at, end + 1 - at); // a detail of the transport, not the remote's words
+    if (!m_versionChecked) {
+        if (const std::string identity = takeLine(r->err, kIdentityLine); !identity.empty()) {
+            rememberIdentity(m_options, identity);
+            if (worker.known() == RemoteWorker::Known::Unsupported)
+                worker.remember(""); // another CLI file: it may have the worker mode
         }
+        if (const std::string started = takeLine(r->err, kWorkerLine); !started.empty())
+            worker.remember(started);
+    }
     m_versionChecked = true;
-    if (r->exitCode == kFileMissing && !requiredFiles.empty()) {
-        std::istringstream lines(r->out);
-        for (std::string path; std::getline(lines, path);)
-            if (!path.empty())
-                r->missingFiles.push_back(path);
+    return finish(std::move(r), !requiredFiles.empty());
+}
+
+Result<RemoteOutput> RemoteCli::finish(Result<RemoteOutput> r, bool withRequiredFiles)
+{
+    if (!r)
+        return r;
+    if (r->exitCode == kFileMissing && withRequiredFiles) {
+        if (r->missingFiles.empty()) {
+            std::istringstream lines(r->out);
+            for (std::string path; std::getline(lines, path);)
+                if (!path.empty())
+                    r->missingFiles.push_back(path);
+        }
         return r;
     }
     if (r->exitCode != 0 && r->exitCode != kCheckFailed)
-        return Diagnostic::error(where + ": " + m_options.cli + " ended with status " + std::to_string(r->exitCode)
-                                 + ": " + lastLines(r->err));
+        return Diagnostic::error(m_options.target.destination() + ": " + m_options.cli + " ended with status "
+                                 + std::to_string(r->exitCode) + ": " + lastLines(r->err));
     return r;
 }
 

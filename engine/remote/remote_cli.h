@@ -21,7 +21,11 @@ struct RemoteCliOptions {
     std::chrono::milliseconds runTimeout{600000};     // the remote run or calibration itself
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const std::string&)> onProgress; // lines to show as they come (remote stderr, copy steps)
+    bool useWorker = true; // serve runs from a long-lived worker on the host (remote_worker.h) where it can
 };
+
+// True when version a is older than b ("0.9.0" < "0.10.0").
+bool versionOlder(const std::string& a, const std::string& b);
 
 // What the remote costscope-cli printed and how it ended (0, or 4 when a run's check failed).
 struct RemoteOutput {
@@ -62,6 +66,8 @@ public:
 private:
     Result<RemoteOutput> ssh(const std::string& command, std::chrono::milliseconds timeout, bool streamStderr);
     Result<bool> acceptVersion(const std::string& versionLine);
+    // The tail both ways share: a missing file, a failed command.
+    Result<RemoteOutput> finish(Result<RemoteOutput> r, bool withRequiredFiles);
     // After a failed copy of `bytes`: why, when the remote cache's file system has no room for them; else "".
     std::string roomLeft(std::uintmax_t bytes);
     RemoteCliOptions m_options;

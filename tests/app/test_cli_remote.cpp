@@ -3,6 +3,7 @@
 // loopback_sshd.sh), with this build's costscope-cli as the remote one: the same JSON as a local run, the graph
 // cache reused, and every failure (killed connection, timeout, unreachable, refused key, missing or older CLI)
 // ending in exit 3 within its timeout. Skips, saying why, where no sshd can be started.
+#include "loopback_ssh.h"
 #include "test_paths.h"
 #if COSTSCOPE_HAVE_ONNX
 #include "onnx_writer.h"
@@ -19,21 +20,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <pwd.h>
 #include <unistd.h>
 
 #include <csignal>
 
 using namespace costscope::test;
-
-namespace {
-// The loopback server lets in only the user running it.
-QString userName()
-{
-    const passwd* pw = ::getpwuid(::getuid());
-    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString("root");
-}
-} // namespace
 
 class TestCliRemote : public QObject {
     Q_OBJECT
@@ -67,18 +58,6 @@ private:
     QString m_port;
 };
 
-namespace {
-// The lines a logging wrapper wrote to `log`, which is removed for the next count.
-QStringList takeLines(const QString& log)
-{
-    QFile f(log);
-    const QStringList lines =
-        f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts) : QStringList{};
-    f.remove();
-    return lines;
-}
-} // namespace
-
 void TestCliRemote::initTestCase()
 {
     QVERIFY(m_tmp.isValid());
@@ -103,12 +82,13 @@ void TestCliRemote::cleanupTestCase()
     if (m_port.isEmpty())
         return;
     killConnections();
+    killRemoteWorkers(m_tmp.filePath("remote-data")); // the hosts' workers these runs started
     QProcess::execute("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "stop", sshDir()});
 }
 
 QStringList TestCliRemote::remoteArgs(const QString& cli) const
 {
-    return {"--remote",          userName() + "@127.0.0.1:" + m_port,
+    return {"--remote",          loopbackUser() + "@127.0.0.1:" + m_port,
             "--identity",        sshDir() + "/client_key",
             "--ssh-option",      "StrictHostKeyChecking=no",
             "--ssh-option",      "UserKnownHostsFile=" + sshDir() + "/known_hosts",
@@ -172,9 +152,9 @@ void TestCliRemote::secondRunReusesTheCache()
     QVERIFY(QFile::exists(m_tmp.filePath("remote-cache/" + entries[0] + "/cnn.hir.json")));
 }
 
-// A warm run (the graph in the cache, the CLI file's version known here) is one ssh command: every remote command
-// starts the user's login shell, which costs hundreds of ms on a host whose ~/.bashrc runs `pyenv init`. A cold one
-// asks, copies and asks again.
+// A warm run (the graph in the cache, the CLI file's version known here) is one ssh command, a channel to the host's
+// worker (test_cli_remote_worker tells it from one that starts the login shell, which costs hundreds of ms on a host
+// whose ~/.bashrc runs `pyenv init`). A cold one asks, copies and asks again.
 void TestCliRemote::warmRunIsOneSshRoundTrip()
 {
     if (!m_skip.isEmpty())
@@ -495,7 +475,7 @@ void TestCliRemote::unreachableAndRefusedExit3()
         QSKIP(qPrintable(m_skip));
     QByteArray err;
     QStringList closedPort = remoteArgs();
-    closedPort[1] = userName() + "@127.0.0.1:1";
+    closedPort[1] = loopbackUser() + "@127.0.0.1:1";
     QCOMPARE(runCli(QStringList{"devices"} + closedPort, nullptr, &err, 30000), 3);
     QVERIFY2(err.contains("unreachable"), err.constData());
     QProcess::execute("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", m_tmp.filePath("stranger_key")});
@@ -552,9 +532,10 @@ void TestCliRemote::versionIsCheckedOncePerCliFile()
     install("echo \"$1\" >> '" + log.toUtf8() + "'\nexec '" + cliPath().toUtf8() + "' \"$@\"\n");
     QByteArray out, err;
     QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());
-    QCOMPARE(calls(), QStringList({"--version", "devices"}));
+    QCOMPARE(calls(), QStringList({"--version", "worker", "devices"})); // the first run starts the host's worker
     QVERIFY2(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000) == 0, err.constData());
-    QCOMPARE(calls(), QStringList({"devices"}));
+    QCOMPARE(calls(), QStringList({"devices"})); // through the worker: the version not asked again
+    QVERIFY2(out.startsWith("127.0.0.1/cpu  "), out.constData());
     QVERIFY2(!err.contains("costscope-cli-identity"), err.constData());
     install("echo 'costscope-cli 0.0.1'\n");
     QCOMPARE(runCli(QStringList{"devices"} + remoteArgs(cli), &out, &err, 60000), 3);

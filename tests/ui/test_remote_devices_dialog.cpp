@@ -6,6 +6,7 @@
 // calibration, and stops on Cancel with nothing left running on the host.
 #include "charts/sweep_panel.h"
 #include "jobs/cost_job.h"
+#include "loopback_ssh.h"
 #include "main_window.h"
 #include "panels/evaluation_view.h"
 #include "panels/profile_tools.h"
@@ -92,8 +93,10 @@ void TestRemoteDevicesDialog::initTestCase()
 
 void TestRemoteDevicesDialog::cleanupTestCase()
 {
-    if (!m_port.isEmpty())
-        QProcess::execute("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "stop", m_tmp.filePath("sshd")});
+    if (m_port.isEmpty())
+        return;
+    killRemoteWorkers(m_tmp.filePath("remote-data")); // the host's workers the runs started
+    QProcess::execute("bash", {sourcePath("tests/remote/loopback_sshd.sh"), "stop", m_tmp.filePath("sshd")});
 }
 
 void TestRemoteDevicesDialog::fill(RemoteDevicesDialog& d, const QString& port, const QString& cli) const
