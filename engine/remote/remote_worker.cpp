@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,7 +35,18 @@ std::filesystem::path recordFile(const RemoteCliOptions& o)
     std::string key = o.target.destination() + ':' + std::to_string(o.target.port) + ' ' + o.cli;
     for (const std::string& option : o.target.options)
         key += '\n' + option;
-    return dir / "costscope" / "remote-worker" / sha256OfText(key);
+    // SHA-256 through the network plugin; where that cannot load, FNV-1a still keeps each option set's file apart
+    // (a file name, not a security boundary).
+    auto hash = sha256OfText(key);
+    if (!hash) {
+        std::uint64_t h = 1469598103934665603ull;
+        for (const unsigned char c : key)
+            h = (h ^ c) * 1099511628211ull;
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+        return dir / "costscope" / "remote-worker" / hex;
+    }
+    return dir / "costscope" / "remote-worker" / *hash;
 }
 
 std::string where(const RemoteCliOptions& o)
