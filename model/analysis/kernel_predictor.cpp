@@ -189,7 +189,7 @@ double KernelPredictor::margin(const KernelFeatures& f) const
 double KernelPredictor::predictNs(const KernelFeatures& f, double analyticNs, double floorNs) const
 {
     const double ratio = std::clamp(std::exp(margin(f)), kMinRatio, kMaxRatio);
-    return std::max({analyticNs * ratio, floorNs, minNs});
+    return std::max(analyticNs * ratio, floorNs);
 }
 
 } // namespace costscope

@@ -68,16 +68,11 @@ public:
 
     bool valid() const { return !m_trees.empty(); }
     double margin(const KernelFeatures& f) const; // the learned log ratio
-    // analyticNs × the learned ratio (clamped), never under `floorNs` (the roofline's bound) nor under minNs.
+    // analyticNs × the learned ratio (clamped), never under `floorNs` (the roofline's bound).
     double predictNs(const KernelFeatures& f, double analyticNs, double floorNs) const;
 
     int samples = 0;      // training samples (kept in the profile for the reader)
     double trainMape = 0; // on its own samples, percent
-    // The fastest its class ran in training (a low percentile of the measured times, instrumentation overhead
-    // removed): a measured floor, as the roofline's is a computed one. Without it a held-out kernel whose analytic
-    // time is far too high (a small depthwise layer priced in waves of the tiled kernel on Vulkan: 13.7 us for a
-    // measured 4 us) was scaled down to the ratio clamp, 0.86 us, under anything its class had ever measured.
-    double minNs = 0;
 
 private:
     struct Tree {

@@ -236,7 +236,6 @@ void readKernelPredictors(const Json& j, const std::string& origin, DeviceProfil
         }
         k->samples = e->value("samples", 0);
         k->trainMape = e->value("train_mape", 0.0);
-        k->minNs = std::max(0.0, e->value("min_ns", 0.0)); // absent in profiles of before 2026-11-28: no floor
         predictors->emplace(e.key(), std::move(*k));
     }
     if (!predictors->empty())
@@ -352,10 +351,8 @@ std::string profileToJsonText(const DeviceProfile& p)
     if (p.kernelPredictors && !p.kernelPredictors->empty()) {
         j["kernel_predictors"] = Json::object();
         for (const auto& [cls, k] : *p.kernelPredictors)
-            j["kernel_predictors"][cls] = {{"samples", k.samples},
-                                           {"train_mape", k.trainMape},
-                                           {"min_ns", k.minNs},
-                                           {"xgboost", Json::parse(k.xgboostJson())}};
+            j["kernel_predictors"][cls] = {
+                {"samples", k.samples}, {"train_mape", k.trainMape}, {"xgboost", Json::parse(k.xgboostJson())}};
     }
     if (p.graphComposition.valid())
         j["graph_composition"] = {{"kernel_scale", p.graphComposition.kernelScale},

@@ -96,11 +96,6 @@ Result<KernelPredictor> trainOne(const std::string& cls, const std::vector<const
     auto p = KernelPredictor::fromXgboostJson(std::string(buf, len), cls);
     if (!p)
         return p.error();
-    std::vector<double> times;
-    for (const KernelSample* s : samples)
-        times.push_back(s->measuredNs);
-    std::sort(times.begin(), times.end());
-    p->minNs = times[times.size() / 50]; // the 2nd percentile: one stray fast measurement does not set it
     double ape = 0;
     for (const KernelSample* s : samples)
         ape += std::fabs(p->predictNs(s->features, s->analyticNs, 0) / s->measuredNs - 1);

@@ -102,28 +102,8 @@ private slots:
         const KernelPredictor k = trainedMatmul().at("matmul");
         const KernelFeatures f = syntheticSamples(1, 4).front().features;
         QVERIFY(k.predictNs(f, 1000, 5e6) == 5e6); // never under the roofline's floor
-        KernelPredictor unfloored = k;
-        unfloored.minNs = 0;
-        const double r = unfloored.predictNs(f, 1000, 0) / 1000;
+        const double r = k.predictNs(f, 1000, 0) / 1000;
         QVERIFY(r >= KernelPredictor::kMinRatio && r <= KernelPredictor::kMaxRatio);
-    }
-
-    // Training keeps the class's fastest measured time (a low percentile), and no prediction goes under it, however
-    // low the analytic time it scales.
-    void predictionNeverUndercutsTheFastestMeasuredKernel()
-    {
-        const auto samples = syntheticSamples(600, 1);
-        double fastest = samples.front().measuredNs;
-        for (const KernelSample& s : samples)
-            fastest = std::min(fastest, s.measuredNs);
-        const KernelPredictor k = trainedMatmul().at("matmul");
-        QVERIFY2(k.minNs >= fastest && k.minNs < 4 * fastest,
-                 qPrintable(QString("floor %1, fastest %2").arg(k.minNs).arg(fastest)));
-        const KernelFeatures f = syntheticSamples(1, 4).front().features;
-        QCOMPARE(k.predictNs(f, 1e-3, 0), k.minNs); // a thousandth of a nanosecond analytic: the floor
-        KernelPredictor unfloored = k;
-        unfloored.minNs = 0;
-        QVERIFY(unfloored.predictNs(f, 1e-3, 0) < k.minNs);
     }
 
     void roundTripsThroughTheProfileJson()
@@ -137,8 +117,6 @@ private slots:
         const KernelPredictor& a = p.kernelPredictors->at("matmul");
         const KernelPredictor& b = back->kernelPredictors->at("matmul");
         QCOMPARE(b.samples, a.samples);
-        QVERIFY(a.minNs > 0);
-        QCOMPARE(b.minNs, a.minNs);
         for (const KernelSample& s : syntheticSamples(50, 5))
             QCOMPARE(b.margin(s.features), a.margin(s.features));
         // The cost model prices matmul nodes with it, and nothing else.
@@ -234,13 +212,11 @@ private slots:
         QCOMPARE(report->families, (std::vector<std::string>{"mlp", "gpt"}));
         QCOMPARE(report->models.size(), std::size_t(4));
         // Trained on the held-out family, the learned model would be right (ratio 1); trained on the other one only,
-        // it is off by the other family's ratio (2.5 or 0.4; the fitted graph composition blurs it a little). Held-out
-        // MLP is over-predicted by more than 2.5: its kernels are smaller than any GPT kernel, and no prediction goes
-        // under the fastest kernel its class measured in training (KernelPredictor::minNs), here a GPT one at 5x.
+        // it is off by the other family's ratio (2.5 or 0.4; the fitted graph composition blurs it a little).
         for (const EvalPrediction& e : report->predictions)
             if (e.model == "costscope learned") {
                 const double ratio = e.predictedNs / e.measuredNs;
-                const bool ok = e.family == "mlp" ? ratio > 1.8 && ratio < 8 : ratio > 0.3 && ratio < 0.6;
+                const bool ok = e.family == "mlp" ? ratio > 1.8 && ratio < 3.2 : ratio > 0.3 && ratio < 0.6;
                 QVERIFY2(ok, qPrintable(QString::fromStdString(e.graph + " " + std::to_string(ratio))));
             }
         // With one family there is nothing to hold out.
