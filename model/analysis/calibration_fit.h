@@ -98,9 +98,9 @@ struct InstrumentedRunTotals {
     double nodes = 0;
     double wholeNs = 0;
 };
-// A device's launch and wait per plain run, from runs with different node counts: least squares of
-// Σ nodes − whole = overhead · nodes − launch. 0 when fewer than 6 runs, the counts do not vary, or the fit is
-// unphysical (a negative launch or overhead).
+// A device's launch and wait per plain run, from runs with different node counts: least squares in relative error
+// of Σ nodes − whole = overhead · nodes − launch (the launch alone where the overhead comes out negative). 0 when
+// fewer than 6 runs, the counts do not vary, or the launch comes out negative.
 double fitGraphLaunchNs(const std::vector<InstrumentedRunTotals>& runs);
 
 } // namespace costscope
