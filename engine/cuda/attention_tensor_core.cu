@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(kThreads)
     // This warp's rows start at warpRow; lanes 2 r and 2 r + 1 take row r's softmax (keys 2 t and 2 t + 1).
     const std::int64_t warpRow = i0 + 16 * warp;
     const bool warpActive = warpRow < a.sq;
-    const int r = lane / 2, half = lane % 2;
+    const int r = lane / 2, side = lane % 2;
     const std::int64_t row = warpRow + r;
     std::int64_t rowBegin = 0, rowEnd = 0, unused = 0; // a row past the last query sees no key
     if (row < a.sq)
@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(kThreads)
         float tileMax = -INFINITY;
 #pragma unroll
         for (int t = 0; t < kKeys / 2; ++t) {
-            const int c = 2 * t + half;
+            const int c = 2 * t + side;
             const std::int64_t j = j0 + c;
             s[t] = j >= rowBegin && j < rowEnd ? attentionScore(a, b, h, row, j, sRows[r * kScoreStride + c]) * kLog2e
                                                : -INFINITY;
@@ -172,7 +172,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
         for (int t = 0; t < kKeys / 2; ++t) {
             const T p = toStorage<T>(s[t] == -INFINITY ? 0.0f : exp2f(s[t] - mNew));
-            pRows[r * kProbStride + 2 * t + half] = p;
+            pRows[r * kProbStride + 2 * t + side] = p;
             tileSum += fromStorage(p);
         }
         tileSum += __shfl_xor_sync(0xffffffffu, tileSum, 1);
