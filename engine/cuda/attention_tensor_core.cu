@@ -56,6 +56,24 @@ __device__ inline float fromStorage(T v)
         return __bfloat162float(v);
 }
 
+using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
+template <typename T>
+using RowFragment = wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major>;
+
+// acc += A B over Steps 16-deep steps: A's 16x16 blocks given, B's loaded from `b` (`BLayout`, leading dimension
+// ldm), bStep elements apart.
+template <typename BLayout, typename T, int Steps>
+__device__ inline void multiplyAdd(Accumulator& acc, const RowFragment<T> (&aBlocks)[Steps], const T* b, int bStep,
+                                   unsigned ldm)
+{
+#pragma unroll
+    for (int kk = 0; kk < Steps; ++kk) {
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, T, BLayout> bBlock;
+        wmma::load_matrix_sync(bBlock, b + kk * bStep, ldm);
+        wmma::mma_sync(acc, aBlocks[kk], bBlock, acc);
+    }
+}
+
 // Rows [first, first + kRows) of q, k or v (16-bit elements from `base`, rows `rowStride` apart) into a
 // [kRows][W + 8] tile, zeros past row `limit` and past the head dim (a multiple of 16, so an 8-element chunk is all
 // in or all out). 16-byte loads where the layout keeps every chunk 16-byte aligned (vec), else one element at a time.
@@ -128,7 +146,7 @@ __global__ void __launch_bounds__(kThreads)
         oRows[e] = 0.0f;
     float m = -INFINITY, l = 0.0f; // row r's running max (log2 units) and sum, the same in both of its lanes
     __syncthreads();               // q staged
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> qFrag[W / 16];
+    RowFragment<T> qFrag[W / 16];
 #pragma unroll
     for (int kk = 0; kk < W / 16; ++kk)
         wmma::load_matrix_sync(qFrag[kk], qs + 16 * warp * kStride + 16 * kk, kStride);
@@ -143,14 +161,9 @@ __global__ void __launch_bounds__(kThreads)
         // S = Q K^T: K's rows read as the columns of a column-major K^T.
 #pragma unroll
         for (int c = 0; c < kKeys / 16; ++c) {
-            wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+            Accumulator acc;
             wmma::fill_fragment(acc, 0.0f);
-#pragma unroll
-            for (int kk = 0; kk < W / 16; ++kk) {
-                wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> kFrag;
-                wmma::load_matrix_sync(kFrag, ks + 16 * c * kStride + 16 * kk, kStride);
-                wmma::mma_sync(acc, qFrag[kk], kFrag, acc);
-            }
+            multiplyAdd<wmma::col_major>(acc, qFrag, ks + 16 * c * kStride, 16, kStride);
             wmma::store_matrix_sync(sRows + 16 * c, acc, kScoreStride, wmma::mem_row_major);
         }
         __syncwarp();
@@ -185,20 +198,15 @@ __global__ void __launch_bounds__(kThreads)
         }
         __syncwarp();
         // O += P V
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> pFrag[kKeys / 16];
+        RowFragment<T> pFrag[kKeys / 16];
 #pragma unroll
         for (int kk = 0; kk < kKeys / 16; ++kk)
             wmma::load_matrix_sync(pFrag[kk], pRows + 16 * kk, kProbStride);
 #pragma unroll
         for (int n = 0; n < W / 16; ++n) {
-            wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+            Accumulator acc;
             wmma::load_matrix_sync(acc, oRows + 16 * n, kOutStride, wmma::mem_row_major);
-#pragma unroll
-            for (int kk = 0; kk < kKeys / 16; ++kk) {
-                wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> vFrag;
-                wmma::load_matrix_sync(vFrag, vs + 16 * kk * kStride + 16 * n, kStride);
-                wmma::mma_sync(acc, pFrag[kk], vFrag, acc);
-            }
+            multiplyAdd<wmma::row_major>(acc, pFrag, vs + 16 * n, 16 * kStride, kStride);
             wmma::store_matrix_sync(oRows + 16 * n, acc, kOutStride, wmma::mem_row_major);
         }
     }
