@@ -191,11 +191,12 @@ __global__ void __launch_bounds__(kThreads)
         tileSum += __shfl_xor_sync(0xffffffffu, tileSum, 1);
         l = l * corr + tileSum;
         m = mNew;
-        for (int rr = 0; rr < 16; ++rr) {
-            const float rowCorr = __shfl_sync(0xffffffffu, corr, 2 * rr);
-            for (int d = lane; d < W; d += 32)
-                oRows[rr * kOutStride + d] *= rowCorr;
-        }
+        if (__any_sync(0xffffffffu, corr != 1.0f)) // some row's max moved: its output so far is rescaled
+            for (int rr = 0; rr < 16; ++rr) {
+                const float rowCorr = __shfl_sync(0xffffffffu, corr, 2 * rr);
+                for (int d = lane; d < W; d += 32)
+                    oRows[rr * kOutStride + d] *= rowCorr;
+            }
         __syncwarp();
         // O += P V
         RowFragment<T> pFrag[kKeys / 16];
