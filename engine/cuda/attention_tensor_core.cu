@@ -22,7 +22,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <type_traits>
 
 namespace costscope::cuda {
 
@@ -37,24 +36,6 @@ constexpr int kThreads = kWarps * 32;
 constexpr int kScoreStride = kKeys + 4; // F32 rows: wmma takes strides in multiples of 16 bytes
 constexpr int kProbStride = kKeys + 8;  // 16-bit rows
 constexpr float kLog2e = 1.4426950408889634f;
-
-template <typename T>
-__device__ inline T toStorage(float v)
-{
-    if constexpr (std::is_same_v<T, __half>)
-        return __float2half_rn(v);
-    else
-        return __float2bfloat16_rn(v);
-}
-
-template <typename T>
-__device__ inline float fromStorage(T v)
-{
-    if constexpr (std::is_same_v<T, __half>)
-        return __half2float(v);
-    else
-        return __bfloat162float(v);
-}
 
 using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
 template <typename T>
@@ -184,9 +165,9 @@ __global__ void __launch_bounds__(kThreads)
         float tileSum = 0.0f;
 #pragma unroll
         for (int t = 0; t < kKeys / 2; ++t) {
-            const T p = toStorage<T>(s[t] == -INFINITY ? 0.0f : exp2f(s[t] - mNew));
+            const T p = T(s[t] == -INFINITY ? 0.0f : exp2f(s[t] - mNew)); // rounded to nearest
             pRows[r * kProbStride + 2 * t + side] = p;
-            tileSum += fromStorage(p);
+            tileSum += float(p);
         }
         tileSum += __shfl_xor_sync(0xffffffffu, tileSum, 1);
         l = l * corr + tileSum;
@@ -222,7 +203,7 @@ __global__ void __launch_bounds__(kThreads)
             break;
         const float inv = rowSum > 0.0f ? 1.0f / rowSum : 0.0f;
         for (int d = lane; d < a.headDim; d += 32)
-            out[qBase + i * a.qStrides[2] + d] = toStorage<T>(oRows[rr * kOutStride + d] * inv);
+            out[qBase + i * a.qStrides[2] + d] = T(oRows[rr * kOutStride + d] * inv);
     }
 #endif
 }
