@@ -3,12 +3,14 @@
 // [Sq, Sk] score matrix never reaches memory. The keys come 32 at a time, one per lane: each lane takes its key's
 // dot product with the query (held in shared memory), the warp takes one max and one sum per chunk, and the lanes
 // then accumulate the chunk's values over the head dim. Walking one key per step with a warp-wide reduction each
-// (the first version) was latency-bound at ~0.6-1 us per key on an H100. Head dims up to 128 go to the tiled
-// kernel (attention_tiled.cu), which shares each key/value tile among 8 query rows. Semantics as the CPU backend
-// (engine/cpu/attention.cpp): scores scaled, optionally soft-capped, masked, softmax over keys, times v; heads packed
-// in the last dim or per head, KV heads possibly grouped (the strides of AttentionArgs).
+// (the first version) was latency-bound at ~0.6-1 us per key on an H100. F16/BF16 go to the tensor-core kernel
+// (attention_tensor_core.cu) where it applies; other head dims up to 128 go to the flash or the tiled kernel
+// (attention_flash.cu, attention_tiled.cu), which share each key/value tile among query rows. Semantics as the CPU
+// backend (engine/cpu/attention.cpp): scores scaled, optionally soft-capped, masked, softmax over keys, times v;
+// heads packed in the last dim or per head, KV heads possibly grouped (the strides of AttentionArgs).
 #include "cuda/attention_flash.h"
 #include "cuda/attention_score.cuh"
+#include "cuda/attention_tensor_core.h"
 #include "cuda/attention_tiled.h"
 #include "cuda/cuda_kernels.h"
 
@@ -122,7 +124,8 @@ void launchAttention(const AttentionArgs& a, cudaStream_t s)
     if (a.batch * a.heads * a.sq == 0)
         return;
     // COSTSCOPE_CUDA_ATTENTION picks a kernel, to time one against another: rows (warp per row), tiled (8 rows a
-    // block), flash32 or flash64 (the register-tiled kernel with 32 or 64 rows a block); unset: flash, else tiled.
+    // block), flash32 or flash64 (the register-tiled kernel with 32 or 64 rows a block); unset: for F16/BF16 the
+    // tensor-core kernel (attention_tensor_core.cu) where it applies, then flash, else tiled.
     enum class Kernel { Auto, Rows, Tiled, Flash32, Flash64 };
     static const Kernel chosen = [] {
         const char* v = std::getenv("COSTSCOPE_CUDA_ATTENTION");
@@ -137,8 +140,11 @@ void launchAttention(const AttentionArgs& a, cudaStream_t s)
     const FlashRows rows = chosen == Kernel::Flash32 ? FlashRows::Rows32
         : chosen == Kernel::Flash64                  ? FlashRows::Rows64
                                                      : FlashRows::Auto;
-    // 16-bit storage: the flash and tiled kernels only (the lowering keeps head dims within the tiled kernel's).
+    // 16-bit storage: the tensor-core, flash and tiled kernels only (the lowering keeps head dims within the tiled
+    // kernel's).
     const bool sixteenBit = a.storage != ElemType::F32;
+    if (sixteenBit && chosen == Kernel::Auto && launchAttentionTensorCore(a, s))
+        return;
     if ((sixteenBit || chosen != Kernel::Rows) && chosen != Kernel::Tiled && launchAttentionFlash(a, rows, s))
         return;
     if ((sixteenBit || chosen != Kernel::Rows) && launchAttentionTiled(a, s))

@@ -144,16 +144,8 @@ template <int BQ>
 void launchFlash(const AttentionArgs& a, std::int64_t tilesPerHead, cudaStream_t s)
 {
     constexpr auto bytes = static_cast<int>(sharedFloats<BQ>() * sizeof(float));
-    // Over the default 48 KB of shared memory: the opt-in is per device, so it is set on each one it runs on.
-    // Atomic: `run --device all` launches from one thread per device, and two plans may share a device.
-    static std::atomic<bool> optedIn[64] = {};
-    int device = 0;
-    cudaGetDevice(&device);
-    if (device < 0 || device >= 64 || !optedIn[device]) {
-        cudaFuncSetAttribute(attentionFlashKernel<BQ>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-        if (device >= 0 && device < 64)
-            optedIn[device] = true;
-    }
+    static std::atomic<bool> optedIn[kMaxOptInDevices] = {};
+    optInSharedMemory(attentionFlashKernel<BQ>, bytes, optedIn);
     const auto blocks = static_cast<unsigned>(a.batch * a.heads * tilesPerHead);
     attentionFlashKernel<BQ><<<blocks, BQ * 4, bytes, s>>>(a, tilesPerHead);
 }

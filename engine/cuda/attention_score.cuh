@@ -6,9 +6,26 @@
 #include "cuda/cuda_kernels.h"
 #include "cuda/elementwise_ops.cuh"
 
+#include <atomic>
 #include <cstdint>
 
 namespace costscope::cuda {
+
+// Lets `kernel` take `bytes` of dynamic shared memory, over the default 48 KB. The opt-in is per device, so it is set
+// on each one the kernel runs on, remembered in the caller's `optedIn` (one array per kernel). Atomic: `run --device
+// all` launches from one thread per device, and two plans may share a device.
+inline constexpr int kMaxOptInDevices = 64;
+template <typename Kernel>
+void optInSharedMemory(Kernel* kernel, int bytes, std::atomic<bool> (&optedIn)[kMaxOptInDevices])
+{
+    int device = 0;
+    cudaGetDevice(&device);
+    if (device < 0 || device >= kMaxOptInDevices || !optedIn[device]) {
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        if (device >= 0 && device < kMaxOptInDevices)
+            optedIn[device] = true;
+    }
+}
 
 // Element i of q, k or v (AttentionArgs::storage) as a float, and a result stored so.
 __device__ inline float attentionLoad(const float* p, ElemType storage, std::int64_t i)

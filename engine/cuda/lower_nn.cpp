@@ -248,14 +248,17 @@ LowerResult lowerAttention(LowerContext& c)
             return lowerError("Attention: mask_kind needs a 4th (mask) input");
         const DeviceValue& m = *c.in[3];
         auto strides = broadcastStrides(m.dims, {a.batch, a.heads, a.sq, a.sk});
-        if (!strides || (m.dtype != DType::Bool && (m.dtype != DType::F32 || a.storage != ElemType::F32)))
-            return lowerError("Attention: mask " + valueString(m) + " must be Bool (or F32 for F32 q) broadcasting to ["
+        // Bool, or additive in q's own dtype (attention_score.cuh reads F32, F16 and BF16 masks).
+        if (!strides || (m.dtype != DType::Bool && m.dtype != q.dtype))
+            return lowerError("Attention: mask " + valueString(m) + " must be Bool or "
+                              + std::string(dtypeName(q.dtype)) + " (additive) broadcasting to ["
                               + std::to_string(a.batch) + "," + std::to_string(a.heads) + "," + std::to_string(a.sq)
                               + "," + std::to_string(a.sk) + "]");
         for (int d = 0; d < 4; ++d)
             a.maskStrides[d] = (*strides)[static_cast<std::size_t>(d)];
         a.maskData = m.ptr;
         a.maskIsBool = m.dtype == DType::Bool;
+        a.maskStorage = a.storage;
     }
     a.scale = static_cast<float>(
         c.attrs().doubleOr("score_scale", 1.0 / std::sqrt(double(std::max<std::int64_t>(a.headDim, 1)))));

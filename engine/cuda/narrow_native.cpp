@@ -48,8 +48,9 @@ bool castable(std::optional<DType> t)
     }
 }
 
-// The flash and tiled attention kernels load 16-bit q, k and v (head dims up to 128: the last dim of q bounds the
-// head dim in every layout) with no mask input or a Bool one (attention_score.cuh reads an additive mask as F32).
+// The tensor-core, flash and tiled attention kernels load 16-bit q, k and v (head dims up to 128: the last dim of q
+// bounds the head dim in every layout) with no mask input, a Bool one or an additive one in q's dtype
+// (attention_score.cuh loads it to float).
 bool attentionRunsNatively(const Graph& g, const Node& n)
 {
     if (n.inputs.size() < 3 || !operandsAreOwnType(g, n, 0, 3))
@@ -59,7 +60,7 @@ bool attentionRunsNatively(const Graph& g, const Node& n)
     const bool staticLast = q && !q->shape.dims.empty() && q->shape.dims.back().isStatic();
     if (!(headDim > 0 && headDim <= 128) && !(staticLast && q->shape.dims.back().value <= 128))
         return false;
-    return n.inputs.size() < 4 || inputType(g, n, 3) == DType::Bool;
+    return n.inputs.size() < 4 || inputType(g, n, 3) == DType::Bool || inputType(g, n, 3) == n.shape.dtype;
 }
 } // namespace
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The CUDA backend's native fp16/bf16 paths on the GPU machine (no Qt there): a GEMM chain with a bias+ReLU epilogue,
-// an element-wise chain, a LayerNorm+Softmax block and two-layer GPT-2 blocks (cuda_transformer_graphs.h, as built in
-// the IR and as an ONNX export writes them) are re-typed by the precision what-if (edit/precision_transform.h) and
+// an element-wise chain, a LayerNorm+Softmax block, attention alone (no mask, causal with grouped KV heads, an
+// additive mask) and two-layer GPT-2 blocks (cuda_transformer_graphs.h, as built in the IR and as an ONNX export
+// writes them) are re-typed by the precision what-if (edit/precision_transform.h) and
 //  1. run at a small size on the CUDA backend and on the CPU backend (which computes each node in F32 and rounds its
 //     result to the 16-bit type), outputs compared within the tolerance below; the CUDA plan's Cast kernels are
 //     counted (a Cast is an op that fell back to F32: none is expected in these graphs);
 //  2. timed at a large size in bf16 and in fp32 on the CUDA backend (CUDA graph replay, median of 30), both printed
-//     with their ratio, and with COSTSCOPE_CUDA_NATIVE_16BIT=0 (the bf16 graph widened to F32, as before).
+//     with their ratio, and with COSTSCOPE_CUDA_NATIVE_16BIT=0 (the bf16 graph widened to F32, as before); graphs
+//     with attention also print the time of one attention kernel (a layer's; per-kernel events, median of 9 runs).
+//     COSTSCOPE_CUDA_ATTENTION=flash64 (or tiled) times the scalar kernels in the tensor-core kernel's place.
 // Tolerance: each node boundary rounds to the 16-bit type (unit roundoff u = 2^-8 for bf16, 2^-11 for fp16); the
 // two backends round at different places (the CUDA backend fuses, and runs fallback ops in F32), so their results
 // differ by independent rounding errors of about u per rounding stage. Independent errors add in quadrature, and a
@@ -21,6 +24,7 @@
 // the tolerance themselves but none of the kernels)
 // Exit status 1 when a check fails, 77 without a CUDA device (and no --dry-run).
 #include "cpu/cpu_backend.h"
+#include "cuda/attention_tensor_core.h"
 #include "cuda/cuda_backend.h"
 #include "cuda/narrow_native.h"
 #include "cuda_transformer_graphs.h"
@@ -29,7 +33,9 @@
 #include "measure.h"
 #include "narrow_float_casts.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -110,6 +116,28 @@ Graph normSoftmax(std::int64_t rows, std::int64_t cols)
     return b.finish(b.op(OpKind::Softmax, {}, {ln}, dims));
 }
 
+// One Attention node per head, q [batch, heads, seq, 64] (GPT-2's head dim: the tensor-core kernel's 64-wide tile),
+// k and v over kvHeads heads (grouped where fewer), mask_kind None, Causal or Bias (an additive [batch, 1, seq, seq]
+// mask of offsets in [-1, 1] with -inf at every 5th element, retyped to the 16-bit type with the rest). q is the
+// input; k, v and the mask are weights with values of their own, so that swapped operands or K read untransposed
+// cannot pass (the inputs of inputsFor would make q, k and v equal, and Q K^T symmetric).
+Graph attentionGraph(std::int64_t batch, std::int64_t heads, std::int64_t kvHeads, std::int64_t seq, const char* mask)
+{
+    Builder b;
+    const std::vector<std::int64_t> qDims = {batch, heads, seq, 64}, kvDims = {batch, kvHeads, seq, 64};
+    const auto kvSize = std::size_t(batch * kvHeads * seq * 64);
+    std::vector<NodeId> in{b.input(qDims), b.param(kvDims, cudacases::values(kvSize, 1)),
+                           b.param(kvDims, cudacases::values(kvSize, 2))};
+    if (std::strcmp(mask, "Bias") == 0) {
+        std::vector<float> m = cudacases::values(std::size_t(batch * seq * seq), 3);
+        for (std::size_t i = 0; i < m.size(); i += 5)
+            m[i] = -INFINITY;
+        in.push_back(b.param({batch, 1, seq, seq}, m));
+    }
+    const Attrs at = attrs({{"num_heads", heads}, {"head_dim", std::int64_t(64)}, {"mask_kind", std::string(mask)}});
+    return b.finish(b.op(OpKind::Attention, at, in, qDims));
+}
+
 Graph gpt2(std::int64_t batch, std::int64_t seq, std::int64_t hidden, bool decomposed)
 {
     cudacases::TransformerConfig c;
@@ -176,7 +204,16 @@ struct Ran {
     double medianUs = 0;
     int casts = 0;
     std::vector<std::string> labels;
+    // The attention kernels (an Attention node, or the written-out pattern fused): how many a run holds, and the
+    // median over the instrumented runs of their time per kernel (one per layer).
+    int attentionKernels = 0;
+    double attentionUs = 0;
 };
+
+bool isAttentionKernel(const std::string& label)
+{
+    return label == "Attention" || label.rfind("attention(", 0) == 0;
+}
 
 Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
 {
@@ -195,8 +232,23 @@ Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
     if (auto t = (*plan)->runInstrumented(nullptr))
         for (const NodeTiming& k : *t) {
             out.casts += k.label.rfind("Cast", 0) == 0 ? 1 : 0;
+            out.attentionKernels += isAttentionKernel(k.label) ? 1 : 0;
             out.labels.push_back(k.label);
         }
+    // Per-kernel times come from one instrumented run each (events around every kernel): the median of a few.
+    std::vector<double> perKernelUs;
+    for (int run = 0; run < (timedRuns > 1 ? 9 : 0) && out.attentionKernels > 0; ++run)
+        if (auto t = (*plan)->runInstrumented(nullptr)) {
+            std::int64_t ns = 0;
+            for (const NodeTiming& k : *t)
+                ns += isAttentionKernel(k.label) ? k.ns : 0;
+            perKernelUs.push_back(double(ns) * 1e-3 / out.attentionKernels);
+        }
+    if (!perKernelUs.empty()) {
+        std::nth_element(perKernelUs.begin(), perKernelUs.begin() + std::ptrdiff_t(perKernelUs.size() / 2),
+                         perKernelUs.end());
+        out.attentionUs = perKernelUs[perKernelUs.size() / 2];
+    }
     return out;
 }
 
@@ -281,6 +333,25 @@ void timeAgainstFp32(const CaseSpec& spec)
                 "kernels)\n",
                 spec.name.c_str(), fp32->medianUs, bf16->medianUs, bf16->medianUs / fp32->medianUs, widened->medianUs,
                 bf16->labels.size(), fp32->labels.size());
+    if (bf16->attentionKernels > 0)
+        std::printf("ATTN %-28s per attention kernel (layer): fp32 %7.1f us  bf16 %7.1f us  bf16 widened %7.1f us  "
+                    "(%d a run)\n",
+                    spec.name.c_str(), fp32->attentionUs, bf16->attentionUs, widened->attentionUs,
+                    bf16->attentionKernels);
+}
+
+// Which kernel runs 16-bit attention at head dim 64 on this device (cuda/attention_tensor_core.h's choice).
+void printAttentionKernel()
+{
+    int device = 0, major = 0, optIn = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    const int width = cuda::tensorCoreAttentionWidth(64, cuda::ElemType::BF16, major, std::size_t(optIn));
+    if (width > 0)
+        std::printf("attention in bf16/fp16 at head dim 64: tensor-core kernel, %d-wide tiles\n", width);
+    else
+        std::printf("attention in bf16/fp16 at head dim 64: flash/tiled kernels (no tensor-core kernel here)\n");
 }
 } // namespace
 
@@ -299,6 +370,8 @@ int main(int argc, char** argv)
     else
         std::printf("device: %s (16-bit storage, F32 accumulation; fp32 timings with TF32 off)\n",
                     devices.front().name.c_str());
+    if (!g_dryRun)
+        printAttentionKernel();
     // The GEMM chain's sin-generated weights and inputs are rank-2 matrices whose products cancel: each layer's
     // || |A| |W| || is 120-550 times || A W ||, so a rounding difference in a layer's input (the CPU backend rounds the
     // MatMul and the bias Add apart, the fused epilogue once) comes out amplified. A correct 16-bit implementation
@@ -313,6 +386,27 @@ int main(int argc, char** argv)
          [](bool large) { return large ? elementwiseChain(8192, 4096) : elementwiseChain(64, 96); }, 6, 0},
         {"layernorm + softmax", [](bool large) { return large ? normSoftmax(8192, 1024) : normSoftmax(64, 256); }, 3,
          0},
+        // Attention alone at head dim 64 (the tensor-core kernel on sm_80 and newer), per head, sequence 130 (three
+        // 64-row query blocks and 64-key tiles, the last partial) without a mask, causal with 4 query heads on 2 KV
+        // heads, and with an additive bf16/fp16 mask; timed at GPT-2's batch 8 (12 heads, sequence 128), where the
+        // whole run is the one attention kernel. Two rounding stages: the probabilities (rounded to the 16-bit type
+        // before P V) and the result. scripts/simulate_sixteen_bit_attention.py runs these checks' values through
+        // the kernel's arithmetic and the CPU backend's: 0.46-0.51 u apart in bf16 and fp16, against 4 u sqrt(2).
+        {"attention d64",
+         [](bool large) {
+             return large ? attentionGraph(8, 12, 12, 128, "None") : attentionGraph(2, 3, 3, 130, "None");
+         },
+         2, 0},
+        {"attention d64 causal GQA",
+         [](bool large) {
+             return large ? attentionGraph(8, 12, 4, 128, "Causal") : attentionGraph(2, 4, 2, 130, "Causal");
+         },
+         2, 0},
+        {"attention d64 additive mask",
+         [](bool large) {
+             return large ? attentionGraph(8, 12, 12, 128, "Bias") : attentionGraph(2, 3, 3, 130, "Bias");
+         },
+         2, 0},
         // Attention (head dim 64, causal, no mask input) runs in bf16/fp16 too: no Casts anywhere.
         {"gpt-2 block (IR)", [](bool large) { return large ? gpt2(8, 128, 768, false) : gpt2(1, 32, 64, false); }, 20,
          0, !quick},
