@@ -202,7 +202,8 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
                     const std::int64_t g = k == 3 && groups == 16 ? ch : groups; // depthwise in place of g16
                     if (ch > 1024)
                         continue;
-                    s.add(2.0 * double(batch * ch * size * size) * double(ch / g * k * k), [&](GraphBuilder& b) {
+                    const std::int64_t macsPerOutput = ch / g * k * k; // whole: g divides ch
+                    s.add(2.0 * double(batch * ch * size * size) * double(macsPerOutput), [&](GraphBuilder& b) {
                         Op op = edit::defaultOp(OpKind::Conv);
                         op.attrs.set("kernel_size", Dims{k, k});
                         op.attrs.set("padding", Dims{k / 2, k / 2});
