@@ -36,21 +36,34 @@ bool isFillableDType(DType dtype)
     case DType::I64:
     case DType::I32:
     case DType::Bool:
-    case DType::U8: return true;
-    default: return false;
+    case DType::U8:
+        return true;
+    default:
+        return false;
     }
 }
 
 bool fillElements(void* dst, DType dtype, double value, std::uint64_t begin, std::uint64_t end)
 {
     switch (dtype) {
-    case DType::F32: fillAs<float>(dst, value, begin, end); return true;
-    case DType::F64: fillAs<double>(dst, value, begin, end); return true;
-    case DType::I64: fillAs<std::int64_t>(dst, value, begin, end); return true;
-    case DType::I32: fillAs<std::int32_t>(dst, value, begin, end); return true;
+    case DType::F32:
+        fillAs<float>(dst, value, begin, end);
+        return true;
+    case DType::F64:
+        fillAs<double>(dst, value, begin, end);
+        return true;
+    case DType::I64:
+        fillAs<std::int64_t>(dst, value, begin, end);
+        return true;
+    case DType::I32:
+        fillAs<std::int32_t>(dst, value, begin, end);
+        return true;
     case DType::Bool:
-    case DType::U8: fillAs<std::uint8_t>(dst, value, begin, end); return true;
-    default: return false;
+    case DType::U8:
+        fillAs<std::uint8_t>(dst, value, begin, end);
+        return true;
+    default:
+        return false;
     }
 }
 
