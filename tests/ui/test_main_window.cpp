@@ -37,6 +37,12 @@ using namespace costscope;
 
 namespace {
 
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 bool openAndWait(MainWindow& w, const QString& path)
 {
     QSignalSpy ready(&w, &MainWindow::layoutReady);
@@ -244,10 +250,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("broken.json"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"name\": \"x\", \"nodes\": [");
-        f.close();
+        QVERIFY(writeFile(bad, "{\"name\": \"x\", \"nodes\": ["));
         MainWindow w;
         w.show();
         QSignalSpy failed(&w, &MainWindow::loadFailed);
@@ -272,13 +275,10 @@ private slots:
         // behind a mark in the status bar, not dropped.
         QTemporaryDir dir;
         const QString odd = dir.filePath(QStringLiteral("odd.json"));
-        QFile f(odd);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"name":"u","nodes":[
+        QVERIFY(writeFile(odd, R"({"name":"u","nodes":[
           {"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":{"dims":[{"Static":4}],"dtype":"F32"},"name":null},
           {"id":1,"op":{"Mir":{"FancyNewOp":{"alpha":0.5}}},"inputs":[0],"shape":{"dims":[{"Static":4}],"dtype":"F32"},
-           "name":"fancy"}],"outputs":[1]})");
-        f.close();
+           "name":"fancy"}],"outputs":[1]})"));
         MainWindow w;
         w.show();
         QSignalSpy ready(&w, &MainWindow::layoutReady);
