@@ -73,6 +73,75 @@ std::vector<std::int64_t> contiguousStrides(const std::vector<std::int64_t>& dim
     return s;
 }
 
+std::optional<std::vector<std::int64_t>> broadcastDims(const std::vector<std::int64_t>& a,
+                                                       const std::vector<std::int64_t>& b)
+{
+    const std::size_t rank = std::max(a.size(), b.size());
+    std::vector<std::int64_t> out(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+        const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+        if (da != db && da != 1 && db != 1)
+            return std::nullopt;
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
+Result<MatMulDims> matmulDims(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                              const std::function<std::string(std::size_t operand)>& describeOperand)
+{
+    auto operands = [&](const char* between) { return describeOperand(0) + between + describeOperand(1); };
+    if (a.empty() || b.empty())
+        return Diagnostic::error("MatMul needs inputs of rank 1 or more, got " + operands(" and "));
+    std::vector<std::int64_t> ad = a, bd = b;
+    const bool aVector = ad.size() == 1, bVector = bd.size() == 1;
+    if (aVector)
+        ad.insert(ad.begin(), 1);
+    if (bVector)
+        bd.push_back(1);
+    MatMulDims d;
+    d.m = ad[ad.size() - 2];
+    d.k = ad.back();
+    d.n = bd.back();
+    if (bd[bd.size() - 2] != d.k)
+        return Diagnostic::error("MatMul: inner dims differ: " + operands(" x "));
+    d.aBatch.assign(ad.begin(), ad.end() - 2);
+    d.bBatch.assign(bd.begin(), bd.end() - 2);
+    auto batch = broadcastDims(d.aBatch, d.bBatch);
+    if (!batch)
+        return Diagnostic::error("MatMul: batch dims do not broadcast: " + operands(" x "));
+    d.batch = std::move(*batch);
+    d.out = d.batch;
+    if (!aVector)
+        d.out.push_back(d.m);
+    if (!bVector)
+        d.out.push_back(d.n);
+    return d;
+}
+
+Result<TransposeView> transposeView(const std::vector<std::int64_t>& in, std::vector<std::int64_t> perm,
+                                    const std::function<std::string()>& describeInput)
+{
+    if (perm.empty())
+        for (std::size_t i = in.size(); i-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(i));
+    if (perm.size() != in.size())
+        return Diagnostic::error("Transpose: perm " + dimsString(perm) + " does not fit " + describeInput());
+    const std::vector<std::int64_t> inStrides = contiguousStrides(in);
+    TransposeView v;
+    std::vector<bool> used(in.size(), false);
+    for (std::int64_t p : perm) {
+        auto a = normalizeAxis(p, in.size());
+        if (!a || used[static_cast<std::size_t>(*a)])
+            return Diagnostic::error("Transpose: perm " + dimsString(perm) + " is not a permutation");
+        used[static_cast<std::size_t>(*a)] = true;
+        v.dims.push_back(in[static_cast<std::size_t>(*a)]);
+        v.strides.push_back(inStrides[static_cast<std::size_t>(*a)]);
+    }
+    return v;
+}
+
 Result<SliceWindow> sliceWindow(const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& starts,
                                 const std::vector<std::int64_t>& ends, std::vector<std::int64_t> axes,
                                 std::vector<std::int64_t> steps, const std::function<std::string()>& describeInput)

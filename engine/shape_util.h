@@ -34,6 +34,27 @@ struct SliceWindow {
 Result<SliceWindow> sliceWindow(const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& starts,
                                 const std::vector<std::int64_t>& ends, std::vector<std::int64_t> axes,
                                 std::vector<std::int64_t> steps, const std::function<std::string()>& describeInput);
+// NumPy broadcasting of two dims; nullopt when they do not broadcast.
+std::optional<std::vector<std::int64_t>> broadcastDims(const std::vector<std::int64_t>& a,
+                                                       const std::vector<std::int64_t>& b);
+// MatMul's dims as numpy.matmul reads them: a rank-1 operand is promoted (a to [1, K], b to [K, 1]) and that unit
+// dim left out of the product again; the batch dims (all but the last two) broadcast. The errors name the operands
+// by `describeOperand(0)` and `describeOperand(1)`, asked only then.
+struct MatMulDims {
+    std::int64_t m = 0, k = 0, n = 0;
+    std::vector<std::int64_t> aBatch, bBatch, batch; // batch: aBatch and bBatch broadcast
+    std::vector<std::int64_t> out;                   // batch, then m unless a is a vector, then n unless b is
+};
+Result<MatMulDims> matmulDims(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                              const std::function<std::string(std::size_t operand)>& describeOperand);
+// Transpose of an input of dims `in`: the output dims and, per output dim, the input's stride. An empty `perm` is
+// the reversed axes; negative entries count from the end. The errors name `perm` and the input (`describeInput`,
+// asked only then).
+struct TransposeView {
+    std::vector<std::int64_t> dims, strides;
+};
+Result<TransposeView> transposeView(const std::vector<std::int64_t>& in, std::vector<std::int64_t> perm,
+                                    const std::function<std::string()>& describeInput);
 // Output extent of one pooled spatial dim: input `in`, kernel `k`, stride `s`, dilation `d`, pads `pb`/`pe`;
 // 0 when the window does not fit.
 std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t pb,

@@ -20,8 +20,8 @@ if [ "$ntests" -gt 0 ]; then
   printf '%s\n' "$tests" | sed 's/^/  test: /'
 fi
 if [ "$nfunctions" -gt 0 ]; then
-  # "TestX::function(data tag) reason" lines, counted by reason.
-  printf '%s\n' "$functions" | sed -E 's/^[A-Za-z0-9_]+::[A-Za-z0-9_]+(\([^)]*\))? //' | sort | uniq -c | sort -rn |
+  # "TestX::function(data tag) reason" lines, counted by reason (a data tag may hold parentheses of its own).
+  printf '%s\n' "$functions" | sed -E 's/^[A-Za-z0-9_]+::[A-Za-z0-9_]+(\(([^()]|\([^()]*\))*\))? //' | sort | uniq -c | sort -rn |
     sed 's/^/  functions: /'
 fi
 grep -E '^[0-9]+% tests passed' "$log" | tail -n 1 || true

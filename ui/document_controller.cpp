@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -25,8 +26,11 @@ DocumentController::DocumentController(GraphPresenter* presenter, AnalysisSettin
       m_reportError(std::move(reportError)), m_window(window), m_doc(new GraphDocument(this)),
       m_autosaver(new Autosaver(
           m_doc, [this] { return sessionDocument(); }, this)),
-      m_loader(new LoadJob(this))
+      m_loader(new LoadJob(this)), m_warningsLabel(new QLabel(window))
 {
+    m_warningsLabel->setObjectName(QStringLiteral("loadWarnings"));
+    m_warningsLabel->hide();
+    window->statusBar()->addPermanentWidget(m_warningsLabel);
     m_askSaveChanges = [window](const QString& name) {
         return QMessageBox::question(window, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(name),
                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
@@ -35,6 +39,7 @@ DocumentController::DocumentController(GraphPresenter* presenter, AnalysisSettin
     connect(m_loader, &LoadJob::sessionLoaded, this,
             [this](const QString&, std::shared_ptr<const CostscopeDocument> session) { applySession(*session); });
     connect(m_loader, &LoadJob::failed, this, &DocumentController::onLoadFailed);
+    connect(m_loader, &LoadJob::warned, this, &DocumentController::onLoadWarned);
     connect(view.canvas, &CanvasView::fileDropped, this, [this](const QString& path) { openFile(path); });
     connect(m_doc, &GraphDocument::modifiedChanged, this, &DocumentController::updateTitle);
     connect(presenter->feed(), &OpenGraphFeed::graphChanged, this, &DocumentController::updateTitle);
@@ -71,6 +76,7 @@ void DocumentController::openFile(const QString& path)
 void DocumentController::onLoaded(const QString& path, std::shared_ptr<const Graph> graph)
 {
     m_file = path;
+    clearLoadWarnings();
     // ONNX is read, never written: Save asks where to put the .costscope or RLX JSON copy.
     m_doc->reset(graph, formatFromPath(path.toStdString()) == GraphFormat::Onnx ? QString() : path);
     // A graph whose inputs fix the batch opens at that batch, so that the batch control shows what the canvas shows;
@@ -89,12 +95,29 @@ void DocumentController::onLoadFailed(const QString& path, const QString& messag
     emit loadFailed(message);
 }
 
+void DocumentController::clearLoadWarnings()
+{
+    m_loadWarnings.clear();
+    m_warningsLabel->hide();
+}
+
+void DocumentController::onLoadWarned(const QString& path, const QStringList& warnings)
+{
+    m_loadWarnings = warnings;
+    // A permanent mark in the status bar, its tool tip holding every warning: not a dialog (the graph opened as it
+    // should), and not a message that the next one replaces.
+    m_warningsLabel->setText(tr("⚠ %n load warning(s)", nullptr, int(warnings.size())));
+    m_warningsLabel->setToolTip(tr("Loading %1:\n%2").arg(QFileInfo(path).fileName(), warnings.join('\n')));
+    m_warningsLabel->show();
+}
+
 void DocumentController::newGraph(edit::GraphTemplate t)
 {
     if (!maybeSaveChanges())
         return;
     auto graph = std::make_shared<const Graph>(edit::makeTemplate(t));
     m_file.clear();
+    clearLoadWarnings();
     m_doc->reset(graph, QString());
     m_presenter->showGraph(std::move(graph), true);
     m_window->statusBar()->showMessage(t == edit::GraphTemplate::Empty

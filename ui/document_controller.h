@@ -7,9 +7,11 @@
 #include "session_view.h"
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <memory>
 
+class QLabel;
 class QMainWindow;
 class QMenu;
 
@@ -52,6 +54,9 @@ public:
     int offerRecovery(RecoveryPrompt prompt = {});
     bool maybeSaveChanges(); // false: the user cancelled
 
+    // What the reader warned of when the open file was loaded (empty: nothing), as costscope-cli prints it.
+    const QStringList& loadWarnings() const { return m_loadWarnings; }
+
 signals:
     void graphLoaded(const QString& path);
     void loadFailed(const QString& message);
@@ -59,6 +64,8 @@ signals:
 private:
     void onLoaded(const QString& path, std::shared_ptr<const Graph> graph);
     void onLoadFailed(const QString& path, const QString& message);
+    void onLoadWarned(const QString& path, const QStringList& warnings);
+    void clearLoadWarnings();
     // A .costscope file's settings, view and groups, after its graph is shown.
     void applySession(const CostscopeDocument& session);
     CostscopeDocument sessionDocument() const;
@@ -75,6 +82,8 @@ private:
     GraphDocument* m_doc;
     Autosaver* m_autosaver;
     LoadJob* m_loader;
+    QStringList m_loadWarnings;
+    QLabel* m_warningsLabel; // in the status bar, shown while the open file's load warned
     SaveChangesPrompt m_askSaveChanges;
     QMenu* m_recentMenu = nullptr;
     QString m_file;

@@ -3,20 +3,6 @@
 
 namespace costscope::cpu {
 
-std::optional<Dims> broadcastDims(const Dims& a, const Dims& b)
-{
-    const std::size_t rank = std::max(a.size(), b.size());
-    Dims out(rank);
-    for (std::size_t i = 0; i < rank; ++i) {
-        const std::int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-        const std::int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-        if (da != db && da != 1 && db != 1)
-            return std::nullopt;
-        out[i] = da == 1 ? db : da;
-    }
-    return out;
-}
-
 std::optional<Broadcast> makeBroadcast(const std::vector<const Dims*>& inputs)
 {
     Broadcast b;

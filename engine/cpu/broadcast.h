@@ -20,8 +20,6 @@ struct Broadcast {
 };
 
 std::optional<Broadcast> makeBroadcast(const std::vector<const Dims*>& inputs);
-// Numpy's broadcast of two shapes; nullopt when they do not fit.
-std::optional<Dims> broadcastDims(const Dims& a, const Dims& b);
 
 // The same iteration space with adjacent dims merged where every operand steps through both as one (contiguously,
 // or not at all) and size-1 dims dropped: a per-channel bias [1,C,1,1] onto [N,C,H,W] iterates [N,C,H*W], so the

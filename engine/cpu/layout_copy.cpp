@@ -65,25 +65,11 @@ void stridedCopy(ThreadPool& pool, const std::byte* in, std::int64_t base, const
 KernelStatus runTranspose(KernelContext& ctx, const Inputs& in, HostTensor& out)
 {
     const HostTensor& x = *in[0];
-    Dims perm = ctx.attrs().intsOr("perm", {});
-    if (perm.empty())
-        for (std::size_t i = x.rank(); i-- > 0;)
-            perm.push_back(static_cast<std::int64_t>(i));
-    if (perm.size() != x.rank())
-        return fail("Transpose: perm " + dimsString(perm) + " does not fit " + describe(x));
-    const Dims inStrides = contiguousStrides(x.dims());
-    Dims dims, strides;
-    std::vector<bool> used(x.rank(), false);
-    for (std::int64_t p : perm) {
-        auto a = normalizeAxis(p, x.rank());
-        if (!a || used[static_cast<std::size_t>(*a)])
-            return fail("Transpose: perm " + dimsString(perm) + " is not a permutation");
-        used[static_cast<std::size_t>(*a)] = true;
-        dims.push_back(x.dim(static_cast<std::size_t>(*a)));
-        strides.push_back(inStrides[static_cast<std::size_t>(*a)]);
-    }
-    out.reset(dims, x.dtype());
-    stridedCopy(ctx.pool, x.bytes(), 0, strides, dims, out.bytes(), x.elementSize());
+    const auto t = transposeView(x.dims(), ctx.attrs().intsOr("perm", {}), [&] { return describe(x); });
+    if (!t)
+        return t.error();
+    out.reset(t->dims, x.dtype());
+    stridedCopy(ctx.pool, x.bytes(), 0, t->strides, t->dims, out.bytes(), x.elementSize());
     return ok();
 }
 

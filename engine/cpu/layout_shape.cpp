@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Ops that only change dims: Reshape, Unsqueeze, Squeeze, Flatten, Identity/Dropout; and ConstantOfShape.
 #include "cpu/kernel.h"
+#include "ir/constant_fill.h"
 
-#include <algorithm>
 #include <cstring>
 
 namespace costscope::cpu {
@@ -115,30 +115,17 @@ KernelStatus runConstantOfShape(KernelContext& ctx, const Inputs& in, HostTensor
     for (std::int64_t d : *dims)
         if (d < 0)
             return fail("ConstantOfShape: negative dim in " + dimsString(*dims));
-    DType dtype = ctx.node.shape.dtype;
-    if (auto name = ctx.attrs().getString("dtype")) {
-        auto t = parseDType(*name);
-        if (!t)
-            return fail("ConstantOfShape: unknown dtype '" + *name + "'");
-        dtype = *t;
-    }
-    const double value = ctx.attrs().doubleOr("value", 0.0);
-    out.reset(*dims, dtype);
-    const auto n = static_cast<std::int64_t>(out.elements());
-    auto fill = [&](auto v) {
-        auto dst = out.values<decltype(v)>();
-        ctx.pool.parallelFor(n, 1 << 16,
-                             [&](std::int64_t s, std::int64_t e) { std::fill(dst.data() + s, dst.data() + e, v); });
-    };
-    switch (dtype) {
-    case DType::F32: fill(static_cast<float>(value)); break;
-    case DType::F64: fill(value); break;
-    case DType::I64: fill(static_cast<std::int64_t>(value)); break;
-    case DType::I32: fill(static_cast<std::int32_t>(value)); break;
-    case DType::Bool:
-    case DType::U8: fill(static_cast<std::uint8_t>(value)); break;
-    default: return fail("ConstantOfShape: " + std::string(dtypeName(dtype)) + " is not supported");
-    }
+    const auto dtype = constantFillDType(ctx.node);
+    if (!dtype)
+        return fail("ConstantOfShape: unknown dtype '" + *ctx.attrs().getString("dtype") + "'");
+    if (!isFillableDType(*dtype))
+        return fail("ConstantOfShape: " + std::string(dtypeName(*dtype)) + " is not supported");
+    const double value = constantFillValue(ctx.node);
+    out.reset(*dims, *dtype);
+    std::byte* dst = out.bytes();
+    ctx.pool.parallelFor(static_cast<std::int64_t>(out.elements()), 1 << 16, [&](std::int64_t s, std::int64_t e) {
+        fillElements(dst, *dtype, value, static_cast<std::uint64_t>(s), static_cast<std::uint64_t>(e));
+    });
     return ok();
 }
 

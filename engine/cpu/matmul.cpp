@@ -12,27 +12,13 @@ KernelStatus matmulInto(ThreadPool& pool, const HostTensor& a, const HostTensor&
 {
     if (a.dtype() != DType::F32 || b.dtype() != DType::F32)
         return fail("MatMul needs F32 inputs, got " + describe(a) + " and " + describe(b));
-    if (a.rank() == 0 || b.rank() == 0)
-        return fail("MatMul needs inputs of rank 1 or more, got " + describe(a) + " and " + describe(b));
-    Dims ad = a.dims(), bd = b.dims();
-    const bool aVector = ad.size() == 1, bVector = bd.size() == 1;
-    if (aVector)
-        ad.insert(ad.begin(), 1);
-    if (bVector)
-        bd.push_back(1);
-    const std::int64_t m = ad[ad.size() - 2], k = ad.back(), n = bd.back();
-    if (bd[bd.size() - 2] != k)
-        return fail("MatMul: inner dims differ: " + describe(a) + " x " + describe(b));
-    const Dims aBatch(ad.begin(), ad.end() - 2), bBatch(bd.begin(), bd.end() - 2);
-    auto batch = broadcastDims(aBatch, bBatch);
-    if (!batch)
-        return fail("MatMul: batch dims do not broadcast: " + describe(a) + " x " + describe(b));
-    Dims dims = *batch;
-    if (!aVector)
-        dims.push_back(m);
-    if (!bVector)
-        dims.push_back(n);
-    out.reset(dims, DType::F32);
+    const auto md = matmulDims(a.dims(), b.dims(), [&](std::size_t i) { return describe(i == 0 ? a : b); });
+    if (!md)
+        return md.error();
+    const std::int64_t m = md->m, k = md->k, n = md->n;
+    const Dims &aBatch = md->aBatch, &bBatch = md->bBatch;
+    const Dims& batch = md->batch;
+    out.reset(md->out, DType::F32);
     const float* pa = a.values<float>().data();
     const float* pb = b.values<float>().data();
     float* pc = out.values<float>().data();
@@ -42,19 +28,19 @@ KernelStatus matmulInto(ThreadPool& pool, const HostTensor& a, const HostTensor&
     }
     if (bBatch.empty() || product(bBatch) == 1) {
         // One sgemm with the batch folded into M: far better for the packed sgemm than many small calls.
-        const std::int64_t rows = product(*batch) * m;
-        if (product(aBatch) == product(*batch)) {
+        const std::int64_t rows = product(batch) * m;
+        if (product(aBatch) == product(batch)) {
             sgemm(pool, false, false, rows, n, k, 1.0f, pa, k, pb, n, 0.0f, pc, n);
             return ok();
         }
     }
     auto bc = makeBroadcast({&aBatch, &bBatch});
-    const std::int64_t batches = product(*batch);
+    const std::int64_t batches = product(batch);
     for (std::int64_t i = 0; i < batches; ++i) {
         std::int64_t rem = i, ai = 0, bi = 0;
-        for (std::size_t d = batch->size(); d-- > 0;) {
-            const std::int64_t idx = rem % (*batch)[d];
-            rem /= (*batch)[d];
+        for (std::size_t d = batch.size(); d-- > 0;) {
+            const std::int64_t idx = rem % batch[d];
+            rem /= batch[d];
             ai += idx * bc->strides[0][d];
             bi += idx * bc->strides[1][d];
         }

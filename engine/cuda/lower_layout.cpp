@@ -115,23 +115,10 @@ LowerResult padLaunch(const LowerContext& c, const Dims& outDims, PadArgs a, con
 LowerResult lowerTranspose(LowerContext& c)
 {
     const DeviceValue& x = *c.in[0];
-    Dims perm = c.attrs().intsOr("perm", {});
-    if (perm.empty())
-        for (std::size_t i = x.dims.size(); i-- > 0;)
-            perm.push_back(static_cast<std::int64_t>(i));
-    if (perm.size() != x.dims.size())
-        return lowerError("Transpose: perm " + dimsString(perm) + " does not fit " + valueString(x));
-    const Dims inStrides = contiguousStrides(x.dims);
-    Dims dims, strides;
-    std::vector<bool> used(x.dims.size(), false);
-    for (std::int64_t p : perm) {
-        auto a = normalizeAxis(p, x.dims.size());
-        if (!a || used[static_cast<std::size_t>(*a)])
-            return lowerError("Transpose: perm " + dimsString(perm) + " is not a permutation");
-        used[static_cast<std::size_t>(*a)] = true;
-        dims.push_back(x.dims[static_cast<std::size_t>(*a)]);
-        strides.push_back(inStrides[static_cast<std::size_t>(*a)]);
-    }
+    const auto t = transposeView(x.dims, c.attrs().intsOr("perm", {}), [&] { return valueString(x); });
+    if (!t)
+        return t.error();
+    const Dims &dims = t->dims, &strides = t->strides;
     if (auto r = checkOut(c, dims, x.dtype, "Transpose"); !r)
         return r;
     StridedCopyArgs a;

@@ -18,32 +18,11 @@ LowerResult matmulLaunch(LowerContext& c, const DeviceValue& a, const DeviceValu
     if (!type || b.dtype != a.dtype || c.out.dtype != a.dtype)
         return lowerError("MatMul operands " + valueString(a) + " and " + valueString(b) + " and result "
                           + valueString(c.out) + " must share one of F32, F16, BF16 on the CUDA backend");
-    if (a.dims.empty() || b.dims.empty())
-        return lowerError("MatMul needs inputs of rank 1 or more, got " + valueString(a) + " and " + valueString(b));
-    Dims ad = a.dims, bd = b.dims;
-    const bool aVector = ad.size() == 1, bVector = bd.size() == 1;
-    if (aVector)
-        ad.insert(ad.begin(), 1);
-    if (bVector)
-        bd.push_back(1);
-    const std::int64_t m = ad[ad.size() - 2], k = ad.back(), n = bd.back();
-    if (bd[bd.size() - 2] != k)
-        return lowerError("MatMul: inner dims differ: " + valueString(a) + " x " + valueString(b));
-    const Dims aBatch(ad.begin(), ad.end() - 2), bBatch(bd.begin(), bd.end() - 2);
-    Dims batch(std::max(aBatch.size(), bBatch.size()), 1);
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        const std::size_t ai = i + aBatch.size(), bi = i + bBatch.size();
-        const std::int64_t x = ai >= batch.size() ? aBatch[ai - batch.size()] : 1;
-        const std::int64_t y = bi >= batch.size() ? bBatch[bi - batch.size()] : 1;
-        if (x != y && x != 1 && y != 1)
-            return lowerError("MatMul: batch dims do not broadcast: " + valueString(a) + " x " + valueString(b));
-        batch[i] = std::max(x, y);
-    }
-    Dims dims = batch;
-    if (!aVector)
-        dims.push_back(m);
-    if (!bVector)
-        dims.push_back(n);
+    const auto md = matmulDims(a.dims, b.dims, [&](std::size_t i) { return valueString(i == 0 ? a : b); });
+    if (!md)
+        return md.error();
+    const std::int64_t m = md->m, k = md->k, n = md->n;
+    const Dims &aBatch = md->aBatch, &bBatch = md->bBatch, &batch = md->batch, &dims = md->out;
     if (dims != c.out.dims)
         return lowerError("MatMul: the product is " + dimsString(dims) + ", the node states " + valueString(c.out));
     const std::int64_t batches = product(batch), aCount = product(aBatch), bCount = product(bBatch);

@@ -34,6 +34,8 @@ Result<DeviceEvaluation> evaluateOnDevice(Backend& backend, const DeviceProfile&
     mo.device = o.device;
     mo.maxGflop = o.maxGflop > 0 ? o.maxGflop : (cpu ? 4 : 2000);
     mo.perGraphS = o.perGraphS > 0 ? o.perGraphS : (cpu ? 0.4 : 0.3);
+    if (o.samplerBudgetS > 0)
+        mo.samplerS = o.samplerBudgetS;
     mo.progress = o.progressLines;
     mo.onProgress = o.onProgress;
     mo.cancel = o.cancel;

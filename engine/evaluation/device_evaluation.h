@@ -23,7 +23,10 @@ struct DeviceEvaluationOptions {
     std::vector<PlannedGraph> files; // graph files (filePlan), each its folder's family
     double maxGflop = 0;             // 0: 4 on the CPU, 2000 on a GPU
     double perGraphS = 0;            // 0: 0.4 s on the CPU, 0.3 s on a GPU
-    bool progressLines = false;      // a line per graph on stderr (the CLI)
+    // Seconds of measuring the sampler's graphs, which come in rotation over the kernel classes so that a short
+    // budget still samples every class (as calibrate --predictor-budget); 0: all of them.
+    double samplerBudgetS = 0;
+    bool progressLines = false; // a line per graph on stderr (the CLI)
     std::function<void(std::size_t done, std::size_t total)> onProgress;
     const std::atomic<bool>* cancel = nullptr;
 };

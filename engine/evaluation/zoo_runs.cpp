@@ -111,6 +111,7 @@ std::vector<EvalRun> measurePlan(Backend& backend, const std::vector<PlannedGrap
     const auto start = Clock::now();
     const bool probing = profile.hostProbe.valid();
     std::vector<EvalRun> runs;
+    std::size_t samplerLeft = 0; // sampler graphs passed over for samplerS
     for (std::size_t i = 0; i < plan.size(); ++i) {
         const PlannedGraph& p = plan[i];
         const std::string what = p.family + " " + p.name + " b" + std::to_string(p.batch);
@@ -123,6 +124,10 @@ std::vector<EvalRun> measurePlan(Backend& backend, const std::vector<PlannedGrap
         if (std::chrono::duration<double>(Clock::now() - start).count() > o.totalS) {
             skipped.push_back(std::to_string(plan.size() - i) + " graphs from " + what + " on: over the time budget");
             break;
+        }
+        if (p.family == kSamplerFamily && std::chrono::duration<double>(Clock::now() - start).count() > o.samplerS) {
+            ++samplerLeft;
+            continue;
         }
         if (const double gflop = graphGflop(*p.graph); gflop > o.maxGflop) {
             char text[64];
@@ -146,6 +151,8 @@ std::vector<EvalRun> measurePlan(Backend& backend, const std::vector<PlannedGrap
             std::fprintf(stderr, "[%zu/%zu] %-48s %10.3f ms\n", i + 1, plan.size(), what.c_str(), m->wholeNs / 1e6);
         runs.push_back({p.family, p.name, p.batch, std::move(*m)});
     }
+    if (samplerLeft)
+        skipped.push_back(std::to_string(samplerLeft) + " sampler graphs: over the sampler's time budget");
     if (o.onProgress)
         o.onProgress(plan.size(), plan.size());
     return runs;

@@ -39,7 +39,9 @@ struct PlanMeasureOptions {
     double maxGflop = 1e9;  // graphs over this are skipped
     double perGraphS = 0.3; // timed runs' budget per graph
     double totalS = 1e9;    // stop measuring after this long (the graphs left are skipped)
-    bool progress = true;   // a line per graph on stderr
+    // Stop measuring the kernel sampler's graphs (family kSamplerFamily) after this long; the others still run.
+    double samplerS = 1e9;
+    bool progress = true; // a line per graph on stderr
     // Called after each graph (measured or skipped) with the graphs done and planned, from the measuring thread.
     std::function<void(std::size_t done, std::size_t total)> onProgress;
     const std::atomic<bool>* cancel = nullptr; // set: the graphs left are skipped as "cancelled"

@@ -158,23 +158,10 @@ LowerStatus lowerView(Lowering& l)
 LowerStatus lowerTranspose(Lowering& l)
 {
     const Value& x = *l.in[0];
-    Dims perm = l.attrs().intsOr("perm", {});
-    if (perm.empty())
-        for (std::size_t i = x.dims.size(); i-- > 0;)
-            perm.push_back(static_cast<std::int64_t>(i));
-    if (perm.size() != x.dims.size())
-        return lowerError("Transpose: perm " + dimsString(perm) + " does not fit " + dimsString(x.dims));
-    const Dims inStrides = contiguousStrides(x.dims);
-    Dims dims, strides, srcDims;
-    std::vector<bool> used(x.dims.size(), false);
-    for (std::int64_t p : perm) {
-        auto a = normalizeAxis(p, x.dims.size());
-        if (!a || used[static_cast<std::size_t>(*a)])
-            return lowerError("Transpose: perm " + dimsString(perm) + " is not a permutation");
-        used[static_cast<std::size_t>(*a)] = true;
-        dims.push_back(x.dims[static_cast<std::size_t>(*a)]);
-        strides.push_back(inStrides[static_cast<std::size_t>(*a)]);
-    }
+    const auto t = transposeView(x.dims, l.attrs().intsOr("perm", {}), [&] { return dimsString(x.dims); });
+    if (!t)
+        return t.error();
+    const Dims &dims = t->dims, &strides = t->strides;
     l.out = {dims, x.dtype, kNoSlot};
     const std::size_t dst = l.outputSlot();
     emitCopy(l, x.slot, dst, x.dtype, 0, 0, denseDims(dims, strides, dims));

@@ -86,20 +86,6 @@ std::uint64_t deviceBytes(const Dims& d, DType t)
     return elementCount(d) * deviceElementSize(t);
 }
 
-std::optional<Dims> broadcastDims(const Dims& a, const Dims& b)
-{
-    const std::size_t rank = std::max(a.size(), b.size());
-    Dims out(rank);
-    for (std::size_t i = 0; i < rank; ++i) {
-        const std::int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-        const std::int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-        if (x != y && x != 1 && y != 1)
-            return std::nullopt;
-        out[i] = x == 1 ? y : x;
-    }
-    return out;
-}
-
 Dims broadcastStrides(const Dims& d, const Dims& out)
 {
     const Dims own = contiguousStrides(d);

@@ -79,7 +79,6 @@ LowerFn findLowering(OpKind kind);
 std::uint32_t deviceElementSize(DType t);
 std::uint64_t elementCount(const Dims& d);
 std::uint64_t deviceBytes(const Dims& d, DType t);
-std::optional<Dims> broadcastDims(const Dims& a, const Dims& b);
 // Element strides of `d` aligned to the trailing dims of `out`; 0 where `d` broadcasts.
 Dims broadcastStrides(const Dims& d, const Dims& out);
 // An int list from attribute `key`, else from constant input `index`.

@@ -75,33 +75,19 @@ LowerStatus matmulInto(Lowering& l, MatMulSpec& s)
 {
     const Value& a = *l.in[0];
     const Value& b = *l.in[1];
-    if (a.dtype != DType::F32 || b.dtype != DType::F32 || a.dims.empty() || b.dims.empty())
-        return lowerError("MatMul needs F32 inputs of rank 1 or more, got " + dimsString(a.dims) + " and "
-                          + dimsString(b.dims));
-    Dims ad = a.dims, bd = b.dims;
-    const bool aVector = ad.size() == 1, bVector = bd.size() == 1;
-    if (aVector)
-        ad.insert(ad.begin(), 1);
-    if (bVector)
-        bd.push_back(1);
-    s.m = ad[ad.size() - 2];
-    s.k = ad.back();
-    s.n = bd.back();
-    if (bd[bd.size() - 2] != s.k)
-        return lowerError("MatMul: inner dims differ: " + dimsString(a.dims) + " x " + dimsString(b.dims));
-    const Dims aBatch(ad.begin(), ad.end() - 2), bBatch(bd.begin(), bd.end() - 2);
-    auto batch = broadcastDims(aBatch, bBatch);
-    if (!batch)
-        return lowerError("MatMul: batch dims do not broadcast: " + dimsString(a.dims) + " x " + dimsString(b.dims));
-    Dims dims = *batch;
-    if (!aVector)
-        dims.push_back(s.m);
-    if (!bVector)
-        dims.push_back(s.n);
-    l.out = {dims, DType::F32, kNoSlot};
-    s.batch = *batch;
-    s.aStride = broadcastStrides(aBatch, *batch);
-    s.bStride = broadcastStrides(bBatch, *batch);
+    if (a.dtype != DType::F32 || b.dtype != DType::F32)
+        return lowerError("MatMul needs F32 inputs, got " + std::string(dtypeName(a.dtype)) + " and "
+                          + std::string(dtypeName(b.dtype)));
+    const auto md = matmulDims(a.dims, b.dims, [&](std::size_t i) { return dimsString(i == 0 ? a.dims : b.dims); });
+    if (!md)
+        return md.error();
+    s.m = md->m;
+    s.k = md->k;
+    s.n = md->n;
+    l.out = {md->out, DType::F32, kNoSlot};
+    s.batch = md->batch;
+    s.aStride = broadcastStrides(md->aBatch, md->batch);
+    s.bStride = broadcastStrides(md->bBatch, md->batch);
     for (auto& v : s.aStride)
         v *= s.m * s.k;
     for (auto& v : s.bStride)

@@ -3,6 +3,7 @@
 // Attention (attention.comp). Complex layouts as the CPU backend: F32 [..., 2n] planar, or C64 [..., n]
 // interleaved (C64 is not held on Vulkan, so only the planar form reaches these kernels).
 #include "attention_layout.h"
+#include "mel_filterbank.h"
 #include "vulkan/vk_lowering.h"
 
 #include <algorithm>
@@ -135,33 +136,6 @@ LowerStatus lowerAttention(Lowering& l)
     return true;
 }
 
-} // namespace costscope::vk
-
-namespace costscope::vk {
-
-namespace {
-// HTK mel filterbank [mels, bins] for bins spanning 0..8 kHz (a 16 kHz signal), as the CPU backend builds it.
-HostTensor melFilterbank(std::int64_t mels, std::int64_t bins)
-{
-    auto toMel = [](double f) { return 2595.0 * std::log10(1.0 + f / 700.0); };
-    auto toHz = [](double m) { return 700.0 * (std::pow(10.0, m / 2595.0) - 1.0); };
-    const double nyquist = 8000.0, top = toMel(nyquist);
-    std::vector<double> edges(static_cast<std::size_t>(mels + 2));
-    for (std::size_t i = 0; i < edges.size(); ++i)
-        edges[i] = toHz(top * double(i) / double(mels + 1));
-    HostTensor fb({mels, bins}, DType::F32);
-    for (std::int64_t m = 0; m < mels; ++m)
-        for (std::int64_t b = 0; b < bins; ++b) {
-            const double f = nyquist * double(b) / double(std::max<std::int64_t>(bins - 1, 1));
-            const double lo = edges[static_cast<std::size_t>(m)], mid = edges[static_cast<std::size_t>(m + 1)];
-            const double hi = edges[static_cast<std::size_t>(m + 2)];
-            const double w = f <= mid ? (f - lo) / (mid - lo) : (hi - f) / (hi - mid);
-            fb.values<float>()[static_cast<std::size_t>(m * bins + b)] = static_cast<float>(std::max(0.0, w));
-        }
-    return fb;
-}
-} // namespace
-
 LowerStatus lowerLogMel(Lowering& l)
 {
     const Value& x = *l.in[0];
@@ -183,7 +157,8 @@ LowerStatus lowerLogMel(Lowering& l)
         if (!m || *m < 1)
             return lowerError("LogMel: the node's last dim (the mel count) is not bound");
         mels = *m;
-        bank = l.newConstant(melFilterbank(mels, bins));
+        const std::vector<float> htk = melFilterbank(mels, bins);
+        bank = l.newConstant(HostTensor::fromBytes({mels, bins}, DType::F32, htk.data(), htk.size() * sizeof(float)));
     }
     Dims dims = x.dims;
     dims.back() = mels;

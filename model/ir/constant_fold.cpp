@@ -1,44 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ir/constant_fold.h"
 
-#include <cstring>
+#include "ir/constant_fill.h"
 
 namespace costscope {
-
-namespace {
-
-std::optional<DType> fillType(const Node& node)
-{
-    DType t = node.shape.dtype;
-    if (auto name = node.op.attrs.getString("dtype")) {
-        auto parsed = parseDType(*name);
-        if (!parsed)
-            return std::nullopt;
-        t = *parsed;
-    }
-    switch (t) {
-    case DType::F32:
-    case DType::F64:
-    case DType::I64:
-    case DType::I32:
-    case DType::Bool:
-    case DType::U8:
-        return t;
-    default:
-        return std::nullopt;
-    }
-}
-
-template <class T>
-std::vector<std::uint8_t> filled(std::uint64_t elements, T value)
-{
-    std::vector<std::uint8_t> bytes(elements * sizeof(T));
-    for (std::uint64_t i = 0; i < elements; ++i)
-        std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
-    return bytes;
-}
-
-} // namespace
 
 bool isFoldableConstant(const Graph& g, const Node& node)
 {
@@ -50,7 +15,7 @@ bool isFoldableConstant(const Graph& g, const Node& node)
     const Node& shape = g.nodes[*at];
     const bool leafWithData =
         (shape.op.kind == OpKind::Constant || shape.op.kind == OpKind::Param) && shape.data != nullptr;
-    return leafWithData && fillType(node) == node.shape.dtype;
+    return leafWithData && constantFillDType(node) == node.shape.dtype && isFillableDType(node.shape.dtype);
 }
 
 bool hasFoldableConstants(const Graph& g)
@@ -69,25 +34,8 @@ Graph withConstantsFolded(const Graph& g)
         if (!isFoldableConstant(g, n))
             continue;
         const std::uint64_t elements = *n.shape.elements();
-        const double value = n.op.attrs.doubleOr("value", 0.0);
-        std::vector<std::uint8_t> bytes;
-        switch (n.shape.dtype) {
-        case DType::F32:
-            bytes = filled(elements, static_cast<float>(value));
-            break;
-        case DType::F64:
-            bytes = filled(elements, value);
-            break;
-        case DType::I64:
-            bytes = filled(elements, static_cast<std::int64_t>(value));
-            break;
-        case DType::I32:
-            bytes = filled(elements, static_cast<std::int32_t>(value));
-            break;
-        default:
-            bytes = filled(elements, static_cast<std::uint8_t>(value));
-            break; // Bool, U8
-        }
+        std::vector<std::uint8_t> bytes(elements * byteSize(n.shape.dtype));
+        fillElements(bytes.data(), n.shape.dtype, constantFillValue(n), 0, elements);
         Op constant = Op::make(OpKind::Constant);
         n.op = std::move(constant);
         n.inputs.clear();

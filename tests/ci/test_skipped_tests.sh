@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # scripts/skipped_tests.sh on a CTest run of three stand-in tests: one skipped whole (SKIP_RETURN_CODE), one whose
-# Qt Test functions skip (two for a missing ../shared, the first on the output's first line, one with XML-escaped
-# text), one that passes. The summary must count and name each.
+# Qt Test functions skip (two for a missing ../shared, the first on the output's first line and with a data tag that
+# holds parentheses, one with XML-escaped text), one that passes. The summary must count and name each.
 # usage: test_skipped_tests.sh REPO_ROOT
 set -euo pipefail
 repo=$(cd "$1" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/skip_functions.sh" <<'SH'
-echo 'SKIP   : TestX::f(tag) ../shared not found (set COSTSCOPE_SHARED)'
+echo 'SKIP   : TestX::f(squeezenet (158 nodes)) ../shared not found (set COSTSCOPE_SHARED)'
 echo 'SKIP   : TestX::g() ../shared not found (set COSTSCOPE_SHARED)'
 echo 'SKIP   : TestX::h() needs "vulkan" & <a device>'
 echo 'PASS   : TestX::i()'

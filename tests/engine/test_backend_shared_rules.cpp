@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The shape rules and attribute readers the CPU, CUDA and Vulkan backends share (engine/shape_util.h,
-// engine/op_attrs.h): each was written three or four times before, and the copies had begun to differ (CUDA's
-// pooled size of a window wider than its padded input).
+// engine/op_attrs.h, engine/mel_filterbank.h): each was written two to four times before, and the copies had begun
+// to differ (CUDA's pooled size of a window wider than its padded input).
+#include "mel_filterbank.h"
 #include "op_attrs.h"
 #include "shape_util.h"
 
@@ -49,6 +50,64 @@ private slots:
         bad = sliceWindow({4, 5}, {0, 0}, {1}, {}, {}, never);
         QVERIFY(!bad);
         QCOMPARE(bad.error().message, std::string("Slice: starts, ends, axes and steps differ in length"));
+    }
+
+    void broadcastAndMatMulDims()
+    {
+        QCOMPARE(broadcastDims({2, 1, 4}, {3, 1}), std::optional<Dims>(Dims{2, 3, 4}));
+        QCOMPARE(broadcastDims({}, {5}), std::optional<Dims>(Dims{5}));
+        QVERIFY(!broadcastDims({2, 3}, {4, 3}));
+        auto name = [](std::size_t operand) { return std::string(operand == 0 ? "A" : "B"); };
+        // [2,1,3,4] @ [5,4,6]: batches [2,1] and [5] broadcast to [2,5].
+        auto d = matmulDims({2, 1, 3, 4}, {5, 4, 6}, name);
+        QVERIFY(d);
+        QCOMPARE(d->m, std::int64_t(3));
+        QCOMPARE(d->k, std::int64_t(4));
+        QCOMPARE(d->n, std::int64_t(6));
+        QCOMPARE(d->aBatch, (Dims{2, 1}));
+        QCOMPARE(d->bBatch, (Dims{5}));
+        QCOMPARE(d->batch, (Dims{2, 5}));
+        QCOMPARE(d->out, (Dims{2, 5, 3, 6}));
+        // A vector's promoted unit dim is left out of the product again.
+        QCOMPARE(matmulDims({4}, {3, 4, 6}, name)->out, (Dims{3, 6}));
+        QCOMPARE(matmulDims({3, 4}, {4}, name)->out, (Dims{3}));
+        QCOMPARE(matmulDims({4}, {4}, name)->out, Dims{});
+        QCOMPARE(matmulDims({2, 8}, {10, 4}, name).error().message, std::string("MatMul: inner dims differ: A x B"));
+        QCOMPARE(matmulDims({3, 2, 8}, {4, 8, 4}, name).error().message,
+                 std::string("MatMul: batch dims do not broadcast: A x B"));
+        QCOMPARE(matmulDims({}, {4}, name).error().message,
+                 std::string("MatMul needs inputs of rank 1 or more, got A and B"));
+    }
+
+    void transposeViewReadsPerm()
+    {
+        auto x = [] { return std::string("x"); };
+        auto t = transposeView({2, 3, 4}, {2, 0, -2}, x);
+        QVERIFY(t);
+        QCOMPARE(t->dims, (Dims{4, 2, 3}));
+        QCOMPARE(t->strides, (Dims{1, 12, 4}));
+        QCOMPARE(transposeView({2, 3}, {}, x)->dims, (Dims{3, 2})); // empty: reversed
+        QCOMPARE(transposeView({2, 3}, {0, 0}, x).error().message,
+                 std::string("Transpose: perm [0,0] is not a permutation"));
+        QCOMPARE(transposeView({2, 3}, {0, 1, 2}, x).error().message,
+                 std::string("Transpose: perm [0,1,2] does not fit x"));
+    }
+
+    void melFilterbankIsHtk()
+    {
+        // 4 triangles over 81 bins 100 Hz apart: each rises to nearly 1 at its centre.
+        const std::vector<float> fb = melFilterbank(4, 81);
+        QCOMPARE(fb.size(), std::size_t(4 * 81));
+        for (std::int64_t m = 0; m < 4; ++m) {
+            float peak = 0;
+            for (std::int64_t b = 0; b < 81; ++b) {
+                const float w = fb[static_cast<std::size_t>(m * 81 + b)];
+                QVERIFY(w >= 0.0f && w <= 1.0f);
+                peak = std::max(peak, w);
+            }
+            QVERIFY(peak > 0.9f);
+        }
+        QCOMPARE(fb[0], 0.0f); // 0 Hz is the first band's lower edge
     }
 
     void pooledExtent()

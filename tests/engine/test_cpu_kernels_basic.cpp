@@ -273,6 +273,17 @@ void TestCpuKernelsBasic::constantOfShape()
     auto c = RUN_OK(runOp(makeOp(OpKind::ConstantOfShape, {{"value", 2.5}}), {i64({2}, {2, 3})}, Shape::of({2, 3})));
     QVERIFY(c);
     QVERIFY(sameFloats(*c, {2, 3}, {2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f}));
+
+    // The "dtype" attribute chooses the element type; the value converts to it.
+    auto ints = RUN_OK(runOp(makeOp(OpKind::ConstantOfShape, {{"value", 7.0}, {"dtype", std::string("I32")}}),
+                             {i64({1}, {3})}, Shape::of({3}, DType::I32)));
+    QVERIFY(ints);
+    QCOMPARE(ints->dtype(), DType::I32);
+    QCOMPARE(std::vector<std::int32_t>(ints->values<std::int32_t>().begin(), ints->values<std::int32_t>().end()),
+             (std::vector<std::int32_t>{7, 7, 7}));
+    auto unknown = runOp(makeOp(OpKind::ConstantOfShape, {{"dtype", std::string("F7")}}), {i64({1}, {3})});
+    QVERIFY(!unknown);
+    QVERIFY(unknown.error().message.find("unknown dtype 'F7'") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestCpuKernelsBasic)

@@ -26,3 +26,11 @@ int runCli(const QStringList& args, QByteArray* out = nullptr, QByteArray* err =
         if (costscope::test::sharedDir().isEmpty())                                                                    \
             QSKIP("../shared not found (set COSTSCOPE_SHARED): shared graphs are needed for this test");             \
     } while (0)
+
+// Skips the current data row when its file is a sharedPath() that ../shared could not give (an empty path), so that
+// a row of shared graphs is counted as skipped, never left out quietly.
+#define COSTSCOPE_REQUIRE_SHARED_FILE(path)                                                                            \
+    do {                                                                                                               \
+        if ((path).isEmpty())                                                                                          \
+            QSKIP("../shared not found (set COSTSCOPE_SHARED): shared graphs are needed for this row");                \
+    } while (0)

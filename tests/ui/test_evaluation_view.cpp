@@ -87,6 +87,10 @@ private slots:
         EvaluationView* view = tools.evaluation();
         view->quickCheck()->setChecked(true);
         view->familiesEdit()->setText(QStringLiteral("mlp, resnet"));
+        // A small evaluation budget too (runs per graph, seconds of the kernel sampler's graphs): what is checked is
+        // that every model's row and the worst misses are filled, not how close the figures are. The sampler's
+        // graphs alone took some 40 s of Quick's evaluation; they come in rotation over the kernel classes.
+        view->setEvaluationBudget(0.02, 3);
         QSignalSpy evaluated(view, &EvaluationView::evaluated);
         view->evaluateButton()->click();
         QVERIFY(view->busy());

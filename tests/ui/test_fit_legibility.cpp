@@ -79,15 +79,13 @@ private slots:
             << test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json")) << 0.9 << 10.0 << 0.45;
         QTest::newRow("gpt2 tiny (125 nodes)")
             << test::testDataPath(QStringLiteral("hf/gpt2_tiny_fp32.onnx")) << 0.9 << 9.0 << 0.2;
-        if (!test::sharedDir().isEmpty()) {
-            // Many of these "ops" are the light models' ConstantOfShape weights, whose long op name is squeezed.
-            // Inception's Relus (the median op) read at 8.3 px (6.3 px before its columns stopped drifting sideways
-            // and were cut to equal length for the canvas's shape).
-            QTest::newRow("squeezenet (158 nodes)")
-                << test::sharedPath(QStringLiteral("data/onnx/light/light_squeezenet.onnx")) << 0.5 << 9.0 << 0.2;
-            QTest::newRow("inception v1 (354 nodes)")
-                << test::sharedPath(QStringLiteral("data/onnx/light/light_inception_v1.onnx")) << 0.5 << 8.0 << 0.18;
-        }
+        // Many of these "ops" are the light models' ConstantOfShape weights, whose long op name is squeezed.
+        // Inception's Relus (the median op) read at 8.3 px (6.3 px before its columns stopped drifting sideways and
+        // were cut to equal length for the canvas's shape).
+        QTest::newRow("squeezenet (158 nodes)")
+            << test::sharedPath(QStringLiteral("data/onnx/light/light_squeezenet.onnx")) << 0.5 << 9.0 << 0.2;
+        QTest::newRow("inception v1 (354 nodes)")
+            << test::sharedPath(QStringLiteral("data/onnx/light/light_inception_v1.onnx")) << 0.5 << 8.0 << 0.18;
     }
 
     void labelsLegibleAtFit()
@@ -96,6 +94,7 @@ private slots:
         QFETCH(double, legibleOps);
         QFETCH(double, medianPixels);
         QFETCH(double, leastZoom);
+        COSTSCOPE_REQUIRE_SHARED_FILE(file);
         MainWindow w;
         QVERIFY(showAndOpen(w, file));
         const FitMeasure m = measureAtFit(w);

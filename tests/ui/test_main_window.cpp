@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/minimap.h"
 #include "canvas/node_item.h"
+#include "document_controller.h"
 #include "jobs/cost_job.h"
 #include "main_window.h"
 #include "panels/node_table_model.h"
@@ -17,16 +18,17 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QMenu>
-#include <QStatusBar>
-#include <QSpinBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -34,6 +36,12 @@
 using namespace costscope;
 
 namespace {
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
 
 bool openAndWait(MainWindow& w, const QString& path)
 {
@@ -242,10 +250,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("broken.json"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"name\": \"x\", \"nodes\": [");
-        f.close();
+        QVERIFY(writeFile(bad, "{\"name\": \"x\", \"nodes\": ["));
         MainWindow w;
         w.show();
         QSignalSpy failed(&w, &MainWindow::loadFailed);
@@ -262,6 +267,36 @@ private slots:
         w.openFile(dir.filePath(QStringLiteral("missing.json")));
         QVERIFY(failed.wait(30000));
         QVERIFY(reported.contains(QStringLiteral("missing.json")));
+    }
+
+    void loadWarningsAreShown()
+    {
+        // An op this build does not know opens as written, with the reader's warning (as costscope-cli prints it)
+        // behind a mark in the status bar, not dropped.
+        QTemporaryDir dir;
+        const QString odd = dir.filePath(QStringLiteral("odd.json"));
+        QVERIFY(writeFile(odd, R"({"name":"u","nodes":[
+          {"id":0,"op":{"Input":{"name":"x"}},"inputs":[],"shape":{"dims":[{"Static":4}],"dtype":"F32"},"name":null},
+          {"id":1,"op":{"Mir":{"FancyNewOp":{"alpha":0.5}}},"inputs":[0],"shape":{"dims":[{"Static":4}],"dtype":"F32"},
+           "name":"fancy"}],"outputs":[1]})"));
+        MainWindow w;
+        w.show();
+        QSignalSpy ready(&w, &MainWindow::layoutReady);
+        w.openFile(odd);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(w.documents()->loadWarnings().size(), qsizetype(1));
+        const QString warning = w.documents()->loadWarnings().front();
+        QVERIFY2(warning.contains(QStringLiteral("unknown op FancyNewOp")), qPrintable(warning));
+        auto* mark = w.statusBar()->findChild<QLabel*>(QStringLiteral("loadWarnings"));
+        QVERIFY(mark);
+        QVERIFY(mark->isVisible());
+        QVERIFY2(mark->text().contains(QStringLiteral("1 load warning")), qPrintable(mark->text()));
+        QVERIFY(mark->toolTip().contains(warning));
+
+        w.openFile(test::sourcePath(QStringLiteral("resources/examples/cnn.hir.json")));
+        QVERIFY(ready.wait(30000));
+        QVERIFY(w.documents()->loadWarnings().isEmpty());
+        QVERIFY(!mark->isVisible());
     }
 
     void olderLoadResultIsDropped()

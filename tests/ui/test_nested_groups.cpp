@@ -186,14 +186,13 @@ private slots:
         QTest::newRow("tiny transformer")
             << test::sourcePath(QStringLiteral("resources/examples/tiny_transformer.hir.json"));
         QTest::newRow("gpt2 tiny") << test::testDataPath(QStringLiteral("hf/gpt2_tiny_fp32.onnx"));
-        if (!test::sharedDir().isEmpty())
-            QTest::newRow("inception v1")
-                << test::sharedPath(QStringLiteral("data/onnx/light/light_inception_v1.onnx"));
+        QTest::newRow("inception v1") << test::sharedPath(QStringLiteral("data/onnx/light/light_inception_v1.onnx"));
     }
 
     void siblingFramesDoNotOverlap()
     {
         QFETCH(QString, file);
+        COSTSCOPE_REQUIRE_SHARED_FILE(file);
         MainWindow w;
         QVERIFY(showAndOpen(w, file));
         const GroupTree& tree = w.scene()->groups();

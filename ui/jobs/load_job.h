@@ -4,6 +4,7 @@
 #include "jobs/job_tracker.h"
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 
 namespace costscope {
@@ -19,6 +20,9 @@ signals:
     void loaded(const QString& path, std::shared_ptr<const costscope::Graph> graph);
     // Right after loaded, for a .costscope file: what it saved beside the graph (settings, view, positions).
     void sessionLoaded(const QString& path, std::shared_ptr<const costscope::CostscopeDocument> session);
+    // Right after loaded, when the reader warned (an unknown op kept as written, a stated shape that disagrees):
+    // each warning formatted with the file's name, as costscope-cli prints them.
+    void warned(const QString& path, const QStringList& warnings);
     void failed(const QString& path, const QString& message);
 
 private:

@@ -132,6 +132,9 @@ void EvaluationView::evaluate()
         o.batches = {1};
         o.perGraphS = m_backend == "cpu" ? 0.1 : 0.05;
     }
+    if (m_perGraphS > 0)
+        o.perGraphS = m_perGraphS;
+    o.samplerBudgetS = m_samplerBudgetS;
     o.families = families;
     const QString title = tr("%1 (profile %2)").arg(QString::fromStdString(m_backend), QString::fromStdString(name));
     m_job.start(
@@ -170,6 +173,8 @@ void EvaluationView::evaluateRemotely(const std::set<std::string>& families)
         request.batches = {1};
         request.perGraphS = m_backend == "cpu" ? 0.1 : 0.05;
     }
+    if (m_perGraphS > 0)
+        request.perGraphS = m_perGraphS;
     request.profile = *profile;
     QPointer<QLabel> status = m_status;
     request.remote.onProgress = [status](const std::string& line) {

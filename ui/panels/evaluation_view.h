@@ -36,6 +36,15 @@ public:
     // `remote`: the host of a remote device (nullptr: this machine's).
     void setBackend(const std::string& backend, DeviceIndex device = 0,
                     std::shared_ptr<const RemoteCliOptions> remote = nullptr);
+    // How much Evaluate measures: seconds of timed runs per graph (costscope-cli evaluate --budget), here and on a
+    // host, and, here, seconds of measuring the kernel sampler's graphs, which train the learned model's predictors
+    // (as ProfileTools::setCalibrationBudget's predictor seconds); 0, the default: Quick's and the evaluation's own.
+    // Tests set small ones.
+    void setEvaluationBudget(double perGraphS, double samplerBudgetS)
+    {
+        m_perGraphS = perGraphS;
+        m_samplerBudgetS = samplerBudgetS;
+    }
     // Shows a report (what a finished evaluation shows; tests feed one directly).
     void showReport(const EvaluationReport& report, const QString& title);
 
@@ -76,6 +85,8 @@ private:
     DeviceIndex m_device = 0;
     std::shared_ptr<const RemoteCliOptions> m_remote;
     JobTracker m_job; // the evaluation
+    double m_perGraphS = 0;
+    double m_samplerBudgetS = 0;
 };
 
 } // namespace costscope
