@@ -47,7 +47,7 @@
 #   acc-cuda  bench_accuracy --backend cuda on the carried graphs
 #   vulkan    scripts/device_vulkan_bench.sh (element-wise vs vkCmdCopyBuffer, matmul 1024 and 4096)
 #   acc-vulkan  bench_accuracy --backend vulkan on the carried graphs
-# Carried (git-ignored) inputs, made on the development machine:
+# Carried (git-ignored) inputs, made on the development machine by scripts/prepare_device_carry.sh:
 #   .carry/include   nlohmann/json.hpp, Vulkan headers     .carry/bin/glslc, .carry/lib/libshaderc.so.1
 #   .carry/rlx       ../shared/data/rlx                      .carry/onnx    gpt2_12l.onnx, bert_12l.onnx
 #   .carry/bins      (optional) binaries from an earlier build stage, used instead of the build folders
