@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Conv (any spatial rank, groups, dilation, strides, asymmetric pads) as im2col + sgemm, and ConvTranspose as
-// sgemm + col2im.
+// Conv (any spatial rank, groups, dilation, strides, asymmetric pads) as im2col + sgemm (many groups: one group a
+// thread; depthwise 2-D directly), and ConvTranspose as sgemm + col2im.
 #include "cpu/kernel.h"
 #include "cpu/sgemm.h"
 
@@ -90,15 +90,25 @@ void forEachTap(const ConvGeometry& g, std::int64_t kernelIndex, F f)
 // once: zeros where the tap falls in the padding, a memcpy of the valid span at stride 1, a strided gather
 // otherwise. The general loop (forEachTap) decides inside/outside per element through a callback, which ran at
 // 2.5 GB/s on VGG's 115 MB column matrices; this writes them at close to the copy bandwidth.
-void im2colRow2d(const ConvGeometry& g, const float* xc, std::int64_t ky, std::int64_t kx, float* dst)
+// The output columns [lo, hi) of a 2-D conv whose input column x0 + ox * stride (x0: kernel column kx's offset)
+// lies inside the input row.
+struct ColumnSpan {
+    std::int64_t x0, lo, hi;
+};
+
+ColumnSpan validColumns(const ConvGeometry& g, std::int64_t kx)
 {
-    const std::int64_t inH = g.in[0], inW = g.in[1], outH = g.out[0], outW = g.out[1];
-    const std::int64_t sx = g.stride[1], x0 = kx * g.dilation[1] - g.padBegin[1];
-    // Output columns ox whose input column x0 + ox * sx lies in [0, inW): [lo, hi).
+    const std::int64_t inW = g.in[1], outW = g.out[1], sx = g.stride[1], x0 = kx * g.dilation[1] - g.padBegin[1];
     std::int64_t lo = x0 >= 0 ? 0 : (-x0 + sx - 1) / sx;
     std::int64_t hi = x0 >= inW ? 0 : std::min(outW, (inW - 1 - x0) / sx + 1);
     lo = std::min(lo, outW);
-    hi = std::max(hi, lo);
+    return {x0, lo, std::max(hi, lo)};
+}
+
+void im2colRow2d(const ConvGeometry& g, const float* xc, std::int64_t ky, std::int64_t kx, float* dst)
+{
+    const std::int64_t inH = g.in[0], inW = g.in[1], outH = g.out[0], outW = g.out[1], sx = g.stride[1];
+    const auto [x0, lo, hi] = validColumns(g, kx);
     for (std::int64_t oy = 0; oy < outH; ++oy, dst += outW) {
         const std::int64_t iy = oy * g.stride[0] - g.padBegin[0] + ky * g.dilation[0];
         if (iy < 0 || iy >= inH) {
@@ -113,6 +123,35 @@ void im2colRow2d(const ConvGeometry& g, const float* xc, std::int64_t ky, std::i
             for (std::int64_t ox = lo; ox < hi; ++ox)
                 dst[ox] = src[ox * sx];
         std::fill(dst + hi, dst + outW, 0.0f);
+    }
+}
+
+// One channel plane of a depthwise 2-D conv (one input and one output channel per group), computed directly: each
+// output row in turn, the taps in ascending order, each a multiply-add over the row, which stays in L1 meanwhile.
+// im2col + a one-row product moved each tap's column row twice (im2col, then packing) for 2 flops an element: a
+// 64-channel 3x3 layer at 112x112 took about 8 ms on the 2-vCPU VM; this runs near 6 GMAC/s a thread.
+void depthwisePlane2d(const ConvGeometry& g, const float* xc, const float* wc, float* oc)
+{
+    const std::int64_t inH = g.in[0], inW = g.in[1], outH = g.out[0], outW = g.out[1], sx = g.stride[1];
+    for (std::int64_t oy = 0; oy < outH; ++oy) {
+        float* dst = oc + oy * outW;
+        std::fill(dst, dst + outW, 0.0f);
+        for (std::int64_t ky = 0; ky < g.kernel[0]; ++ky) {
+            const std::int64_t iy = oy * g.stride[0] - g.padBegin[0] + ky * g.dilation[0];
+            if (iy < 0 || iy >= inH)
+                continue;
+            for (std::int64_t kx = 0; kx < g.kernel[1]; ++kx) {
+                const float w = wc[ky * g.kernel[1] + kx];
+                const auto [x0, lo, hi] = validColumns(g, kx);
+                const float* src = xc + iy * inW + x0;
+                if (sx == 1)
+                    for (std::int64_t ox = lo; ox < hi; ++ox)
+                        dst[ox] += w * src[ox];
+                else
+                    for (std::int64_t ox = lo; ox < hi; ++ox)
+                        dst[ox] += w * src[ox * sx];
+            }
+        }
     }
 }
 
@@ -171,21 +210,49 @@ KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
     const float* pw = w.values<float>().data();
     float* po = out.values<float>().data();
     const bool pointwise = isPointwise(g);
+    // One group's column rows (2-D: one kernel tap of one channel each) written on the calling thread.
+    const auto im2colRows = [&](const float* xg, float* col, std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t r = r0; r < r1; ++r) {
+            const float* xc = xg + (r / ks) * g.inSize();
+            float* dst = col + r * os;
+            if (g.spatial == 2)
+                im2colRow2d(g, xc, (r % ks) / g.kernel[1], r % g.kernel[1], dst);
+            else
+                forEachTap(g, r % ks, [&](std::int64_t o, std::int64_t i) { dst[o] = i < 0 ? 0.0f : xc[i]; });
+        }
+    };
+    // Many groups (depthwise and ShuffleNet-style layers): a whole group's im2col and product on one thread, the
+    // groups spread over the pool. Spreading each small group's im2col and product over the pool instead cost a
+    // pool dispatch per group (about 4 us each on the 2-vCPU VM: a 32-channel depthwise 3x3 layer at 32x32 took
+    // 140 us, and its time swung 2x with the scheduling).
+    if (g.groups > 1 && batch * g.groups >= 2 * static_cast<std::int64_t>(ctx.pool.size())) {
+        const bool depthwise = cg == 1 && mg == 1 && g.spatial == 2;
+        ctx.pool.parallelFor(batch * g.groups, 1, [&](std::int64_t t0, std::int64_t t1) {
+            float* col = pointwise || depthwise ? nullptr : columnScratch(static_cast<std::size_t>(cg * ks * os));
+            for (std::int64_t t = t0; t < t1; ++t) {
+                const std::int64_t n = t / g.groups, grp = t % g.groups;
+                const float* xg = px + (n * cIn + grp * cg) * g.inSize();
+                if (depthwise) {
+                    depthwisePlane2d(g, xg, pw + grp * ks, po + (n * cOut + grp) * os);
+                    continue;
+                }
+                if (!pointwise)
+                    im2colRows(xg, col, 0, cg * ks);
+                sgemmSerial(false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks, pointwise ? xg : col,
+                            os, 0.0f, po + (n * cOut + grp * mg) * os, os);
+            }
+        });
+        if (auto s = addBias(in, out, cOut, os); !s)
+            return fail("Conv: " + s.error().message);
+        return ok();
+    }
     float* col = pointwise ? nullptr : columnScratch(static_cast<std::size_t>(cg * ks * os));
     for (std::int64_t n = 0; n < batch; ++n)
         for (std::int64_t grp = 0; grp < g.groups; ++grp) {
             const float* xg = px + (n * cIn + grp * cg) * g.inSize();
             if (!pointwise)
-                ctx.pool.parallelFor(cg * ks, 1, [&](std::int64_t r0, std::int64_t r1) {
-                    for (std::int64_t r = r0; r < r1; ++r) {
-                        const float* xc = xg + (r / ks) * g.inSize();
-                        float* dst = col + r * os;
-                        if (g.spatial == 2)
-                            im2colRow2d(g, xc, (r % ks) / g.kernel[1], r % g.kernel[1], dst);
-                        else
-                            forEachTap(g, r % ks, [&](std::int64_t o, std::int64_t i) { dst[o] = i < 0 ? 0.0f : xc[i]; });
-                    }
-                });
+                ctx.pool.parallelFor(cg * ks, 1,
+                                     [&](std::int64_t r0, std::int64_t r1) { im2colRows(xg, col, r0, r1); });
             sgemm(ctx.pool, false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks,
                   pointwise ? xg : col, os, 0.0f, po + (n * cOut + grp * mg) * os, os);
         }

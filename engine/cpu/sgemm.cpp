@@ -262,13 +262,16 @@ void packPanelB(const Matrix& b, std::int64_t p0, std::int64_t kc, std::int64_t 
     }
 }
 
+void scaleRows(std::int64_t r0, std::int64_t r1, std::int64_t n, float beta, float* c, std::int64_t ldc)
+{
+    for (std::int64_t i = r0; i < r1; ++i)
+        for (std::int64_t j = 0; j < n; ++j)
+            c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+}
+
 void scaleC(ThreadPool& pool, std::int64_t m, std::int64_t n, float beta, float* c, std::int64_t ldc)
 {
-    pool.parallelFor(m, 16, [&](std::int64_t r0, std::int64_t r1) {
-        for (std::int64_t i = r0; i < r1; ++i)
-            for (std::int64_t j = 0; j < n; ++j)
-                c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
-    });
+    pool.parallelFor(m, 16, [&](std::int64_t r0, std::int64_t r1) { scaleRows(r0, r1, n, beta, c, ldc); });
 }
 
 // One tile of C: rows x cols at c, through a scratch tile where the columns fall short of kNr.
@@ -383,6 +386,18 @@ void sgemm(ThreadPool& pool, bool transA, bool transB, std::int64_t m, std::int6
             multiplyBlock(g, i0, i1, j0, j1);
         }
     });
+}
+
+void sgemmSerial(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
+                 std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc)
+{
+    if (m <= 0 || n <= 0)
+        return;
+    if (beta != 1.0f && (k <= 0 || alpha == 0.0f || beta != 0.0f))
+        scaleRows(0, m, n, beta, c, ldc);
+    if (k <= 0 || alpha == 0.0f)
+        return;
+    multiplyBlock({{a, lda, transA}, {b, ldb, transB}, alpha, beta != 0.0f, c, ldc, k}, 0, m, 0, n);
 }
 
 const char* sgemmImplementation()

@@ -14,6 +14,12 @@ namespace costscope::cpu {
 void sgemm(ThreadPool& pool, bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
            const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc);
 
+// The same product on the calling thread alone (bit-identical to sgemm's result), for use inside a parallelFor body:
+// many small independent products (a grouped convolution's groups) spread over the pool one product per thread
+// instead of paying one pool dispatch each.
+void sgemmSerial(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
+                 std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc);
+
 // Which kernel runs: "built-in packed 6x16, AVX2/FMA" or "built-in packed 6x16, portable".
 const char* sgemmImplementation();
 

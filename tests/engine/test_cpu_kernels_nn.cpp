@@ -200,7 +200,7 @@ void TestCpuKernelsNn::convMatchesDirectLoops_data()
     QTest::newRow("strided, pads wider than the stride") << 1 << 2 << 1 << 3 << 2;
     QTest::newRow("strided and dilated") << 1 << 3 << 2 << 2 << 1;
     QTest::newRow("depthwise") << 4 << 2 << 1 << 1 << 1;
-    // Small groups take direct loops (runGroupedDirect2d) instead of im2col + sgemm per group.
+    // Batch x groups of at least twice the pool take one group a thread (depthwise: direct loops, depthwisePlane2d).
     QTest::newRow("grouped, strided, dilated, asymmetric pads") << 2 << 2 << 2 << 2 << 1;
     QTest::newRow("depthwise, dilated, pad at the end only") << 4 << 1 << 2 << 0 << 2;
 }
