@@ -33,7 +33,7 @@ std::uint64_t physicalMemory()
 } // namespace
 
 CpuBackend::CpuBackend(unsigned threads)
-    : m_pool(std::make_shared<cpu::ThreadPool>(threads ? threads : std::max(1u, std::thread::hardware_concurrency())))
+    : m_pool(std::make_shared<cpu::ThreadPool>(threads ? threads : cpu::usableCores()))
 {
 }
 

@@ -17,9 +17,14 @@ namespace costscope::cpu {
 // Workers and the caller spin briefly (kSpin) before sleeping on a condition variable: a graph's nodes follow each
 // other within microseconds, and waking a sleeping thread through the kernel cost 10 to 40 us a loop on the
 // development VM, more than many small nodes' work.
+// The cores this process may run on: its CPU affinity mask (taskset, a container's cpuset), at least 1.
+// std::thread::hardware_concurrency counts every online core: a pool of 16 threads pinned to 2 cores time-shares
+// them, spinning, and its times swing by 3x from run to run.
+unsigned usableCores();
+
 class ThreadPool {
 public:
-    explicit ThreadPool(unsigned threads = std::thread::hardware_concurrency());
+    explicit ThreadPool(unsigned threads = usableCores());
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;

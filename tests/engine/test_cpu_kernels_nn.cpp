@@ -8,6 +8,10 @@
 
 #include <cstring>
 #include <numbers>
+#include <thread>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 using namespace costscope;
 using namespace costscope::test;
@@ -61,6 +65,7 @@ std::vector<float> directConv2d(const HostTensor& x, const HostTensor& w, int gr
 class TestCpuKernelsNn : public QObject {
     Q_OBJECT
 private slots:
+    void poolSizeFollowsTheAffinityMask();
     void matmulFamily();
     void sgemmIsDeterministic_data();
     void sgemmIsDeterministic();
@@ -182,6 +187,26 @@ void TestCpuKernelsNn::sgemmIsDeterministic()
                          qPrintable(QString("C[%1][%2] = %3, expected %4").arg(i).arg(j).arg(got).arg(want)));
             }
     }
+}
+
+// A process pinned to one core (taskset, a container's cpuset) gets a pool of one thread, not one per online core.
+void TestCpuKernelsNn::poolSizeFollowsTheAffinityMask()
+{
+#if defined(__linux__)
+    unsigned pinned = 0;
+    std::thread t([&] {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &one);
+        if (sched_setaffinity(0, sizeof one, &one) == 0)
+            pinned = cpu::usableCores();
+    });
+    t.join();
+    QCOMPARE(pinned, 1u);
+    QVERIFY(cpu::usableCores() >= 1);
+#else
+    QSKIP("affinity masks are read on Linux only");
+#endif
 }
 
 void TestCpuKernelsNn::convMatchesDirectLoops_data()
