@@ -28,7 +28,7 @@ for g in $carry/graphs/*.hir.json; do
   timeout 60 $cli run $g --backend cuda --runs 20 --reference cpu --per-node 2>&1 | grep -iE "check|differ|error|Pool|whole|total" | head -6
 done
 t0=$(date +%s)
-timeout ${SIXTEEN_TIMEOUT:-110} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
+timeout ${SIXTEEN_TIMEOUT:-200} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
 grep -E "^(PASS|FAIL|ATTN|TIME attention)|attention in|Casts" $out/sixteen.log | head -40
 summ() { python3 - "$1" "$2" <<'PY'
 import json, sys
