@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Makes the git-ignored folders that scripts/device_gpu_checks.sh reads on the GPU machine (which has no package
 # registry): .carry (headers, cudnn_frontend's included, glslc, XGBoost and ONNX packages, the shared graphs) and .gl
-# (the Vulkan and GL loaders). Run it here, in the repository's root, once per fresh checkout; it needs this machine's apt sources.
+# (the Vulkan and GL loaders). Run it here, in the repository's root, once per fresh checkout; it needs this
+# machine's apt sources.
 # With a built CLI (CLI=build/ci/app/costscope-cli, the default when it exists) it also writes .carry/evalset: the
 # RLX examples, the light ONNX models and the exported transformers as RLX HIR JSON, for `evaluate` on a GPU build
 # that has no ONNX importer.

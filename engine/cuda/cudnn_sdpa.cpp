@@ -112,8 +112,11 @@ Result<std::shared_ptr<fe::graph::Graph>> buildGraph(cudnnHandle_t handle, const
         .set_intermediate_data_type(fe::DataType_t::FLOAT)
         .set_compute_data_type(fe::DataType_t::FLOAT);
     auto tensor = [&](const char* name, Uid uid, std::vector<std::int64_t> dims, std::vector<std::int64_t> strides) {
-        return g->tensor(fe::graph::Tensor_attributes().set_name(name).set_uid(uid).set_dim(std::move(dims)).set_stride(
-            std::move(strides)));
+        return g->tensor(fe::graph::Tensor_attributes()
+                             .set_name(name)
+                             .set_uid(uid)
+                             .set_dim(std::move(dims))
+                             .set_stride(std::move(strides)));
     };
     const std::vector<std::int64_t> qDims = {c.batch, c.heads, c.sq, c.headDim};
     const std::vector<std::int64_t> kvDims = {c.batch, c.kvHeads, c.sk, c.headDim};
@@ -179,10 +182,8 @@ Result<Launch> cudnnSdpaLaunch(CudaPlan& plan, const SdpaConfig& c, const Attent
         const std::string key = c.key();
         if (auto it = s.refused.find(key); it != s.refused.end())
             return Diagnostic::error(it->second);
-        std::unordered_map<std::int64_t, void*> pack = {{kQ, const_cast<float*>(a.q)},
-                                                        {kK, const_cast<float*>(a.k)},
-                                                        {kV, const_cast<float*>(a.v)},
-                                                        {kO, a.out}};
+        std::unordered_map<std::int64_t, void*> pack = {
+            {kQ, const_cast<float*>(a.q)}, {kK, const_cast<float*>(a.k)}, {kV, const_cast<float*>(a.v)}, {kO, a.out}};
         if (c.bias)
             pack[kBias] = const_cast<void*>(a.maskData);
         auto it = s.built.find(key);
