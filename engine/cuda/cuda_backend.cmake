@@ -92,4 +92,4 @@ inline constexpr const char* kNvrtcElementwiseOps = R\"costscope_src(@nvrtc_elem
   endif()
 endif()
 add_feature_info(CUDA COSTSCOPE_HAVE_CUDA "CUDA backend plugin (cuBLAS, cuBLASLt, cuFFT, own kernels)")
-add_feature_info(cuDNN_SDPA COSTSCOPE_HAVE_CUDNN_FRONTEND "cuDNN's fused attention in the CUDA backend (cudnn_frontend)")
+add_feature_info(cuDNN_SDPA COSTSCOPE_HAVE_CUDNN_FRONTEND "cuDNN fused attention in the CUDA backend (cudnn_frontend)")
