@@ -70,6 +70,7 @@ struct SdpaGraph {
 // before the handle they were built with.
 struct CudnnState {
     cudnnHandle_t handle = nullptr;
+    std::string error; // why there is no handle
     std::map<std::string, std::unique_ptr<SdpaGraph>> built;
     std::map<std::string, std::string> refused;
     CudnnState() = default;
@@ -85,16 +86,19 @@ struct CudnnState {
 
 Result<std::shared_ptr<CudnnState>> stateOf(CudaPlan& plan)
 {
-    if (plan.cudnnState())
-        return std::static_pointer_cast<CudnnState>(plan.cudnnState());
-    if (const std::string& error = cudnnLoadError(); !error.empty())
-        return Diagnostic::error(error);
-    auto state = std::make_shared<CudnnState>();
-    if (cudnnStatus_t s = fe::detail::create_handle(&state->handle); s != CUDNN_STATUS_SUCCESS) {
-        state->handle = nullptr;
-        return Diagnostic::error("cudnnCreate failed (status " + std::to_string(int(s)) + ")");
+    if (!plan.cudnnState()) { // the plan's first candidate: one attempt per plan
+        auto state = std::make_shared<CudnnState>();
+        state->error = cudnnLoadError();
+        if (state->error.empty())
+            if (cudnnStatus_t s = fe::detail::create_handle(&state->handle); s != CUDNN_STATUS_SUCCESS) {
+                state->handle = nullptr;
+                state->error = "cudnnCreate failed (status " + std::to_string(int(s)) + ")";
+            }
+        plan.cudnnState() = state;
     }
-    plan.cudnnState() = state;
+    auto state = std::static_pointer_cast<CudnnState>(plan.cudnnState());
+    if (!state->handle)
+        return Diagnostic::error(state->error);
     return state;
 }
 
