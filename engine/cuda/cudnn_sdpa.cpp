@@ -13,7 +13,7 @@
 
 // The frontend's shim reads this handle (declared extern in cudnn_frontend_shim.h); set once, by cudnnLoadError.
 namespace cudnn_frontend {
-void* cudnn_dlhandle = nullptr; // NOLINT(cppcoreguidelines-avoid-non-const-global-variables): the shim's contract
+void* cudnn_dlhandle = nullptr;
 } // namespace cudnn_frontend
 
 namespace costscope::cuda {
@@ -115,12 +115,9 @@ Result<std::shared_ptr<fe::graph::Graph>> buildGraph(cudnnHandle_t handle, const
     g->set_io_data_type(io)
         .set_intermediate_data_type(fe::DataType_t::FLOAT)
         .set_compute_data_type(fe::DataType_t::FLOAT);
-    auto tensor = [&](const char* name, Uid uid, std::vector<std::int64_t> dims, std::vector<std::int64_t> strides) {
-        return g->tensor(fe::graph::Tensor_attributes()
-                             .set_name(name)
-                             .set_uid(uid)
-                             .set_dim(std::move(dims))
-                             .set_stride(std::move(strides)));
+    auto tensor = [&](const char* name, Uid uid, const std::vector<std::int64_t>& dims,
+                      const std::vector<std::int64_t>& strides) {
+        return g->tensor(fe::graph::Tensor_attributes().set_name(name).set_uid(uid).set_dim(dims).set_stride(strides));
     };
     const std::vector<std::int64_t> qDims = {c.batch, c.heads, c.sq, c.headDim};
     const std::vector<std::int64_t> kvDims = {c.batch, c.kvHeads, c.sk, c.headDim};
@@ -219,7 +216,7 @@ Result<Launch> cudnnSdpaLaunch(CudaPlan& plan, const SdpaConfig& c, const Attent
             // compile time, so neither a status nor an exception is expected here.
             try {
                 static_cast<void>(g->graph->execute(state->handle, pack, g->workspace));
-            } catch (const std::exception&) { // NOLINT(bugprone-empty-catch)
+            } catch (const std::exception&) {
             }
         });
     } catch (const std::exception& e) {
