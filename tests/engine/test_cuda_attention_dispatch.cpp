@@ -42,9 +42,10 @@ using costscope::cuda::MaskKind;
 using costscope::cuda::sdpaConfigFor;
 
 // GPT-2's attention in bf16, per head: q [2, 12, 128, 64], k and v over `kvHeads` heads.
-AttentionArgs perHead(std::int64_t kvHeads = 12)
+AttentionArgs perHead(std::int64_t kvHeads = 12, MaskKind mask = MaskKind::None)
 {
     AttentionArgs a;
+    a.mask = mask;
     a.storage = ElemType::BF16;
     a.batch = 2;
     a.heads = 12;
@@ -116,8 +117,7 @@ void TestCudaAttentionDispatch::sharedMemoryBoundsTheWidth()
 void TestCudaAttentionDispatch::sdpaTakesSixteenBitProblems()
 {
 #ifdef COSTSCOPE_HAVE_CUDA
-    AttentionArgs a = perHead(4); // three query heads per KV head
-    a.mask = MaskKind::Causal;
+    AttentionArgs a = perHead(4, MaskKind::Causal); // three query heads per KV head
     auto c = sdpaConfigFor(a);
     QVERIFY2(c, refusal(a).c_str());
     QVERIFY(c->bf16);
@@ -154,8 +154,7 @@ void TestCudaAttentionDispatch::sdpaTakesSixteenBitProblems()
 void TestCudaAttentionDispatch::sdpaBiasBroadcastsLikeTheMask()
 {
 #ifdef COSTSCOPE_HAVE_CUDA
-    AttentionArgs a = perHead();
-    a.mask = MaskKind::Input;
+    AttentionArgs a = perHead(12, MaskKind::Input);
     a.maskStorage = ElemType::BF16;
     // [batch, 1, sq, sk]: the heads broadcast (stride 0 in the kernel's strides).
     const std::int64_t strides[4] = {128 * 128, 0, 128, 1};
@@ -187,8 +186,7 @@ void TestCudaAttentionDispatch::sdpaRefusalsSayWhy()
     a = perHead();
     a.softcap = 30;
     QCOMPARE(refusal(a), std::string("logit soft cap"));
-    a = perHead();
-    a.mask = MaskKind::Input;
+    a = perHead(12, MaskKind::Input);
     a.maskIsBool = true;
     QCOMPARE(refusal(a), std::string("Bool mask"));
     for (std::int64_t d : {4, 12, 264}) {
@@ -196,16 +194,13 @@ void TestCudaAttentionDispatch::sdpaRefusalsSayWhy()
         a.headDim = d;
         QCOMPARE(refusal(a), "head_dim " + std::to_string(d) + " (cuDNN: a multiple of 8 up to 256)");
     }
-    a = perHead();
-    a.mask = MaskKind::Causal;
+    a = perHead(12, MaskKind::Causal);
     a.sq = 130; // rows before the first key would see nothing
     QCOMPARE(refusal(a), std::string("causal with more queries than keys"));
     a = perHead();
     a.sq = 0;
     QCOMPARE(refusal(a), std::string("empty problem"));
-    a = perHead();
-    a.mask = MaskKind::Window;
-    a.window = 0;
+    a = perHead(12, MaskKind::Window);
     QCOMPARE(refusal(a), std::string("window 0"));
 #else
     QSKIP("built without CUDA");
