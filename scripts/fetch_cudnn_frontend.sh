@@ -14,8 +14,13 @@ if [ -f "$dest/include/cudnn_frontend.h" ] && [ "$(cat "$dest/VERSION" 2>/dev/nu
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Debian's python3 has no pip without python3-pip: a throw-away venv (python3-venv, which setup.sh installs) has one.
+pip=(python3 -m pip)
+if ! python3 -m pip --version >/dev/null 2>&1; then
+  python3 -m venv "$tmp/venv" && pip=("$tmp/venv/bin/pip")
+fi
 # One wheel of any Python/platform tag: include/ is the same in each.
-if ! python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 --platform manylinux_2_28_x86_64 \
+if ! "${pip[@]}" download -q --no-deps --only-binary=:all: --python-version 3.11 --platform manylinux_2_28_x86_64 \
     "nvidia-cudnn-frontend==$version" -d "$tmp" >"$tmp/pip.log" 2>&1; then
   echo "fetch_cudnn_frontend: WARNING: could not download nvidia-cudnn-frontend==$version (PyPI unreachable?);" \
        "the CUDA backend builds without cuDNN's fused attention" >&2
