@@ -3,7 +3,7 @@
 # The GPU machine's one-call check of issues 20 and 21 (device tool; run from the repository root with .carry and .gl
 # carried, made by scripts/prepare_device_carry.sh): one build (CUDA + Vulkan + ONNX, no GUI), then by priority:
 # the carried graphs in .carry/graphs (if any) on CUDA against the CPU backend with per-node times,
-# bench_cuda_sixteen_bit, `calibrate` + `evaluate` (leave-one-family-out) on Vulkan (zoo and RLX examples) and on
+# bench_cuda_sixteen_bit (attention with cuDNN's SDPA and with our kernels), `calibrate` + `evaluate` (leave-one-family-out) on Vulkan (zoo and RLX examples) and on
 # CUDA (also the light ONNX models and the exported transformers). At most 8 files in $OUT (the device tool's
 # limit), each written when its step ends, so that a call stopped at its limit still returns what finished.
 # Took 306 s on an H200 (2026-11-28).
@@ -16,11 +16,12 @@ onnx_lib=/opt/onnx/usr/lib/x86_64-linux-gnu
 export LD_LIBRARY_PATH=$carry/lib:$carry/xgboost/usr/lib/x86_64-linux-gnu:$onnx_lib
 t0=$(date +%s)
 cmake -S . -B build-x -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
-  -DCOSTSCOPE_NLOHMANN_INCLUDE=$carry/include -DCOSTSCOPE_CUDA_ARCHITECTURES=90 -DCOSTSCOPE_XGBOOST_ROOT=$carry/xgboost \
+  -DCOSTSCOPE_NLOHMANN_INCLUDE=$carry/include -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE=$carry/include \
+  -DCOSTSCOPE_CUDA_ARCHITECTURES=90 -DCOSTSCOPE_XGBOOST_ROOT=$carry/xgboost \
   -DVulkan_INCLUDE_DIR=$carry/include -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 -DGLSLC_EXECUTABLE=$carry/bin/glslc \
   -DONNX_DIR=$onnx_lib/cmake/ONNX -DProtobuf_INCLUDE_DIR=/opt/onnx/usr/include -DProtobuf_LIBRARY=/usr/lib/x86_64-linux-gnu/libprotobuf.so.32 >/tmp/cmake.log 2>&1 || { tail -30 /tmp/cmake.log; exit 1; }
 cmake --build build-x -j16 --target costscope-cli costscope_backend_cuda costscope_backend_vulkan bench_cuda_sixteen_bit >/tmp/build.log 2>&1 || { grep -m5 -B2 -A12 "error" /tmp/build.log; exit 1; }
-echo "build $(( $(date +%s) - t0 )) s"
+echo "build $(( $(date +%s) - t0 )) s"; grep -m1 "cuDNN SDPA" /tmp/cmake.log
 cli=build-x/app/costscope-cli
 for g in $carry/graphs/*.hir.json; do
   [ -f "$g" ] || continue
@@ -28,8 +29,9 @@ for g in $carry/graphs/*.hir.json; do
   timeout 60 $cli run $g --backend cuda --runs 20 --reference cpu --per-node 2>&1 | grep -iE "check|differ|error|Pool|whole|total" | head -6
 done
 t0=$(date +%s)
-timeout ${SIXTEEN_TIMEOUT:-110} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
-grep -E "^(PASS|FAIL|ATTN|TIME attention)|attention in|Casts" $out/sixteen.log | head -40
+timeout ${SIXTEEN_TIMEOUT:-200} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
+grep -E "^(FAIL|ATTN|KERNEL|TIME attention)|attention in|Casts" $out/sixteen.log | head -60
+grep -cE "^PASS" $out/sixteen.log
 summ() { python3 - "$1" "$2" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

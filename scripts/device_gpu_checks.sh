@@ -49,6 +49,7 @@
 #   acc-vulkan  bench_accuracy --backend vulkan on the carried graphs
 # Carried (git-ignored) inputs, made on the development machine by scripts/prepare_device_carry.sh:
 #   .carry/include   nlohmann/json.hpp, Vulkan headers     .carry/bin/glslc, .carry/lib/libshaderc.so.1
+#                    cudnn_frontend's headers (cuDNN's SDPA; without them the CUDA backend builds without it)
 #   .carry/rlx       ../shared/data/rlx                      .carry/onnx    gpt2_12l.onnx, bert_12l.onnx
 #   .carry/bins      (optional) binaries from an earlier build stage, used instead of the build folders
 #   .carry/onnxdata  ../shared/data/onnx/{node,light}
@@ -126,7 +127,8 @@ stage_build() {
     command -v ninja >/dev/null && gen=(-G Ninja)
     unpack_onnx
     cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
-        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF \
         -DCOSTSCOPE_CUDA_ARCHITECTURES=90 "${onnx_flags[@]}" || return 1
     cmake --build build-gpu -j16 --target costscope-cli costscope_backend_cuda bench_cuda_backend bench_accuracy || return 1
     local staged
@@ -145,7 +147,8 @@ stage_build_vk() {
     vulkan_loader
     # CUDA too where nvcc is there: the Vulkan bench then measures its CUDA references (copy, cuBLAS) in the same run.
     cmake -S . -B build-vk "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_WITH_ONNX=OFF \
-        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
         -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
         -DGLSLC_EXECUTABLE="$carry/bin/glslc" || return 1
     cmake --build build-vk -j16 --target bench_vulkan_backend bench_accuracy costscope-cli costscope_backend_vulkan \
@@ -159,6 +162,7 @@ build_cuda_only() {
     command -v ninja >/dev/null && gen=(-G Ninja)
     cmake -S . -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" \
         -DCOSTSCOPE_CUDA_ARCHITECTURES=90 -DCOSTSCOPE_XGBOOST_ROOT="$carry/xgboost" >/dev/null || return 1
     cmake --build "$dir" -j16 --target "$@" >/dev/null
 }
@@ -260,7 +264,8 @@ stage_bundle() {
         unpack_onnx
         cmake -S . -B build-onnx "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
             -DCOSTSCOPE_WITH_CUDA=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_BUILD_TESTS=OFF \
-            -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" "${onnx_flags[@]}" || return 1
+            -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" "${onnx_flags[@]}" || return 1
         cmake --build build-onnx -j16 --target costscope-cli || return 1
         cli=build-onnx/app/costscope-cli
     fi
@@ -279,7 +284,8 @@ stage_torch_compile() {
     command -v ninja >/dev/null && gen=(-G Ninja)
     unpack_onnx
     cmake -S . -B build-compile "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
-        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
         -DCOSTSCOPE_XGBOOST_ROOT="$carry/xgboost" "${onnx_flags[@]}" >/dev/null || return 1
     cmake --build build-compile -j16 --target costscope-cli costscope_backend_cuda bench_cuda_fusion >/dev/null \
         || return 1
@@ -298,7 +304,8 @@ stage_hf() {
     unpack_onnx
     nvidia-smi --format=csv --query-gpu=name,memory.total,driver_version
     (cmake -S . -B build-hf "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF -DCOSTSCOPE_BUILD_TESTS=OFF \
-        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
         "${onnx_flags[@]}" && cmake --build build-hf -j14 --target costscope-cli costscope_backend_cuda) \
         >"$out/hf-build.log" 2>&1 &
     local build=$!
@@ -409,6 +416,7 @@ stage_precision() {
     command -v ninja >/dev/null && gen=(-G Ninja)
     cmake -S . -B build-precision "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" \
         -DCOSTSCOPE_CUDA_ARCHITECTURES=90 >/dev/null || return 1
     cmake --build build-precision -j16 --target bench_cuda_precision costscope-cli costscope_backend_cuda 2>&1 \
         | grep -E "error|FAILED" | head -30

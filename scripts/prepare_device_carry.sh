@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Makes the git-ignored folders that scripts/device_gpu_checks.sh reads on the GPU machine (which has no package
-# registry): .carry (headers, glslc, XGBoost and ONNX packages, the shared graphs) and .gl (the Vulkan and GL
-# loaders). Run it here, in the repository's root, once per fresh checkout; it needs this machine's apt sources.
+# registry): .carry (headers, cudnn_frontend's included, glslc, XGBoost and ONNX packages, the shared graphs) and .gl
+# (the Vulkan and GL loaders). Run it here, in the repository's root, once per fresh checkout; it needs this
+# machine's apt sources.
 # With a built CLI (CLI=build/ci/app/costscope-cli, the default when it exists) it also writes .carry/evalset: the
 # RLX examples, the light ONNX models and the exported transformers as RLX HIR JSON, for `evaluate` on a GPU build
 # that has no ONNX importer.
@@ -12,6 +13,9 @@ carry=.carry
 mkdir -p "$carry"/{include,bin,lib,xgboost,debs,rlx,onnxdata,run} .gl /tmp/amd64/partial
 
 cp -r /usr/include/nlohmann /usr/include/vulkan "$carry/include/"
+# cudnn_frontend's headers (the CUDA backend's cuDNN SDPA), fetched into .deps/ when not there yet.
+scripts/fetch_cudnn_frontend.sh
+[ -f .deps/cudnn_frontend/include/cudnn_frontend.h ] && cp -r .deps/cudnn_frontend/include/. "$carry/include/"
 [ -d /usr/include/vk_video ] && cp -r /usr/include/vk_video "$carry/include/"
 cp /usr/bin/glslc "$carry/bin/"
 cp -L /lib/x86_64-linux-gnu/libshaderc.so.1 "$carry/lib/"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs every Debian package Costscope needs to build, test and run, then fetches the example models that
+# Installs every Debian package Costscope needs to build, test and run, fetches cudnn_frontend's headers
+# (scripts/fetch_cudnn_frontend.sh: PyPI, into the git-ignored .deps/), then fetches the example models that
 # README's examples use (scripts/fetch_examples.sh: PyPI, into the git-ignored examples/). Idempotent: packages
 # already installed and models already fetched are skipped, so a second run does nothing and needs no network.
 # Works as root (or through sudo when available).
@@ -50,8 +51,16 @@ install_ray() {
   "$(dirname "$0")/setup_ray.sh" || echo "setup: WARNING: Ray could not be installed (PyPI unreachable?)" >&2
 }
 
+# cudnn_frontend's headers (git-ignored .deps/) for the CUDA backend's fused attention; offline it warns, and the
+# backend builds without it.
+fetch_cudnn_frontend() {
+  "$(dirname "$0")/fetch_cudnn_frontend.sh" ||
+    echo "setup: WARNING: cudnn_frontend could not be fetched; CUDA attention runs on Costscope's own kernels" >&2
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages already installed"
+  fetch_cudnn_frontend
   generate_conformance_suite
   fetch_perfetto
   install_ray
@@ -68,6 +77,7 @@ echo "setup: installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fetch_cudnn_frontend
 generate_conformance_suite
 fetch_perfetto
 install_ray

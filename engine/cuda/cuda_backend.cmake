@@ -19,6 +19,7 @@ if(COSTSCOPE_WITH_CUDA)
     file(GLOB cuda_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/*.cu
          ${CMAKE_CURRENT_SOURCE_DIR}/cuda/*.cpp)
     list(FILTER cuda_sources EXCLUDE REGEX "/cuda_plugin\\.cpp$")
+    list(FILTER cuda_sources EXCLUDE REGEX "/cudnn_sdpa\\.cpp$")
     add_library(cuda_backend_core STATIC ${cuda_sources})
     # sm_90 is the H100/H200; sm_80 (A100) costs one more compile of the few kernels. The kernels are C++17.
     set(COSTSCOPE_CUDA_ARCHITECTURES "80;90" CACHE STRING "GPU architectures the CUDA kernels are built for")
@@ -51,6 +52,37 @@ inline constexpr const char* kNvrtcElementwiseOps = R\"costscope_src(@nvrtc_elem
                                  COSTSCOPE_CUDA_INCLUDE_DIR="${nvrtc_include_dir}")
       target_link_libraries(cuda_backend_core PRIVATE CUDA::nvrtc)
     endif()
+    # cuDNN's fused attention (cudnn_sdpa.cpp) through cudnn_frontend: header-only, not a Debian package (scripts/
+    # fetch_cudnn_frontend.sh unpacks the pinned PyPI wheel's headers into .deps/). Its dynamic loading opens libcudnn
+    # when a plan first asks for SDPA, so the plugin does not link it: without libcudnn, attention runs on our kernels.
+    set(COSTSCOPE_CUDNN_FRONTEND_INCLUDE "${PROJECT_SOURCE_DIR}/.deps/cudnn_frontend/include" CACHE PATH
+        "A directory holding cudnn_frontend.h (the nvidia-cudnn-frontend wheel's include/)")
+    find_path(COSTSCOPE_CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(COSTSCOPE_CUDNN_LIBRARY NAMES libcudnn.so.9 cudnn HINTS ${CUDAToolkit_LIBRARY_DIR}
+                 ${CUDAToolkit_LIBRARY_ROOT}/lib)
+    if(EXISTS "${COSTSCOPE_CUDNN_FRONTEND_INCLUDE}/cudnn_frontend.h" AND COSTSCOPE_CUDNN_INCLUDE_DIR)
+      set(COSTSCOPE_HAVE_CUDNN_FRONTEND ON)
+      target_sources(cuda_backend_core PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda/cudnn_sdpa.cpp)
+      target_include_directories(cuda_backend_core SYSTEM PRIVATE ${COSTSCOPE_CUDNN_FRONTEND_INCLUDE}
+                                 ${COSTSCOPE_CUDNN_INCLUDE_DIR})
+      target_compile_definitions(cuda_backend_core PRIVATE COSTSCOPE_HAVE_CUDNN_FRONTEND)
+      set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/cuda/cudnn_sdpa.cpp PROPERTIES COMPILE_DEFINITIONS
+                                  "NV_CUDNN_FRONTEND_USE_DYNAMIC_LOADING;CUDNN_FRONTEND_SKIP_JSON_LIB")
+      if(COSTSCOPE_CUDNN_LIBRARY)
+        # Where dlopen looks when the loader's path has no libcudnn.so.9.
+        get_filename_component(cudnn_library_dir ${COSTSCOPE_CUDNN_LIBRARY} DIRECTORY)
+        set_property(SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/cuda/cudnn_sdpa.cpp APPEND PROPERTY COMPILE_DEFINITIONS
+                     COSTSCOPE_CUDNN_LIBRARY_DIR="${cudnn_library_dir}")
+      endif()
+      target_link_libraries(cuda_backend_core PRIVATE ${CMAKE_DL_LIBS})
+      message(STATUS "cuDNN SDPA: cudnn_frontend in ${COSTSCOPE_CUDNN_FRONTEND_INCLUDE}, cudnn.h in "
+                     "${COSTSCOPE_CUDNN_INCLUDE_DIR} (libcudnn opened at run time)")
+    else()
+      message(STATUS "cuDNN SDPA: not built (cudnn_frontend.h in COSTSCOPE_CUDNN_FRONTEND_INCLUDE="
+                     "'${COSTSCOPE_CUDNN_FRONTEND_INCLUDE}': run scripts/fetch_cudnn_frontend.sh; cudnn.h: "
+                     "'${COSTSCOPE_CUDNN_INCLUDE_DIR}'); attention runs on our kernels")
+    endif()
+    set(COSTSCOPE_HAVE_CUDNN_FRONTEND ${COSTSCOPE_HAVE_CUDNN_FRONTEND} PARENT_SCOPE)
     target_link_libraries(costscope_engine_backends INTERFACE cuda_backend_core)
 
     costscope_add_plugin(costscope_backend_cuda COMPONENT cuda
@@ -60,3 +92,4 @@ inline constexpr const char* kNvrtcElementwiseOps = R\"costscope_src(@nvrtc_elem
   endif()
 endif()
 add_feature_info(CUDA COSTSCOPE_HAVE_CUDA "CUDA backend plugin (cuBLAS, cuBLASLt, cuFFT, own kernels)")
+add_feature_info(cuDNN_SDPA COSTSCOPE_HAVE_CUDNN_FRONTEND "cuDNN fused attention in the CUDA backend (cudnn_frontend)")

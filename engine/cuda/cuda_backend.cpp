@@ -140,6 +140,8 @@ Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
     std::string label = n.op.label();
     if (isMatMulKind(n.op.kind))
         label += "[" + cuda::gemmModeName(plan.options().precision, n.shape.dtype) + "]";
+    if (!ctx.kernel.empty())
+        label += "[" + ctx.kernel + "]";
     plan.steps().push_back({pos, std::move(label), std::move(*launch)});
     return true;
 }

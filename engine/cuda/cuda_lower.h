@@ -24,6 +24,8 @@ struct LowerContext {
     std::vector<const DeviceValue*> in;
     std::vector<std::size_t> inPos;
     DeviceValue& out;
+    // The kernel that runs the node where its op's name does not say (node labels show "Op[kernel]").
+    std::string kernel = {};
 
     const Attrs& attrs() const { return node.op.attrs; }
     // An int list from attribute `key`, else from input `index` when that input is a Param/Constant with data
@@ -70,6 +72,11 @@ bool makeBroadcastArgs(const Dims& a, const Dims& b, const Dims& out, BinaryArgs
 // Fills a StridedCopyArgs; false when the rank exceeds kMaxRank.
 bool makeStridedCopy(const Dims& dims, const Dims& srcStrides, const Dims& dstStrides, std::int64_t srcBase,
                      std::int64_t dstBase, int elementSize, StridedCopyArgs& out);
+
+// The launch of attention problem `a` (node position `node`): cuDNN's fused SDPA where it takes the problem
+// (cudnn_sdpa_config.h, cudnn_sdpa.h), else our kernels (launchAttention). `kernel` gets "cudnn_sdpa", or for a
+// 16-bit problem that stays with ours "ours: " and why; nothing for F32 (only our kernels take it).
+LowerResult attentionLaunch(CudaPlan& plan, const AttentionArgs& a, std::size_t node, std::string& kernel);
 
 // One launch for a fusion group whose exit has its buffer and whose internal members have their dims (and no buffer);
 // `label` gets the kernel's name. An error when the group cannot run as one kernel: its nodes then run one by one.

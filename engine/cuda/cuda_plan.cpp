@@ -52,6 +52,9 @@ CudaPlan::~CudaPlan()
     cudaSetDevice(m_device);
     if (m_stream)
         cudaStreamSynchronize(m_stream);
+    // The launches hold library state bound to the stream (cuDNN's handle, cudnn_sdpa.cpp): released before it.
+    m_steps.clear();
+    m_cudnnState.reset();
     if (m_graphExec)
         cudaGraphExecDestroy(m_graphExec);
     if (m_timedExec)

@@ -75,6 +75,9 @@ public:
     // Keeps a cuFFT plan alive for the plan's lifetime.
     void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
     const Graph& graph() const { return m_graph; }
+    // cuDNN's handle and SDPA graphs (cudnn_sdpa.cpp), opaque here so that this header needs no cuDNN header; the
+    // launches that use them hold them too.
+    std::shared_ptr<void>& cudnnState() { return m_cudnnState; }
     // The graph was widened from fp16/bf16/fp8 to F32: inputs of those dtypes are accepted and widened too.
     void setWidensInputs(bool on) { m_widensInputs = on; }
     Diagnostic atNode(std::size_t node, const std::string& message) const;
@@ -103,6 +106,7 @@ private:
     std::vector<Step> m_steps;
     std::vector<std::unique_ptr<DeviceMemory>> m_memory;
     std::vector<cufftHandle> m_fftPlans;
+    std::shared_ptr<void> m_cudnnState;
     cudaStream_t m_stream = nullptr;
     cublasHandle_t m_cublas = nullptr;
     cublasLtHandle_t m_cublasLt = nullptr;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fusion groups (engine/fusion_plan.h) as one launch each: element-wise groups as one fused_elementwise program,
 // GEMM epilogues as one cuBLASLt matmul with its bias and activation epilogue and the residual as C (beta = 1),
-// attention patterns as one attention kernel.
+// attention patterns as one attention kernel (cuDNN's SDPA where it takes the problem, else ours).
 #include "cuda/cuda_gemm.h"
 #include "cuda/fused_kernels.h"
 #include "cuda/fused_nvrtc.h"
@@ -254,8 +254,8 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
             launchActivation(static_cast<float*>(pd), static_cast<float*>(pd), count, separate, s);
     });
 }
-// The attention pattern (engine/fusion_plan.h) as one launch of the attention kernel (attention.cu), which reads q,
-// k and v as [batch, seq, heads * head_dim] and writes the result so.
+// The attention pattern (engine/fusion_plan.h) as one launch of an attention kernel (attentionLaunch), reading q, k
+// and v as [batch, seq, heads * head_dim] and writing the result so.
 LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
 {
     const Graph& g = plan.graph();
@@ -322,8 +322,10 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     a.k = static_cast<const float*>(k.ptr);
     a.v = static_cast<const float*>(v.ptr);
     a.out = static_cast<float*>(out.ptr);
-    *label = "attention(" + fusionGroupName(g, group) + ")";
-    return Launch([=](cudaStream_t s) { launchAttention(a, s); });
+    std::string kernel;
+    auto launch = attentionLaunch(plan, a, group.exit(), kernel);
+    *label = "attention" + (kernel.empty() ? "" : "[" + kernel + "]") + "(" + fusionGroupName(g, group) + ")";
+    return launch;
 }
 } // namespace
 

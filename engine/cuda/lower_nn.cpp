@@ -267,7 +267,7 @@ LowerResult lowerAttention(LowerContext& c)
     a.k = static_cast<const float*>(k.ptr);
     a.v = static_cast<const float*>(v.ptr);
     a.out = static_cast<float*>(c.out.ptr);
-    return Launch([=](cudaStream_t s) { launchAttention(a, s); });
+    return attentionLaunch(c.plan, a, c.pos, c.kernel);
 }
 
 } // namespace costscope::cuda

@@ -10,6 +10,9 @@
 //     with their ratio, and with COSTSCOPE_CUDA_NATIVE_16BIT=0 (the bf16 graph widened to F32, as before); graphs
 //     with attention also print the time of one attention kernel (a layer's; per-kernel events, median of 9 runs).
 //     COSTSCOPE_CUDA_ATTENTION=flash64 (or tiled) times the scalar kernels in the tensor-core kernel's place.
+// Graphs with attention run both ways in step 1 and in the bf16 timing: with cuDNN's fused SDPA where it takes the
+// problem (cuda/cudnn_sdpa.h) and with COSTSCOPE_CUDNN=off (our kernels); the KERNEL lines name the attention kernel
+// that ran (Attention[cudnn_sdpa], or Attention[ours: why not cuDNN]), the ATTN lines give both times.
 // Tolerance: each node boundary rounds to the 16-bit type (unit roundoff u = 2^-8 for bf16, 2^-11 for fp16); the
 // two backends round at different places (the CUDA backend fuses, and runs fallback ops in F32), so their results
 // differ by independent rounding errors of about u per rounding stage. Independent errors add in quadrature, and a
@@ -121,11 +124,12 @@ Graph normSoftmax(std::int64_t rows, std::int64_t cols)
 // mask of offsets in [-1, 1] with -inf at every 5th element, retyped to the 16-bit type with the rest). q is the
 // input; k, v and the mask are weights with values of their own, so that swapped operands or K read untransposed
 // cannot pass (the inputs of inputsFor would make q, k and v equal, and Q K^T symmetric).
-Graph attentionGraph(std::int64_t batch, std::int64_t heads, std::int64_t kvHeads, std::int64_t seq, const char* mask)
+Graph attentionGraph(std::int64_t batch, std::int64_t heads, std::int64_t kvHeads, std::int64_t seq, const char* mask,
+                     std::int64_t headDim = 64)
 {
     Builder b;
-    const std::vector<std::int64_t> qDims = {batch, heads, seq, 64}, kvDims = {batch, kvHeads, seq, 64};
-    const auto kvSize = std::size_t(batch * kvHeads * seq * 64);
+    const std::vector<std::int64_t> qDims = {batch, heads, seq, headDim}, kvDims = {batch, kvHeads, seq, headDim};
+    const auto kvSize = std::size_t(batch * kvHeads * seq * headDim);
     std::vector<NodeId> in{b.input(qDims), b.param(kvDims, cudacases::values(kvSize, 1)),
                            b.param(kvDims, cudacases::values(kvSize, 2))};
     if (std::strcmp(mask, "Bias") == 0) {
@@ -134,7 +138,7 @@ Graph attentionGraph(std::int64_t batch, std::int64_t heads, std::int64_t kvHead
             m[i] = -INFINITY;
         in.push_back(b.param({batch, 1, seq, seq}, m));
     }
-    const Attrs at = attrs({{"num_heads", heads}, {"head_dim", std::int64_t(64)}, {"mask_kind", std::string(mask)}});
+    const Attrs at = attrs({{"num_heads", heads}, {"head_dim", headDim}, {"mask_kind", std::string(mask)}});
     return b.finish(b.op(OpKind::Attention, at, in, qDims));
 }
 
@@ -208,11 +212,42 @@ struct Ran {
     // median over the instrumented runs of their time per kernel (one per layer).
     int attentionKernels = 0;
     double attentionUs = 0;
+    std::string attentionLabel; // the first one's
 };
 
+// The fused pattern's kernel: "attention(members)", "attention[cudnn_sdpa](members)", "attention[ours: ...](...)".
+bool isFusedAttention(const std::string& label)
+{
+    return label.rfind("attention(", 0) == 0 || label.rfind("attention[", 0) == 0;
+}
+
+// An Attention node's ("Attention", "Attention[cudnn_sdpa]", "Attention[ours: ...]") or the fused pattern's.
 bool isAttentionKernel(const std::string& label)
 {
-    return label == "Attention" || label.rfind("attention(", 0) == 0;
+    return label == "Attention" || label.rfind("Attention[", 0) == 0 || isFusedAttention(label);
+}
+
+// The attention kernel's name in a label: "cudnn_sdpa", "ours: why", or "ours" where no reason is given (F32).
+std::string attentionKernelName(const std::string& label)
+{
+    const auto open = label.find('['), close = label.find(']');
+    return open == std::string::npos || close == std::string::npos ? "ours" : label.substr(open + 1, close - open - 1);
+}
+
+// Runs `f` with COSTSCOPE_CUDNN=off when `cudnn` is false (plans read it as they compile), as before otherwise.
+template <typename F>
+auto withCudnn(bool cudnn, F f)
+{
+    const char* before = std::getenv("COSTSCOPE_CUDNN");
+    const std::string saved = before ? before : "";
+    if (!cudnn)
+        setenv("COSTSCOPE_CUDNN", "off", 1);
+    auto r = f();
+    if (before)
+        setenv("COSTSCOPE_CUDNN", saved.c_str(), 1);
+    else
+        unsetenv("COSTSCOPE_CUDNN");
+    return r;
 }
 
 Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
@@ -232,7 +267,8 @@ Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
     if (auto t = (*plan)->runInstrumented(nullptr))
         for (const NodeTiming& k : *t) {
             out.casts += k.label.rfind("Cast", 0) == 0 ? 1 : 0;
-            out.attentionKernels += isAttentionKernel(k.label) ? 1 : 0;
+            if (isAttentionKernel(k.label) && out.attentionKernels++ == 0)
+                out.attentionLabel = k.label;
             out.labels.push_back(k.label);
         }
     // Per-kernel times come from one instrumented run each (events around every kernel): the median of a few.
@@ -279,13 +315,14 @@ Graph retyped(const Graph& g, Precision p)
     return r ? *r : g;
 }
 
-void checkAgainstCpu(const CaseSpec& spec, Precision p)
+void checkAgainstCpu(const CaseSpec& spec, Precision p, bool cudnn)
 {
-    const std::string what = spec.name + " " + std::string(precisionName(p));
+    const std::string what = spec.name + " " + std::string(precisionName(p)) + (cudnn ? "" : " (COSTSCOPE_CUDNN=off)");
     const Graph g = retyped(spec.build(false), p);
     CudaBackend cuda;
     CpuBackend cpu;
-    auto got = g_dryRun ? runOn(cpu, withNarrowFloatCasts(g, cuda::runsNarrowNatively), 1) : runOn(cuda, g, 1);
+    auto got = g_dryRun ? runOn(cpu, withNarrowFloatCasts(g, cuda::runsNarrowNatively), 1)
+                        : withCudnn(cudnn, [&] { return runOn(cuda, g, 1); });
     auto want = runOn(cpu, g, 1);
     if (!got || !want) {
         check(false, what + ": " + (got ? want.error().message : got.error().message));
@@ -298,12 +335,14 @@ void checkAgainstCpu(const CaseSpec& spec, Precision p)
     for (const std::string& l : got->labels)
         kernels += (kernels.empty() ? "" : ", ") + l;
     std::printf("  %s kernels: %s\n", what.c_str(), kernels.c_str());
+    if (got->attentionKernels > 0 && !g_dryRun)
+        std::printf("KERNEL %s: %s\n", what.c_str(), attentionKernelName(got->attentionLabel).c_str());
     check(err <= tolerance, what + " vs the CPU backend: normwise error " + std::to_string(err) + " (tolerance "
                                 + std::to_string(tolerance) + ")");
     if (!g_dryRun) {
         int attention = 0;
         for (const std::string& l : got->labels)
-            attention += l.rfind("attention(", 0) == 0 ? 1 : 0;
+            attention += isFusedAttention(l) ? 1 : 0;
         check(attention == spec.attentionKernels, what + ": " + std::to_string(attention)
                                                       + " fused attention kernel(s), "
                                                       + std::to_string(spec.attentionKernels) + " expected");
@@ -319,13 +358,17 @@ void timeAgainstFp32(const CaseSpec& spec)
     CudaBackend cuda;
     auto fp32 = runOn(cuda, wide, kTimedRuns);
     auto bf16 = runOn(cuda, narrow, kTimedRuns);
+    // Attention's A/B: the bf16 graph again with our kernels (graphs without attention: the same run).
+    auto ours =
+        bf16 && bf16->attentionKernels > 0 ? withCudnn(false, [&] { return runOn(cuda, narrow, kTimedRuns); }) : bf16;
     setenv("COSTSCOPE_CUDA_NATIVE_16BIT", "0", 1);
     auto widened = runOn(cuda, narrow, kTimedRuns);
     unsetenv("COSTSCOPE_CUDA_NATIVE_16BIT");
-    if (!fp32 || !bf16 || !widened) {
+    if (!fp32 || !bf16 || !ours || !widened) {
         check(false, spec.name + " timing: "
                          + (!fp32   ? fp32.error().message
                             : !bf16 ? bf16.error().message
+                            : !ours ? ours.error().message
                                     : widened.error().message));
         return;
     }
@@ -333,11 +376,17 @@ void timeAgainstFp32(const CaseSpec& spec)
                 "kernels)\n",
                 spec.name.c_str(), fp32->medianUs, bf16->medianUs, bf16->medianUs / fp32->medianUs, widened->medianUs,
                 bf16->labels.size(), fp32->labels.size());
-    if (bf16->attentionKernels > 0)
+    if (bf16->attentionKernels > 0) {
         std::printf("ATTN %-28s per attention kernel (layer): fp32 %7.1f us  bf16 %7.1f us  bf16 widened %7.1f us  "
                     "(%d a run)\n",
                     spec.name.c_str(), fp32->attentionUs, bf16->attentionUs, widened->attentionUs,
                     bf16->attentionKernels);
+        std::printf("ATTN %-28s bf16 A/B: %s %7.1f us (whole %9.1f us)  vs ours (COSTSCOPE_CUDNN=off) %7.1f us (whole "
+                    "%9.1f us): %.2fx\n",
+                    spec.name.c_str(), attentionKernelName(bf16->attentionLabel).c_str(), bf16->attentionUs,
+                    bf16->medianUs, ours->attentionUs, ours->medianUs,
+                    ours->attentionUs > 0 ? bf16->attentionUs / ours->attentionUs : 0.0);
+    }
 }
 
 // Which kernel runs 16-bit attention at head dim 64 on this device (cuda/attention_tensor_core.h's choice).
@@ -407,6 +456,13 @@ int main(int argc, char** argv)
              return large ? attentionGraph(8, 12, 12, 128, "Bias") : attentionGraph(2, 3, 3, 130, "Bias");
          },
          2, 0},
+        // Llama's head dim 128 (the tensor-core kernel's 128-wide tile), causal over grouped KV heads; timed at a
+        // prefill of 1024 tokens with 32 query heads on 8 KV heads.
+        {"attention d128 causal GQA",
+         [](bool large) {
+             return large ? attentionGraph(2, 32, 8, 1024, "Causal", 128) : attentionGraph(2, 4, 2, 130, "Causal", 128);
+         },
+         2, 0},
         // Attention (head dim 64, causal, no mask input) runs in bf16/fp16 too: no Casts anywhere.
         {"gpt-2 block (IR)", [](bool large) { return large ? gpt2(8, 128, 768, false) : gpt2(1, 32, 64, false); }, 20,
          0, !quick},
@@ -415,9 +471,18 @@ int main(int argc, char** argv)
         {"gpt-2 block (ONNX-like)",
          [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 128, 128, true); }, 40, 0, !quick, 1, 2},
     };
+    // Graphs with attention also run with COSTSCOPE_CUDNN=off (our kernels), on the GPU.
+    auto hasAttention = [](const CaseSpec& spec) {
+        const Graph g = spec.build(false);
+        return spec.attentionKernels > 0 || std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
+                   return n.op.kind == OpKind::Attention;
+               });
+    };
     for (const CaseSpec& spec : cases)
         for (Precision p : {Precision::Bf16, Precision::Fp16})
-            checkAgainstCpu(spec, p);
+            for (bool cudnn : {true, false})
+                if (cudnn || (!g_dryRun && hasAttention(spec)))
+                    checkAgainstCpu(spec, p, cudnn);
     for (const CaseSpec& spec : cases)
         if (spec.timeLarge && !g_dryRun)
             timeAgainstFp32(spec);

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 // Which attention problems the CUDA backend's tensor-core kernel takes (cuda/attention_tensor_core.h): a pure
-// function of the head dim, the storage type and the device's compute capability and shared memory, checked without
-// a GPU. The kernel's values are checked on the GPU machine (bench_cuda_sixteen_bit's attention cases).
+// function of the head dim, the storage type and the device's compute capability and shared memory; and which go to
+// cuDNN's SDPA, with which tensors, or why not (cuda/cudnn_sdpa_config.h). Both checked without a GPU. The kernels'
+// values are checked on the GPU machine (bench_cuda_sixteen_bit's attention cases, with cuDNN and without).
 #ifdef COSTSCOPE_HAVE_CUDA
 #include "cuda/attention_tensor_core.h"
+#include "cuda/cudnn_sdpa_config.h"
 #endif
 
 #include <QTest>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 class TestCudaAttentionDispatch : public QObject {
     Q_OBJECT
@@ -18,6 +22,10 @@ private slots:
     void sixteenBitHeadDimsOfSixteen();
     void otherProblemsKeepTheScalarKernels();
     void sharedMemoryBoundsTheWidth();
+    void sdpaTakesSixteenBitProblems();
+    void sdpaBiasBroadcastsLikeTheMask();
+    void sdpaRefusalsSayWhy();
+    void cudnnCanBeSwitchedOff();
 };
 
 #ifdef COSTSCOPE_HAVE_CUDA
@@ -28,6 +36,37 @@ using costscope::cuda::tensorCoreAttentionWidth;
 namespace {
 constexpr std::size_t kHopperOptIn = 227 * 1024; // H100/H200: 227 KB a block
 constexpr std::size_t kAda = 99 * 1024;          // sm_86/sm_89
+
+using costscope::cuda::AttentionArgs;
+using costscope::cuda::MaskKind;
+using costscope::cuda::sdpaConfigFor;
+
+// GPT-2's attention in bf16, per head: q [2, 12, 128, 64], k and v over `kvHeads` heads.
+AttentionArgs perHead(std::int64_t kvHeads = 12, MaskKind mask = MaskKind::None)
+{
+    AttentionArgs a;
+    a.mask = mask;
+    a.storage = ElemType::BF16;
+    a.batch = 2;
+    a.heads = 12;
+    a.headDim = 64;
+    a.sq = a.sk = 128;
+    a.kvGroup = 12 / kvHeads;
+    a.qStrides[0] = 12 * 128 * 64;
+    a.qStrides[1] = 128 * 64;
+    a.qStrides[2] = 64;
+    a.kvStrides[0] = kvHeads * 128 * 64;
+    a.kvStrides[1] = 128 * 64;
+    a.kvStrides[2] = 64;
+    a.scale = 0.125f;
+    return a;
+}
+
+std::string refusal(const AttentionArgs& a)
+{
+    auto c = sdpaConfigFor(a);
+    return c ? std::string() : c.error().message;
+}
 } // namespace
 #endif
 
@@ -70,6 +109,121 @@ void TestCudaAttentionDispatch::sharedMemoryBoundsTheWidth()
     // Every tile needs the opt-in over the default 48 KB (the launcher sets it).
     QVERIFY(tensorCoreAttentionSharedBytes(32) > 48 * 1024);
     QCOMPARE(tensorCoreAttentionWidth(32, ElemType::F16, 8, 48 * 1024), 0);
+#else
+    QSKIP("built without CUDA");
+#endif
+}
+
+void TestCudaAttentionDispatch::sdpaTakesSixteenBitProblems()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    AttentionArgs a = perHead(4, MaskKind::Causal); // three query heads per KV head
+    auto c = sdpaConfigFor(a);
+    QVERIFY2(c, refusal(a).c_str());
+    QVERIFY(c->bf16);
+    QCOMPARE(c->heads, std::int64_t(12));
+    QCOMPARE(c->kvHeads, std::int64_t(4));
+    QCOMPARE(c->headDim, std::int64_t(64));
+    QVERIFY(c->causal);
+    QCOMPARE(c->window, std::int64_t(0));
+    QVERIFY(!c->bias);
+    QCOMPARE(c->qStrides, (costscope::cuda::SdpaConfig::Dims4{12 * 128 * 64, 128 * 64, 64, 1}));
+    QCOMPARE(c->kvStrides, (costscope::cuda::SdpaConfig::Dims4{4 * 128 * 64, 128 * 64, 64, 1}));
+    QCOMPARE(c->scale, 0.125f);
+    // Packed heads ([batch, seq, heads * head_dim], the fused pattern's layout) keep their strides; fp16 too.
+    a.qStrides[1] = a.kvStrides[1] = 64;
+    a.qStrides[2] = 12 * 64;
+    a.kvStrides[2] = 4 * 64;
+    a.storage = ElemType::F16;
+    a.mask = MaskKind::Window;
+    a.window = 16;
+    c = sdpaConfigFor(a);
+    QVERIFY2(c, refusal(a).c_str());
+    QVERIFY(!c->bf16);
+    QCOMPARE(c->qStrides[2], std::int64_t(12 * 64));
+    QVERIFY(c->causal);
+    QCOMPARE(c->window, std::int64_t(16));
+    // Plans share a graph per key: a different problem has a different key.
+    QVERIFY(c->key() != sdpaConfigFor(perHead())->key());
+    QCOMPARE(sdpaConfigFor(perHead())->key(), sdpaConfigFor(perHead())->key());
+#else
+    QSKIP("built without CUDA");
+#endif
+}
+
+void TestCudaAttentionDispatch::sdpaBiasBroadcastsLikeTheMask()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    AttentionArgs a = perHead(12, MaskKind::Input);
+    a.maskStorage = ElemType::BF16;
+    // [batch, 1, sq, sk]: the heads broadcast (stride 0 in the kernel's strides).
+    const std::int64_t strides[4] = {128 * 128, 0, 128, 1};
+    std::copy(std::begin(strides), std::end(strides), a.maskStrides);
+    auto c = sdpaConfigFor(a);
+    QVERIFY2(c, refusal(a).c_str());
+    QVERIFY(c->bias);
+    QCOMPARE(c->biasDims, (costscope::cuda::SdpaConfig::Dims4{2, 1, 128, 128}));
+    QCOMPARE(c->biasStrides, (costscope::cuda::SdpaConfig::Dims4{128 * 128, 128 * 128, 128, 1}));
+    // [sq, sk] shared by every batch and head.
+    a.maskStrides[0] = 0;
+    c = sdpaConfigFor(a);
+    QVERIFY(c);
+    QCOMPARE(c->biasDims, (costscope::cuda::SdpaConfig::Dims4{1, 1, 128, 128}));
+    // A mask read along the keys with a stride cuDNN does not take.
+    a.maskStrides[3] = 2;
+    QCOMPARE(refusal(a), std::string("mask not contiguous along the keys"));
+#else
+    QSKIP("built without CUDA");
+#endif
+}
+
+void TestCudaAttentionDispatch::sdpaRefusalsSayWhy()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    AttentionArgs a = perHead();
+    a.storage = ElemType::F32;
+    QCOMPARE(refusal(a), std::string("F32 storage (cuDNN's SDPA takes fp16/bf16)"));
+    a = perHead();
+    a.softcap = 30;
+    QCOMPARE(refusal(a), std::string("logit soft cap"));
+    a = perHead(12, MaskKind::Input);
+    a.maskIsBool = true;
+    QCOMPARE(refusal(a), std::string("Bool mask"));
+    for (std::int64_t d : {4, 12, 264}) {
+        a = perHead();
+        a.headDim = d;
+        QCOMPARE(refusal(a), "head_dim " + std::to_string(d) + " (cuDNN: a multiple of 8 up to 256)");
+    }
+    a = perHead(12, MaskKind::Causal);
+    a.sq = 130; // rows before the first key would see nothing
+    QCOMPARE(refusal(a), std::string("causal with more queries than keys"));
+    a = perHead();
+    a.sq = 0;
+    QCOMPARE(refusal(a), std::string("empty problem"));
+    a = perHead(12, MaskKind::Window);
+    QCOMPARE(refusal(a), std::string("window 0"));
+#else
+    QSKIP("built without CUDA");
+#endif
+}
+
+void TestCudaAttentionDispatch::cudnnCanBeSwitchedOff()
+{
+#ifdef COSTSCOPE_HAVE_CUDA
+    const char* before = std::getenv("COSTSCOPE_CUDNN");
+    const std::string saved = before ? before : "";
+    unsetenv("COSTSCOPE_CUDNN");
+    QVERIFY(costscope::cuda::cudnnRequested());
+    for (const char* off : {"off", "0"}) {
+        setenv("COSTSCOPE_CUDNN", off, 1);
+        QVERIFY(!costscope::cuda::cudnnRequested());
+    }
+    setenv("COSTSCOPE_CUDNN", "on", 1);
+    QVERIFY(costscope::cuda::cudnnRequested());
+    if (before)
+        setenv("COSTSCOPE_CUDNN", saved.c_str(), 1);
+    else
+        unsetenv("COSTSCOPE_CUDNN");
 #else
     QSKIP("built without CUDA");
 #endif

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The CUDA backend against host reference values, one or two graphs per op family (cuda_case_list.h), in both
 // timing modes (CUDA graph replay and per-node events); out-of-memory and unsupported ops as error values; fused
-// kernels (engine/fusion_plan.h) against the same graph unfused.
+// kernels (engine/fusion_plan.h) against the same graph unfused; bf16 attention on cuDNN's SDPA and on our kernels
+// (COSTSCOPE_CUDNN=off), each against the reference, with the kernel named in the node's label.
 // Skips cleanly where no GPU is present (CI).
 #include "../bench/cuda_transformer_graphs.h"
+#include "cuda_attention_cases.h"
 #include "cuda_case_list.h"
+#include "edit/precision_transform.h"
+#include "half.h"
 #include "measure.h"
 
 #ifdef COSTSCOPE_HAVE_CUDA
@@ -12,6 +16,8 @@
 #endif
 
 #include <QTest>
+
+#include <cstdlib>
 
 using namespace costscope;
 
@@ -25,6 +31,7 @@ private slots:
     void unsupportedOpNamesTheNode();
     void timingsNameThePrecision();
     void fusedKernelsMatchUnfused();
+    void sixteenBitAttentionNamesItsKernel();
     void noDeviceIsAnErrorValue();
 };
 
@@ -160,6 +167,50 @@ void TestCudaBackend::timingsNameThePrecision()
     // TF32 rounds the operands to 10-bit mantissas: close to, not equal to, the fp32 reference.
     auto out = (*plan)->readOutputs();
     QVERIFY(cudacases::maxError(out->front(), c.expected) <= 1e-2);
+#endif
+}
+
+void TestCudaBackend::sixteenBitAttentionNamesItsKernel()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    for (const cudacases::Case& c : cudacases::perHeadAttentionCases()) {
+        auto g = edit::withPrecision(c.graph, Precision::Bf16);
+        QVERIFY2(g, c.name.c_str());
+        std::vector<HostTensor> inputs;
+        for (const HostTensor& t : c.inputs) {
+            HostTensor narrow(t.dims(), DType::BF16);
+            for (std::uint64_t i = 0; i < t.elements(); ++i)
+                narrow.values<std::uint16_t>()[i] = floatToBf16(t.values<float>()[i]);
+            inputs.push_back(std::move(narrow));
+        }
+        for (bool cudnn : {true, false}) {
+            if (!cudnn)
+                setenv("COSTSCOPE_CUDNN", "off", 1);
+            auto plan = CudaBackend().compile(*g, {}, 0);
+            unsetenv("COSTSCOPE_CUDNN");
+            QVERIFY2(plan, plan ? "" : plan.error().message.c_str());
+            QVERIFY((*plan)->uploadParameters());
+            QVERIFY((*plan)->setInputs(inputs));
+            QVERIFY((*plan)->run(nullptr));
+            auto timings = (*plan)->runInstrumented(nullptr);
+            QVERIFY(timings && timings->size() == 1);
+            const std::string label = timings->front().label;
+            qInfo("%s: %s", c.name.c_str(), label.c_str());
+            if (cudnn)
+                QVERIFY2(label == "Attention[cudnn_sdpa]" || label.rfind("Attention[ours: ", 0) == 0, label.c_str());
+            else
+                QCOMPARE(label, std::string("Attention[ours: COSTSCOPE_CUDNN=off]"));
+            auto out = (*plan)->readOutputs();
+            QVERIFY(out);
+            HostTensor wide(out->front().dims(), DType::F32);
+            for (std::uint64_t i = 0; i < wide.elements(); ++i)
+                wide.values<float>()[i] = float(out->front().valueAsDouble(i));
+            // bf16 inputs and result (unit roundoff 2^-8) against the fp32 reference on the unrounded inputs.
+            const double err = cudacases::maxError(wide, c.expected);
+            QVERIFY2(err <= 0.03, (c.name + " via " + label + ": error " + std::to_string(err)).c_str());
+        }
+    }
 #endif
 }
 
