@@ -76,8 +76,7 @@ void Fp8Matmul::chooseFastest(const void* a, const void* bt, void* d, void* work
     m_chosen = fastestLtCandidate(op, m_found.data(), int(m_found.size()), stream);
 }
 
-cublasStatus_t Fp8Matmul::operator()(cudaStream_t stream, const void* a, const void* bt, void* d,
-                                     void* workspace) const
+cublasStatus_t Fp8Matmul::operator()(cudaStream_t stream, const void* a, const void* bt, void* d, void* workspace) const
 {
     const float beta = 0.0f;
     return cublasLtMatmul(m_handle, m_desc, &m_alpha, bt, m_a, a, m_b, &beta, d, m_d, d, m_d,

@@ -10,11 +10,16 @@ namespace {
 cudaDataType_t libraryType(DType t)
 {
     switch (t) {
-    case DType::F8E4M3: return CUDA_R_8F_E4M3;
-    case DType::F8E5M2: return CUDA_R_8F_E5M2;
-    case DType::F16: return CUDA_R_16F;
-    case DType::BF16: return CUDA_R_16BF;
-    default: return CUDA_R_32F; // F32, and the F32 result an fp8 output is rounded from
+    case DType::F8E4M3:
+        return CUDA_R_8F_E4M3;
+    case DType::F8E5M2:
+        return CUDA_R_8F_E5M2;
+    case DType::F16:
+        return CUDA_R_16F;
+    case DType::BF16:
+        return CUDA_R_16BF;
+    default:
+        return CUDA_R_32F; // F32, and the F32 result an fp8 output is rounded from
     }
 }
 
@@ -71,7 +76,9 @@ LowerResult lowerFp8Gemm(LowerContext& c)
         if (!scratch)
             return scratch.error();
         const StridedCopyArgs args = transposedCopy(count, rows, cols);
-        Launch transpose = [src = v.ptr, dst = *scratch, args](cudaStream_t s) { launchStridedCopy(src, dst, args, s); };
+        Launch transpose = [src = v.ptr, dst = *scratch, args](cudaStream_t s) {
+            launchStridedCopy(src, dst, args, s);
+        };
         if (isWeight(i))
             c.plan.addUploadStep(std::move(transpose));
         else

@@ -17,8 +17,7 @@ bool isFp8GemmCandidate(OpKind kind, DType a, DType b)
 std::optional<std::string> fp8GemmRefusal(const Fp8Gemm& g)
 {
     if (!isFp8(g.a) || !isFp8(g.b))
-        return "operands " + std::string(dtypeName(g.a)) + " and " + std::string(dtypeName(g.b))
-               + " are not both fp8";
+        return "operands " + std::string(dtypeName(g.a)) + " and " + std::string(dtypeName(g.b)) + " are not both fp8";
     if (g.a == DType::F8E5M2 && g.b == DType::F8E5M2)
         return std::string("cuBLASLt has no F8E5M2 x F8E5M2 product");
     const bool outOk = g.out == DType::F32 || g.out == DType::F16 || g.out == DType::BF16 || isFp8(g.out);
