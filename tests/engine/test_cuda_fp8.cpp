@@ -107,14 +107,15 @@ void TestCudaFp8::refusalsSayWhy()
     const DType e4 = DType::F8E4M3, e5 = DType::F8E5M2;
     auto why = [](const Result<cuda::Fp8GemmLayout>& r) { return r ? std::string() : r.error().message; };
     const Node mm = gemmNode(OpKind::MatMul, DType::BF16);
-    QCOMPARE(why(fp8GemmLayout(mm, {64, 64}, e5, {64, 64}, e5, 2)), std::string("cuBLASLt has no F8E5M2 x F8E5M2 product"));
+    QCOMPARE(why(fp8GemmLayout(mm, {64, 64}, e5, {64, 64}, e5, 2)),
+             std::string("cuBLASLt has no F8E5M2 x F8E5M2 product"));
     QCOMPARE(why(fp8GemmLayout(mm, {100, 64}, e4, {64, 64}, e4, 2)),
              std::string("m = 100 is not a positive multiple of 16"));
-    QCOMPARE(why(fp8GemmLayout(mm, {64, 40}, e4, {40, 64}, e4, 2)), std::string("k = 40 is not a positive multiple of 16"));
+    QCOMPARE(why(fp8GemmLayout(mm, {64, 40}, e4, {40, 64}, e4, 2)),
+             std::string("k = 40 is not a positive multiple of 16"));
     QVERIFY(why(fp8GemmLayout(mm, {64, 64}, e4, {64, 64}, DType::F32, 2)).find("not both fp8") != std::string::npos);
     QVERIFY(why(fp8GemmLayout(mm, {64, 64}, e4, {2, 64, 64}, e4, 2)).find("broadcast") != std::string::npos);
-    QVERIFY(why(fp8GemmLayout(gemmNode(OpKind::MatMul, DType::I32), {64, 64}, e4, {64, 64}, e4, 2))
-                .find("writes I32")
+    QVERIFY(why(fp8GemmLayout(gemmNode(OpKind::MatMul, DType::I32), {64, 64}, e4, {64, 64}, e4, 2)).find("writes I32")
             != std::string::npos);
     QVERIFY(why(fp8GemmLayout(gemmNode(OpKind::FusedMatMulBiasAct, DType::BF16), {64, 64}, e4, {64, 64}, e4, 3))
                 .find("epilogue")
