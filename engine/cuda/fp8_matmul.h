@@ -8,6 +8,7 @@
 // tensor cores' partial sums into F32 at intervals of k). Shared by the calibration's GEMM timer and the backend's
 // fp8 MatMul/Gemm lowering.
 
+#include "cuda/lt_autotune.h"
 #include "ir/diagnostic.h"
 
 #include <cublasLt.h>
@@ -33,7 +34,6 @@ public:
     // The descriptors and cuBLASLt's candidate algorithms; an error where cuBLASLt has none for the product.
     static Result<std::shared_ptr<Fp8Matmul>> create(cublasLtHandle_t handle, const Fp8Product& p,
                                                      std::uint64_t workspaceBytes);
-    ~Fp8Matmul();
     Fp8Matmul(const Fp8Matmul&) = delete;
     Fp8Matmul& operator=(const Fp8Matmul&) = delete;
 
@@ -44,11 +44,8 @@ public:
 private:
     Fp8Matmul() = default;
     cublasLtHandle_t m_handle = nullptr;
-    cublasLtMatmulDesc_t m_desc = nullptr;
-    cublasLtMatrixLayout_t m_a = nullptr, m_b = nullptr, m_d = nullptr; // cuBLASLt's A (our Bᵀ), B (our A), C = D
-    cublasLtMatmulPreference_t m_preference = nullptr;
+    LtMatmul m_lt; // its a is our Bᵀ, its b our A, its c is D
     std::vector<cublasLtMatmulHeuristicResult_t> m_found;
-    int m_chosen = 0;
     float m_alpha = 1;
     std::uint64_t m_workspaceBytes = 0;
 };

@@ -4,23 +4,17 @@
 // for a weight; on every run for a computed value), and an fp8 result is computed in F32 and rounded once.
 #include "cuda/lower_fp8_matmul.h"
 
+#include "cuda/cuda_gemm.h"
+
 namespace costscope::cuda {
 
 namespace {
+// cuBLASLt's type of an FP8 product's operand or result; F32 for an fp8 result (computed in F32, then rounded).
 cudaDataType_t libraryType(DType t)
 {
-    switch (t) {
-    case DType::F8E4M3:
-        return CUDA_R_8F_E4M3;
-    case DType::F8E5M2:
-        return CUDA_R_8F_E5M2;
-    case DType::F16:
-        return CUDA_R_16F;
-    case DType::BF16:
-        return CUDA_R_16BF;
-    default:
-        return CUDA_R_32F; // F32, and the F32 result an fp8 output is rounded from
-    }
+    if (t == DType::F8E4M3 || t == DType::F8E5M2)
+        return t == DType::F8E4M3 ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;
+    return gemmStorageType(t).value_or(CUDA_R_32F);
 }
 
 bool fitsInt(std::int64_t v)

@@ -223,9 +223,9 @@ bool isAttentionKernel(const std::string& label)
     return label == "Attention" || label.rfind("attention(", 0) == 0;
 }
 
-Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
+Result<Ran> runWith(Backend& be, const Graph& g, const std::vector<HostTensor>& inputs, int timedRuns)
 {
-    auto plan = preparePlan(be, g, {}, 0, inputsFor(g));
+    auto plan = preparePlan(be, g, {}, 0, inputs);
     if (!plan)
         return plan.error();
     MeasureOptions o;
@@ -258,6 +258,11 @@ Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
         out.attentionUs = perKernelUs[perKernelUs.size() / 2];
     }
     return out;
+}
+
+Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
+{
+    return runWith(be, g, inputsFor(g), timedRuns);
 }
 
 // ||got - want|| / ||want|| over every output (values read as double); infinite on a shape, dtype or NaN mismatch,
@@ -476,26 +481,6 @@ double unitRoundoff(DType t)
     }
 }
 
-Result<Ran> runFp8(Backend& be, const Graph& g, const HostTensor& x, int timedRuns)
-{
-    auto plan = preparePlan(be, g, {}, 0, {x});
-    if (!plan)
-        return plan.error();
-    MeasureOptions o;
-    o.timedRuns = timedRuns;
-    o.warmupRuns = timedRuns > 1 ? 5 : 0;
-    auto m = measure(**plan, o);
-    if (!m)
-        return m.error();
-    Ran out;
-    out.outputs = std::move(m->outputs);
-    out.medianUs = double(m->whole.medianNs) * 1e-3;
-    if (auto t = (*plan)->runInstrumented(nullptr))
-        for (const NodeTiming& k : *t)
-            out.labels.push_back(k.label);
-    return out;
-}
-
 void checkFp8Case(const Fp8Case& c)
 {
     if (g_dryRun && !c.check)
@@ -506,7 +491,7 @@ void checkFp8Case(const Fp8Case& c)
     CpuBackend cpu;
     // The dry run: the CPU backend runs the graph as the CUDA backend transforms it on a Hopper GPU.
     const Graph asCuda = withNarrowFloatCasts(g, cuda::narrowNativeRule(cuda::fp8GemmFallbacks(g, {}, 90, nullptr)));
-    auto got = g_dryRun ? runFp8(cpu, asCuda, x, 1) : runFp8(cuda, g, x, 1);
+    auto got = g_dryRun ? runWith(cpu, asCuda, {x}, 1) : runWith(cuda, g, {x}, 1);
     if (!got) {
         check(false, c.name + ": " + got.error().message);
         return;
@@ -524,7 +509,7 @@ void checkFp8Case(const Fp8Case& c)
     }
     if (!c.check)
         return;
-    auto want = runFp8(cpu, g, x, 1);
+    auto want = runWith(cpu, g, {x}, 1);
     if (!want) {
         check(false, c.name + " on the CPU backend: " + want.error().message);
         return;
@@ -541,11 +526,11 @@ void timeFp8Case(const Fp8Case& c)
 {
     CudaBackend cuda;
     const Graph g = fp8GemmGraph(c, c.a, c.b, c.out);
-    auto fp8 = runFp8(cuda, g, fp8Input(c, c.a), kTimedRuns);
+    auto fp8 = runWith(cuda, g, {fp8Input(c, c.a)}, kTimedRuns);
     auto bf16 =
-        runFp8(cuda, fp8GemmGraph(c, DType::BF16, DType::BF16, DType::BF16), fp8Input(c, DType::BF16), kTimedRuns);
+        runWith(cuda, fp8GemmGraph(c, DType::BF16, DType::BF16, DType::BF16), {fp8Input(c, DType::BF16)}, kTimedRuns);
     setenv("COSTSCOPE_CUDA_NATIVE_16BIT", "0", 1);
-    auto widened = runFp8(cuda, g, fp8Input(c, c.a), kTimedRuns);
+    auto widened = runWith(cuda, g, {fp8Input(c, c.a)}, kTimedRuns);
     unsetenv("COSTSCOPE_CUDA_NATIVE_16BIT");
     if (!fp8 || !bf16 || !widened) {
         check(false, c.name + " timing: "
