@@ -28,8 +28,8 @@ for g in $carry/graphs/*.hir.json; do
   timeout 60 $cli run $g --backend cuda --runs 20 --reference cpu --per-node 2>&1 | grep -iE "check|differ|error|Pool|whole|total" | head -6
 done
 t0=$(date +%s)
-timeout ${SIXTEEN_TIMEOUT:-110} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
-grep -E "^(PASS|FAIL|ATTN|TIME attention)|attention in|Casts" $out/sixteen.log | head -40
+timeout ${SIXTEEN_TIMEOUT:-170} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
+grep -E "^(PASS|FAIL|ATTN|TIME attention|TIME fp8)|attention in|Casts|fp8 GEMMs" $out/sixteen.log | head -60
 summ() { python3 - "$1" "$2" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
