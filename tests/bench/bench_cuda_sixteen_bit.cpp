@@ -546,6 +546,55 @@ void timeFp8Case(const Fp8Case& c)
                 bf16->medianUs / fp8->medianUs, widened->medianUs);
 }
 
+// An MLP (x [256,256] @ W1 + b1 -> Relu -> @ W2) built in F32 with random weights scaled by sqrt(3/k) (values stay
+// near 1) and re-typed to E4M3 by the precision what-if: the two MatMuls run as FP8 products, the bias Add and the
+// Relu in F32 between fp8 Casts (cuda/narrow_native.h). The backends round at the same places (each MatMul's result,
+// the Add's; the Relu of a rounded value is exact), so they differ where their sums, ordered differently, round to
+// neighbouring fp8 values: at most one ulp (2 u, u = 2^-4) per element and rounding stage, three stages
+// independent: 2 u sqrt(3) normwise. Loose, but a wrong type, layout or Cast is off by O(1).
+void checkFp8Mlp()
+{
+    Builder b;
+    const std::int64_t k = 256;
+    const auto scale = float(std::sqrt(3.0 / double(k)));
+    auto weight = [&](unsigned seed) {
+        std::vector<float> w = uniformValues(std::size_t(k * k), seed);
+        for (float& v : w)
+            v *= scale;
+        return b.param({k, k}, w);
+    };
+    const NodeId x = b.input({k, k});
+    NodeId y = b.op(OpKind::MatMul, {}, {x, weight(3)}, {k, k});
+    y = b.op(OpKind::Binary, attrs({{"op", std::string("Add")}}), {y, b.param({k}, uniformValues(std::size_t(k), 4))},
+             {k, k});
+    y = b.op(OpKind::Activation, attrs({{"op", std::string("Relu")}}), {y}, {k, k});
+    const Graph g = retyped(b.finish(b.op(OpKind::MatMul, {}, {y, weight(5)}, {k, k})), Precision::Fp8);
+    const Fp8Case input{"fp8 mlp", {k, k}, {k, k}};
+    const HostTensor in = fp8Input(input, DType::F8E4M3);
+    CudaBackend cuda;
+    CpuBackend cpu;
+    const Graph asCuda = withNarrowFloatCasts(g, cuda::narrowNativeRule(cuda::fp8GemmFallbacks(g, {}, 90, nullptr)));
+    auto got = g_dryRun ? runWith(cpu, asCuda, {in}, 1) : runWith(cuda, g, {in}, 1);
+    auto want = runWith(cpu, g, {in}, 1);
+    if (!got || !want) {
+        check(false, std::string("fp8 mlp (what-if): ") + (got ? want.error().message : got.error().message));
+        return;
+    }
+    int products = 0;
+    std::string kernels;
+    for (const std::string& l : got->labels) {
+        kernels += (kernels.empty() ? "" : ", ") + l;
+        products += l.find("[fp8 ") != std::string::npos ? 1 : 0;
+    }
+    std::printf("  fp8 mlp (what-if) kernels: %s\n", kernels.c_str());
+    if (!g_dryRun)
+        check(products == (g_fp8Gpu ? 2 : 0), "fp8 mlp (what-if): " + std::to_string(products) + " FP8 product(s)");
+    const double tolerance = 2 * unitRoundoff(DType::F8E4M3) * std::sqrt(3.0);
+    const double err = normwiseError(got->outputs, want->outputs);
+    check(err <= tolerance, "fp8 mlp (what-if) vs the CPU backend: normwise error " + std::to_string(err)
+                                + " (tolerance " + std::to_string(tolerance) + ")");
+}
+
 void fp8Gemms()
 {
     if (!g_dryRun) {
@@ -572,6 +621,7 @@ void fp8Gemms()
     };
     for (const Fp8Case& c : cases)
         checkFp8Case(c);
+    checkFp8Mlp();
     if (g_dryRun)
         return;
     for (const Fp8Case& c : cases)
