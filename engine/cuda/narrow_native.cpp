@@ -18,10 +18,12 @@ std::optional<DType> inputType(const Graph& g, const Node& n, std::size_t i)
     return in ? std::optional<DType>(in->shape.dtype) : std::nullopt;
 }
 
-// Inputs `first`.. hold n's own 16-bit dtype (the data operands of a layout op); later inputs are indices or shapes.
-bool operandsAreOwnType(const Graph& g, const Node& n, std::size_t first, std::size_t count)
+// Inputs `first`.. hold n's own dtype, of the `family` (the data operands of a layout op); later inputs are indices
+// or shapes.
+bool operandsAreOwnType(const Graph& g, const Node& n, std::size_t first, std::size_t count,
+                        bool (*family)(DType) = isSixteenBitFloat)
 {
-    if (!isSixteenBitFloat(n.shape.dtype))
+    if (!family(n.shape.dtype))
         return false;
     for (std::size_t i = first; i < std::min(first + count, n.inputs.size()); ++i)
         if (inputType(g, n, i) != n.shape.dtype)
@@ -75,21 +77,10 @@ bool touchesFp8(const Graph& g, const Node& n)
     });
 }
 
-// Inputs `first`.. hold n's own fp8 dtype (the data operands of an op that moves bytes).
-bool operandsAreOwnFp8(const Graph& g, const Node& n, std::size_t first, std::size_t count)
-{
-    if (!isFp8(n.shape.dtype))
-        return false;
-    for (std::size_t i = first; i < std::min(first + count, n.inputs.size()); ++i)
-        if (inputType(g, n, i) != n.shape.dtype)
-            return false;
-    return true;
-}
-
 bool fp8RunsNatively(const Graph& g, const Node& n, const std::map<NodeId, std::string>& fp8Fallbacks)
 {
     if (isAliasOp(n.op.kind))
-        return operandsAreOwnFp8(g, n, 0, 1);
+        return operandsAreOwnType(g, n, 0, 1, isFp8);
     switch (n.op.kind) {
     case OpKind::Cast:
         return castable(inputType(g, n, 0)) && castable(n.shape.dtype);
@@ -108,11 +99,11 @@ bool fp8RunsNatively(const Graph& g, const Node& n, const std::map<NodeId, std::
     case OpKind::Tile:
     case OpKind::Gather:
     case OpKind::GatherElements:
-        return operandsAreOwnFp8(g, n, 0, 1);
+        return operandsAreOwnType(g, n, 0, 1, isFp8);
     case OpKind::Unknown:
-        return n.op.name == "GatherND" && operandsAreOwnFp8(g, n, 0, 1);
+        return n.op.name == "GatherND" && operandsAreOwnType(g, n, 0, 1, isFp8);
     case OpKind::Concat:
-        return operandsAreOwnFp8(g, n, 0, n.inputs.size());
+        return operandsAreOwnType(g, n, 0, n.inputs.size(), isFp8);
     default:
         return false;
     }

@@ -46,6 +46,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -265,6 +266,24 @@ Result<Ran> runOn(Backend& be, const Graph& g, int timedRuns)
     return runWith(be, g, inputsFor(g), timedRuns);
 }
 
+// The timed run with COSTSCOPE_CUDA_NATIVE_16BIT=0: the narrow graph widened to F32 as a whole, as before.
+Result<Ran> runWidened(Backend& be, const Graph& g, const std::vector<HostTensor>& inputs)
+{
+    setenv("COSTSCOPE_CUDA_NATIVE_16BIT", "0", 1);
+    auto r = runWith(be, g, inputs, kTimedRuns);
+    unsetenv("COSTSCOPE_CUDA_NATIVE_16BIT");
+    return r;
+}
+
+// The message of the first run that failed.
+std::string firstError(std::initializer_list<const Result<Ran>*> runs)
+{
+    for (const Result<Ran>* r : runs)
+        if (!*r)
+            return r->error().message;
+    return {};
+}
+
 // ||got - want|| / ||want|| over every output (values read as double); infinite on a shape, dtype or NaN mismatch,
 // and for a reference of zeros (which would check nothing).
 double normwiseError(const std::vector<HostTensor>& got, const std::vector<HostTensor>& want)
@@ -332,14 +351,9 @@ void timeAgainstFp32(const CaseSpec& spec)
     CudaBackend cuda;
     auto fp32 = runOn(cuda, wide, kTimedRuns);
     auto bf16 = runOn(cuda, narrow, kTimedRuns);
-    setenv("COSTSCOPE_CUDA_NATIVE_16BIT", "0", 1);
-    auto widened = runOn(cuda, narrow, kTimedRuns);
-    unsetenv("COSTSCOPE_CUDA_NATIVE_16BIT");
+    auto widened = runWidened(cuda, narrow, inputsFor(narrow));
     if (!fp32 || !bf16 || !widened) {
-        check(false, spec.name + " timing: "
-                         + (!fp32   ? fp32.error().message
-                            : !bf16 ? bf16.error().message
-                                    : widened.error().message));
+        check(false, spec.name + " timing: " + firstError({&fp32, &bf16, &widened}));
         return;
     }
     std::printf("TIME %-28s fp32 %9.1f us  bf16 %9.1f us (%.2fx fp32)  bf16 widened to fp32 %9.1f us  (%zu vs %zu "
@@ -529,14 +543,9 @@ void timeFp8Case(const Fp8Case& c)
     auto fp8 = runWith(cuda, g, {fp8Input(c, c.a)}, kTimedRuns);
     auto bf16 =
         runWith(cuda, fp8GemmGraph(c, DType::BF16, DType::BF16, DType::BF16), {fp8Input(c, DType::BF16)}, kTimedRuns);
-    setenv("COSTSCOPE_CUDA_NATIVE_16BIT", "0", 1);
-    auto widened = runWith(cuda, g, {fp8Input(c, c.a)}, kTimedRuns);
-    unsetenv("COSTSCOPE_CUDA_NATIVE_16BIT");
+    auto widened = runWidened(cuda, g, {fp8Input(c, c.a)});
     if (!fp8 || !bf16 || !widened) {
-        check(false, c.name + " timing: "
-                         + (!fp8    ? fp8.error().message
-                            : !bf16 ? bf16.error().message
-                                    : widened.error().message));
+        check(false, c.name + " timing: " + firstError({&fp8, &bf16, &widened}));
         return;
     }
     const double flops = 2.0 * double(elementsOf(productDims(c))) * double(c.x.back());
