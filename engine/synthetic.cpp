@@ -2,6 +2,7 @@
 #include "synthetic.h"
 
 #include "half.h"
+#include "ir/float_narrow.h"
 
 #include <cstring>
 
@@ -60,13 +61,22 @@ void fillSynthetic(HostTensor& t, std::uint64_t seed)
         }
         return;
     }
+    case DType::F8E4M3:
+    case DType::F8E5M2: { // as F16 and BF16: the F32 values rounded
+        auto v = t.values<std::uint8_t>();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const auto f = static_cast<float>(smallValue(seed, i));
+            v[i] = t.dtype() == DType::F8E4M3 ? floatToE4M3Bits(f) : floatToE5M2Bits(f);
+        }
+        return;
+    }
     case DType::I64: fillInts<std::int64_t>(t, seed); return;
     case DType::I32: fillInts<std::int32_t>(t, seed); return;
     case DType::Bool:
     case DType::U8:
     case DType::I8: fillInts<std::uint8_t>(t, seed); return;
     default:
-        return; // fp8 and complex types stay zero
+        return; // complex types stay zero
     }
 }
 

@@ -29,8 +29,8 @@ for g in $carry/graphs/*.hir.json; do
   timeout 60 $cli run $g --backend cuda --runs 20 --reference cpu --per-node 2>&1 | grep -iE "check|differ|error|Pool|whole|total" | head -6
 done
 t0=$(date +%s)
-timeout ${SIXTEEN_TIMEOUT:-200} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
-grep -E "^(FAIL|ATTN|KERNEL|TIME attention)|attention in|Casts" $out/sixteen.log | head -60
+timeout ${SIXTEEN_TIMEOUT:-240} build-x/tests/bench/bench_cuda_sixteen_bit > $out/sixteen.log 2>&1; echo "sixteen exit $? $(( $(date +%s) - t0 )) s"
+grep -E "^(FAIL|ATTN|KERNEL|TIME attention|TIME fp8)|attention in|Casts|fp8 GEMMs" $out/sixteen.log | head -80
 grep -cE "^PASS" $out/sixteen.log
 summ() { python3 - "$1" "$2" <<'PY'
 import json, sys

@@ -28,8 +28,13 @@
 #             and run --fusion compare --json (fusion verified; $OUT/fusion-compare-NAME.json)
 #   sixteen-bit  build-sixteen (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_sixteen_bit
 #             (native fp16/bf16: a GEMM chain, an element-wise chain, LayerNorm+Softmax and GPT-2 blocks against the
-#             CPU backend, then bf16 vs fp32 vs bf16 widened to fp32 (COSTSCOPE_CUDA_NATIVE_16BIT=0) times);
-#             SIXTEEN_ARGS adds bench arguments (--quick: no GPT-2 timing)
+#             CPU backend, then bf16 vs fp32 vs bf16 widened to fp32 (COSTSCOPE_CUDA_NATIVE_16BIT=0) times; then fp8
+#             GEMMs as cuBLASLt FP8 products against the CPU backend, timed vs bf16 and widened);
+#             SIXTEEN_ARGS adds bench arguments (--quick: no GPT-2 timing; --fp8-only: the fp8 block alone)
+#   conformance-cuda  the ONNX node suite (.carry/conformance_node.tar.gz) through costscope-cli run --backend cuda,
+#             one process per case, CONFORMANCE_JOBS (default 16) at once, no ONNX Runtime; with CONFORMANCE_VULKAN=1
+#             --backend vulkan too. The CLI of build-x (scripts/device_evaluate_all.sh) or build-gpu, else the build
+#             stage first. Report and per-case results in $OUT/conformance-BACKEND.{txt,json}
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per
@@ -55,6 +60,7 @@
 #   .carry/onnxdata  ../shared/data/onnx/{node,light}
 #   .carry/xgboost   libxgboost0, libxgboost-dev, libdmlc0 unpacked (dpkg -x), for the predictors' training
 #   .carry/debs      libonnx1, libonnx-dev, libonnxifi, libprotobuf-dev (apt-get download)
+#   .carry/conformance_node.tar.gz  (optional) the generated ONNX node suite, .conformance/node
 #   .gl              the Vulkan loader packages (see the device tool's README)
 # The bundle stage writes .carry/bundle (the conformance bundle) and .carry/data (rlx/, onnx/light/,
 # onnx/transformers/ as RLX HIR JSON, bench_accuracy's data layout) on the GPU machine.
@@ -409,6 +415,27 @@ stage_sixteen_bit() {
     build_cuda_only build-sixteen bench_cuda_sixteen_bit costscope-cli costscope_backend_cuda || return 1
     timeout "${CUDA_BENCH_TIMEOUT:-300}" build-sixteen/tests/bench/bench_cuda_sixteen_bit ${SIXTEEN_ARGS:-}
     echo "bench_cuda_sixteen_bit exit $?"
+}
+
+stage_conformance_cuda() {
+    local tarball="$carry/conformance_node.tar.gz" suite=/tmp/conformance/node cli="" backend
+    if [ ! -f "$tarball" ]; then
+        echo "no $tarball: run scripts/conformance.sh generate, then scripts/prepare_device_carry.sh, where PyPI is"
+        return 1
+    fi
+    [ -d "$suite" ] || { mkdir -p /tmp/conformance && tar -C /tmp/conformance -xzf "$tarball"; } || return 1
+    for c in build-x/app/costscope-cli build-gpu/app/costscope-cli; do
+        [ -x "$c" ] && cli=$c && break
+    done
+    [ -n "$cli" ] || { stage_build >/dev/null && cli=build-gpu/app/costscope-cli; } || return 1
+    for backend in cuda $([ "${CONFORMANCE_VULKAN:-0}" = 1 ] && echo vulkan); do
+        [ "$backend" = vulkan ] && vulkan_loader
+        timeout 280 python3 scripts/conformance/run_node_suite.py --cli "$cli" --suite "$suite" --backend "$backend" \
+            --jobs "${CONFORMANCE_JOBS:-16}" --no-ort --results "$out/conformance-$backend.json" \
+            >"$out/conformance-$backend.txt" 2>&1
+        echo "conformance $backend exit $?"
+        sed -n '1,4p' "$out/conformance-$backend.txt"
+    done
 }
 
 stage_precision() {

@@ -39,6 +39,10 @@ cp -r "$shared"/data/onnx/light "$carry/onnxdata/"
 mkdir -p "$carry/onnx" && cp "$shared"/data/onnx/transformers/*.onnx "$carry/onnx/"
 # The ONNX node cases (13 MB) only the conformance bundle stage reads: CARRY_NODE=1 takes them along.
 [ "${CARRY_NODE:-0}" = 1 ] && cp -r "$shared"/data/onnx/node "$carry/onnxdata/"
+# The generated ONNX node suite (scripts/conformance.sh generate; 56 MB, 7 MB packed) for the conformance-cuda stage,
+# only where it exists here.
+suite="${COSTSCOPE_CONFORMANCE_DIR:-.conformance}"
+[ -d "$suite/node" ] && tar -C "$suite" -czf "$carry/conformance_node.tar.gz" node
 
 cli="${CLI:-build/ci/app/costscope-cli}"
 if [ -x "$cli" ]; then

@@ -4,6 +4,7 @@
 #include "cuda/cuda_gemm.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
+#include "cuda/lower_fp8_matmul.h"
 #include "cuda/narrow_native.h"
 #include "ir/constant_fold.h"
 #include "narrow_float_casts.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace costscope {
 
@@ -70,21 +72,32 @@ std::optional<std::size_t> denseBytes(const std::vector<std::int64_t>& dims, DTy
     return static_cast<std::size_t>(n);
 }
 
-bool isFp8(std::optional<DType> t)
+// Compute capability as major · 10 + minor; 0 where the driver does not say.
+int computeCapability(DeviceIndex device)
 {
-    return t == DType::F8E4M3 || t == DType::F8E5M2;
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess
+        || cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return major * 10 + minor;
 }
 
-// fp8 tensors, or Cast/ConstantOfShape targets of fp8: the CUDA kernels have no fp8 storage.
-bool hasFp8(const Graph& g)
+// The fp8 GEMMs of g that run widened, with why (cuda/fp8_dispatch.h), cuBLASLt asked about the others.
+std::map<NodeId, std::string> fp8Fallbacks(const Graph& g, const Bindings& bindings, DeviceIndex device)
 {
-    return std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
-        auto target = [&](const char* key) {
-            const auto name = n.op.attrs.getString(key);
-            return name ? parseDType(*name) : std::nullopt;
-        };
-        return isFp8(n.shape.dtype) || isFp8(target("to")) || isFp8(target("dtype"));
-    });
+    cublasLtHandle_t handle = nullptr;
+    auto library = [&](const cuda::Fp8GemmLayout& l) -> std::optional<std::string> {
+        if (!handle && cublasLtCreate(&handle) != CUBLAS_STATUS_SUCCESS)
+            return "cannot initialise cuBLASLt";
+        auto product = cuda::Fp8Matmul::create(handle, cuda::fp8ProductOf(l), cuda::kLibraryWorkspaceBytes);
+        return product ? std::nullopt : std::optional<std::string>(product.error().message);
+    };
+    auto out = cuda::fp8GemmFallbacks(g, bindings, computeCapability(device), library);
+    if (handle)
+        cublasLtDestroy(handle);
+    return out;
 }
 
 bool isMatMulKind(OpKind k)
@@ -138,8 +151,13 @@ Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
     if (!launch)
         return plan.atNode(pos, launch.error().message);
     std::string label = n.op.label();
+    const DType a = ctx.in.empty() ? n.shape.dtype : ctx.in[0]->dtype;
+    const DType b = ctx.in.size() < 2 ? a : ctx.in[1]->dtype;
     if (isMatMulKind(n.op.kind))
-        label += "[" + cuda::gemmModeName(plan.options().precision, n.shape.dtype) + "]";
+        label += "["
+                 + (isFp8(a) || isFp8(b) ? cuda::fp8GemmName(a, b, n.shape.dtype)
+                                         : cuda::gemmModeName(plan.options().precision, n.shape.dtype))
+                 + "]";
     if (!ctx.kernel.empty())
         label += "[" + ctx.kernel + "]";
     plan.steps().push_back({pos, std::move(label), std::move(*launch)});
@@ -186,13 +204,16 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
             });
     if (auto order = g.topologicalOrder(); !order)
         return order.error();
-    // fp16/bf16 ops with a 16-bit lowering keep their dtype; the others run in F32 between Casts
-    // (narrow_float_casts.h, cuda/narrow_native.h). fp8 graphs, and every narrow graph where
-    // COSTSCOPE_CUDA_NATIVE_16BIT=0, run by conversion: widened once here (widen_to_f32.h says what that changes),
-    // their narrow inputs widened as they are set.
+    // fp16/bf16 ops with a 16-bit lowering, and fp8 GEMMs the GPU runs as FP8 products, keep their dtype; the others
+    // run in F32 between Casts (narrow_float_casts.h, cuda/narrow_native.h), an fp8 GEMM's reason kept in its label.
+    // Where COSTSCOPE_CUDA_NATIVE_16BIT=0 every narrow graph runs by conversion: widened once here (widen_to_f32.h
+    // says what that changes), its narrow inputs widened as they are set.
     const bool narrow = hasNarrowFloats(g);
-    const bool widen = narrow && (!cuda::nativeSixteenBitRequested() || hasFp8(g));
-    Graph planned = !narrow ? g : widen ? widenedToF32(g) : withNarrowFloatCasts(g, cuda::runsNarrowNatively);
+    const bool widen = narrow && !cuda::nativeSixteenBitRequested();
+    std::map<NodeId, std::string> fp8Widened;
+    if (narrow && !widen)
+        fp8Widened = fp8Fallbacks(g, bindings, device);
+    Graph planned = !narrow ? g : widen ? widenedToF32(g) : withNarrowFloatCasts(g, cuda::narrowNativeRule(fp8Widened));
     auto plan = std::make_unique<CudaPlan>(device, std::move(planned), bindings, m_options);
     plan->setWidensInputs(widen);
     if (auto r = plan->createHandles(); !r)
@@ -254,6 +275,9 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
     for (NodeId id : g.outputs)
         if (!g.indexOf(id))
             return Diagnostic::error("graph output " + std::to_string(id) + " is not a node");
+    for (CudaPlan::Step& step : plan->steps())
+        if (auto it = fp8Widened.find(pg.nodes[step.node].id); it != fp8Widened.end())
+            step.label += " (fp8 widened: " + it->second + ")";
     return std::unique_ptr<ExecutablePlan>(std::move(plan));
 }
 

@@ -2,6 +2,7 @@
 #include "cuda/cuda_gemm_timer.h"
 
 #include "cuda/cuda_timing.h"
+#include "cuda/fp8_matmul.h"
 #include "ir/float_narrow.h"
 
 #include <algorithm>
@@ -102,29 +103,18 @@ bool CudaGemmTimer::supports(Precision precision) const
 
 Result<bool> CudaGemmTimer::launch(Precision precision, int m, int n, int k)
 {
-    const float one = 1.0f, zero = 0.0f;
     if (precision == Precision::Fp8) {
-        // cuBLASLt's FP8 products want the "TN" layout: D (n×m, column-major) = op(B)ᵀ · A with both operands stored
-        // k-major. The operands are random, so the layout changes no rate, only which buffer holds what.
-        cublasLtMatmulDesc_t op = nullptr;
-        cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
-        cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
-        const cublasOperation_t t = CUBLAS_OP_T, nOp = CUBLAS_OP_N;
-        cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
-        cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &nOp, sizeof nOp);
-        cublasLtMatrixLayoutCreate(&a, CUDA_R_8F_E4M3, k, n, k);
-        cublasLtMatrixLayoutCreate(&b, CUDA_R_8F_E4M3, k, m, k);
-        cublasLtMatrixLayoutCreate(&c, CUDA_R_16BF, n, m, n);
-        const cublasStatus_t status = cublasLtMatmul(m_lt, op, &one, m_b, a, m_a, b, &zero, m_c, c, m_c, c, nullptr,
-                                                     m_workspace, kWorkspaceBytes, m_stream);
-        cublasLtMatrixLayoutDestroy(a);
-        cublasLtMatrixLayoutDestroy(b);
-        cublasLtMatrixLayoutDestroy(c);
-        cublasLtMatmulDescDestroy(op);
-        if (status != CUBLAS_STATUS_SUCCESS)
+        // E4M3 A[m,k] and Bᵀ[n,k] in the "TN" layout cuBLASLt's FP8 products need (cuda/fp8_matmul.h). The operands
+        // are random, so B stored transposed changes no rate, only which values it holds.
+        auto mm =
+            cuda::Fp8Matmul::create(m_lt, {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_16BF, m, n, k}, kWorkspaceBytes);
+        if (!mm)
+            return Diagnostic::error("cuBLASLt FP8 matmul: " + mm.error().message);
+        if (const cublasStatus_t status = (**mm)(m_stream, m_a, m_b, m_c, m_workspace); status != CUBLAS_STATUS_SUCCESS)
             return Diagnostic::error(std::string("cuBLASLt FP8 matmul failed: ") + cublasGetStatusString(status));
         return true;
     }
+    const float one = 1.0f, zero = 0.0f;
     cudaDataType_t type = CUDA_R_32F;
     cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
     switch (precision) {

@@ -215,9 +215,10 @@ void launchWelchPeaks(const float* src, bool planar, float* out, std::int64_t ba
 
 // Fills count elements of elementSize (1, 2, 4 or 8) bytes with the pattern's low bytes.
 void launchFill(void* dst, std::int64_t count, int elementSize, std::uint64_t pattern, cudaStream_t s);
-// Element-wise conversion between F32, F64, F16, BF16, I8, U8/Bool, I32 and I64 (codes of CastType); floats truncate
-// to integers, non-zero becomes 1 in Bool, F16 and BF16 round to nearest even (through F32, as the CPU backend does).
-enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64, F16, BF16 };
+// Element-wise conversion between F32, F64, F16, BF16, F8E4M3, F8E5M2, I8, U8/Bool, I32 and I64 (codes of CastType);
+// floats truncate to integers, non-zero becomes 1 in Bool, the narrow floats round to nearest even (through F32, as
+// the CPU backend does).
+enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64, F16, BF16, F8E4M3, F8E5M2 };
 void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, cudaStream_t s);
 // Inference batch norm over [N, C, inner]: y = (x - mean) * scale / sqrt(var + eps) + bias per channel.
 void launchBatchNorm(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, const float* scale,

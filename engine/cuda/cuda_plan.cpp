@@ -7,11 +7,6 @@
 
 namespace costscope::cuda {
 
-namespace {
-// cuBLAS needs a user workspace to run inside stream capture without allocating.
-constexpr std::size_t kCublasWorkspace = 32u << 20;
-} // namespace
-
 std::string cudaErrorText(cudaError_t e)
 {
     return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")";
@@ -89,11 +84,11 @@ Result<bool> CudaPlan::createHandles()
         return Diagnostic::error("cannot initialise cuBLAS");
     if (cublasLtCreate(&m_cublasLt) != CUBLAS_STATUS_SUCCESS)
         return Diagnostic::error("cannot initialise cuBLASLt");
-    if (cudaMalloc(&m_cublasWorkspace.ptr, kCublasWorkspace) != cudaSuccess)
+    if (cudaMalloc(&m_cublasWorkspace.ptr, kLibraryWorkspaceBytes) != cudaSuccess)
         return Diagnostic::error("out of GPU memory allocating the cuBLAS workspace");
-    m_cublasWorkspace.bytes = kCublasWorkspace;
+    m_cublasWorkspace.bytes = kLibraryWorkspaceBytes;
     cublasSetStream(m_cublas, m_stream);
-    cublasSetWorkspace(m_cublas, m_cublasWorkspace.ptr, kCublasWorkspace);
+    cublasSetWorkspace(m_cublas, m_cublasWorkspace.ptr, kLibraryWorkspaceBytes);
     return true;
 }
 
@@ -139,6 +134,11 @@ Result<bool> CudaPlan::uploadParameters()
         if (cudaError_t e = cudaMemcpy(v.ptr, t.bytes(), t.byteSize(), cudaMemcpyHostToDevice); e != cudaSuccess)
             return atNode(i, "cannot upload the parameter: " + cudaErrorText(e));
     }
+    for (const Launch& step : m_uploadSteps)
+        step(m_stream);
+    if (!m_uploadSteps.empty())
+        if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess)
+            return Diagnostic::error("preparing the uploaded parameters failed: " + cudaErrorText(e));
     m_parametersReady = true;
     return true;
 }

@@ -37,6 +37,10 @@ struct DeviceValue {
 
 using Launch = std::function<void(cudaStream_t)>;
 
+// The workspace a plan gives cuBLAS and cuBLASLt: cuBLAS needs a user workspace to run inside stream capture
+// without allocating.
+inline constexpr std::size_t kLibraryWorkspaceBytes = std::size_t(32) << 20;
+
 // A graph compiled for one GPU: every node's buffer is allocated and every launch fixed at compile time, so the
 // plain run replays a CUDA graph captured on the first run (one launch for the whole graph). The instrumented run
 // replays a second CUDA graph with an event recorded after each node, so that nodes run as in the plain run with no
@@ -72,6 +76,9 @@ public:
     const CudaOptions& options() const { return m_options; }
     // The plan's one stream (compile-time work such as lt_autotune.h's timing runs on it too).
     cudaStream_t stream() const { return m_stream; }
+    // A launch run once on the plan's stream each time the parameters are uploaded, after them: work on weights
+    // that every run would otherwise repeat (an fp8 weight transposed into the layout its product reads).
+    void addUploadStep(Launch l) { m_uploadSteps.push_back(std::move(l)); }
     // Keeps a cuFFT plan alive for the plan's lifetime.
     void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
     const Graph& graph() const { return m_graph; }
@@ -104,6 +111,7 @@ private:
     CudaOptions m_options;
     std::vector<DeviceValue> m_values; // one per graph node
     std::vector<Step> m_steps;
+    std::vector<Launch> m_uploadSteps;
     std::vector<std::unique_ptr<DeviceMemory>> m_memory;
     std::vector<cufftHandle> m_fftPlans;
     std::shared_ptr<void> m_cudnnState;

@@ -110,27 +110,6 @@ LowerResult lowerElementWiseGroup(CudaPlan& plan, const FusionGroup& group, std:
     return elementwiseProgram(inputs, code, values[group.exit()], fusionGroupName(g, group), label);
 }
 
-// The cuBLASLt objects of one matmul, kept for the plan's lifetime by the launch that uses them.
-struct LtMatmul {
-    cublasLtMatmulDesc_t desc = nullptr;
-    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
-    cublasLtMatmulPreference_t preference = nullptr;
-    cublasLtMatmulAlgo_t algo{};
-    LtMatmul() = default;
-    LtMatmul(const LtMatmul&) = delete;
-    LtMatmul& operator=(const LtMatmul&) = delete;
-    ~LtMatmul()
-    {
-        if (preference)
-            cublasLtMatmulPreferenceDestroy(preference);
-        for (cublasLtMatrixLayout_t l : {a, b, c})
-            if (l)
-                cublasLtMatrixLayoutDestroy(l);
-        if (desc)
-            cublasLtMatmulDescDestroy(desc);
-    }
-};
-
 cublasLtEpilogue_t epilogueFor(bool bias, const std::string& activation)
 {
     if (activation == "Relu")

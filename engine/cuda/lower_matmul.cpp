@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // MatMul (numpy batch broadcasting), FusedMatMulBiasAct and Gemm through cuBLAS. Row-major C = A B is issued as
-// the column-major product C^T = B^T A^T, so no operand is copied or transposed.
+// the column-major product C^T = B^T A^T, so no operand is copied or transposed. fp8 operands: lower_fp8_matmul.h.
 #include "cuda/cuda_gemm.h"
+#include "cuda/lower_fp8_matmul.h"
 
 namespace costscope::cuda {
 
@@ -89,6 +90,8 @@ LowerResult matmulLaunch(LowerContext& c, const DeviceValue& a, const DeviceValu
 
 LowerResult lowerMatMul(LowerContext& c)
 {
+    if (isFp8(c.in[0]->dtype) || isFp8(c.in[1]->dtype))
+        return lowerFp8Gemm(c);
     return matmulLaunch(c, *c.in[0], *c.in[1]);
 }
 
@@ -148,6 +151,8 @@ LowerResult lowerFusedMatMulBiasAct(LowerContext& c)
 
 LowerResult lowerGemm(LowerContext& c)
 {
+    if (isFp8(c.in[0]->dtype) || isFp8(c.in[1]->dtype))
+        return lowerFp8Gemm(c);
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
     const auto type = gemmStorageType(a.dtype);
     if (a.dims.size() != 2 || b.dims.size() != 2 || !type || b.dtype != a.dtype || c.out.dtype != a.dtype)

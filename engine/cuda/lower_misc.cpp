@@ -22,6 +22,10 @@ std::optional<CastType> castType(DType t)
         return CastType::F16;
     case DType::BF16:
         return CastType::BF16;
+    case DType::F8E4M3:
+        return CastType::F8E4M3;
+    case DType::F8E5M2:
+        return CastType::F8E5M2;
     default: return std::nullopt;
     }
 }

@@ -25,6 +25,27 @@ struct LtOperands {
     std::uint64_t workspaceBytes = 0;
 };
 
+// The cuBLASLt objects of one matmul, kept for the plan's lifetime by the launch that uses them (destroyed with it).
+struct LtMatmul {
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulPreference_t preference = nullptr;
+    cublasLtMatmulAlgo_t algo{};
+    LtMatmul() = default;
+    LtMatmul(const LtMatmul&) = delete;
+    LtMatmul& operator=(const LtMatmul&) = delete;
+    ~LtMatmul()
+    {
+        if (preference)
+            cublasLtMatmulPreferenceDestroy(preference);
+        for (cublasLtMatrixLayout_t l : {a, b, c})
+            if (l)
+                cublasLtMatrixLayoutDestroy(l);
+        if (desc)
+            cublasLtMatmulDescDestroy(desc);
+    }
+};
+
 // How many heuristic candidates a plan times: COSTSCOPE_CUDA_LT_AUTOTUNE=N (1 keeps cuBLASLt's first choice, for
 // A/B measurements), else 8.
 int ltCandidateCount();

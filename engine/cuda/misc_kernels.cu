@@ -3,6 +3,8 @@
 #include "cuda/cuda_kernels.h"
 #include "cuda/elementwise_ops.cuh"
 
+#include <cuda_fp8.h>
+
 namespace costscope::cuda {
 
 namespace {
@@ -32,6 +34,11 @@ __device__ double readAs(const void* p, CastType t, std::int64_t i)
     case CastType::I64: return double(static_cast<const long long*>(p)[i]);
     case CastType::F16: return halfBitsToFloat(static_cast<const unsigned short*>(p)[i]);
     case CastType::BF16: return bf16BitsToFloat(static_cast<const unsigned short*>(p)[i]);
+    case CastType::F8E4M3:
+    case CastType::F8E5M2: {
+        const auto bits = static_cast<const __nv_fp8_storage_t*>(p)[i];
+        return __half2float(__half(__nv_cvt_fp8_to_halfraw(bits, t == CastType::F8E4M3 ? __NV_E4M3 : __NV_E5M2)));
+    }
     }
     return 0;
 }
@@ -56,6 +63,13 @@ __global__ void castKernel(const void* src, CastType from, void* dst, CastType t
         case CastType::I64: static_cast<long long*>(dst)[i] = static_cast<long long>(v); break;
         case CastType::F16: static_cast<unsigned short*>(dst)[i] = floatToHalfBitsRn(float(v)); break;
         case CastType::BF16: static_cast<unsigned short*>(dst)[i] = floatToBf16BitsRn(float(v)); break;
+        // As the CPU backend rounds (ir/float_narrow.h): E4M3 saturates to ±448, E5M2 overflows to infinity.
+        case CastType::F8E4M3:
+            static_cast<__nv_fp8_storage_t*>(dst)[i] = __nv_cvt_float_to_fp8(float(v), __NV_SATFINITE, __NV_E4M3);
+            break;
+        case CastType::F8E5M2:
+            static_cast<__nv_fp8_storage_t*>(dst)[i] = __nv_cvt_float_to_fp8(float(v), __NV_NOSAT, __NV_E5M2);
+            break;
         }
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/narrow_native.h"
 
+#include "analysis/fp8_gemm_rule.h"
 #include "cuda/cuda_lower.h"
 
 #include <algorithm>
@@ -17,10 +18,12 @@ std::optional<DType> inputType(const Graph& g, const Node& n, std::size_t i)
     return in ? std::optional<DType>(in->shape.dtype) : std::nullopt;
 }
 
-// Inputs `first`.. hold n's own 16-bit dtype (the data operands of a layout op); later inputs are indices or shapes.
-bool operandsAreOwnType(const Graph& g, const Node& n, std::size_t first, std::size_t count)
+// Inputs `first`.. hold n's own dtype, of the `family` (the data operands of a layout op); later inputs are indices
+// or shapes.
+bool operandsAreOwnType(const Graph& g, const Node& n, std::size_t first, std::size_t count,
+                        bool (*family)(DType) = isSixteenBitFloat)
 {
-    if (!isSixteenBitFloat(n.shape.dtype))
+    if (!family(n.shape.dtype))
         return false;
     for (std::size_t i = first; i < std::min(first + count, n.inputs.size()); ++i)
         if (inputType(g, n, i) != n.shape.dtype)
@@ -37,6 +40,8 @@ bool castable(std::optional<DType> t)
     case DType::F64:
     case DType::F16:
     case DType::BF16:
+    case DType::F8E4M3:
+    case DType::F8E5M2:
     case DType::I8:
     case DType::U8:
     case DType::Bool:
@@ -62,11 +67,59 @@ bool attentionRunsNatively(const Graph& g, const Node& n)
         return false;
     return n.inputs.size() < 4 || inputType(g, n, 3) == DType::Bool || inputType(g, n, 3) == n.shape.dtype;
 }
+bool touchesFp8(const Graph& g, const Node& n)
+{
+    if (isFp8(n.shape.dtype))
+        return true;
+    return std::any_of(n.inputs.begin(), n.inputs.end(), [&](NodeId id) {
+        const Node* in = g.find(id);
+        return in && isFp8(in->shape.dtype);
+    });
+}
+
+bool fp8RunsNatively(const Graph& g, const Node& n, const std::map<NodeId, std::string>& fp8Fallbacks)
+{
+    if (isAliasOp(n.op.kind))
+        return operandsAreOwnType(g, n, 0, 1, isFp8);
+    switch (n.op.kind) {
+    case OpKind::Cast:
+        return castable(inputType(g, n, 0)) && castable(n.shape.dtype);
+    case OpKind::MatMul:
+    case OpKind::Gemm:
+    case OpKind::FusedMatMulBiasAct: {
+        const auto a = inputType(g, n, 0), b = inputType(g, n, 1);
+        return a && b && isFp8GemmCandidate(n.op.kind, *a, *b) && !fp8Fallbacks.contains(n.id);
+    }
+    // Moved by their element size (lower_layout.cpp, lower_select.cpp); Pad and Where are not: their fill values
+    // and conditions are typed.
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Narrow:
+    case OpKind::Expand:
+    case OpKind::Tile:
+    case OpKind::Gather:
+    case OpKind::GatherElements:
+        return operandsAreOwnType(g, n, 0, 1, isFp8);
+    case OpKind::Unknown:
+        return n.op.name == "GatherND" && operandsAreOwnType(g, n, 0, 1, isFp8);
+    case OpKind::Concat:
+        return operandsAreOwnType(g, n, 0, n.inputs.size(), isFp8);
+    default:
+        return false;
+    }
+}
 } // namespace
 
 bool isSixteenBitFloat(DType t)
 {
     return t == DType::F16 || t == DType::BF16;
+}
+
+RunsNarrowNatively narrowNativeRule(std::map<NodeId, std::string> fp8Fallbacks)
+{
+    return [fallbacks = std::move(fp8Fallbacks)](const Graph& g, const Node& n) {
+        return touchesFp8(g, n) ? fp8RunsNatively(g, n, fallbacks) : runsNarrowNatively(g, n);
+    };
 }
 
 bool nativeSixteenBitRequested()

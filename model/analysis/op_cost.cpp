@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/op_cost.h"
 
+#include "analysis/fp8_gemm_rule.h"
 #include "analysis/op_cost_detail.h"
 #include "ir/fused_op.h"
 
@@ -84,6 +85,18 @@ OpWork opWork(const Node& node, const std::vector<TensorRef>& inputs, const Tens
     for (const TensorRef& t : inputs)
         shapes.push_back(t.shape);
     w.precision = computePrecision(node, shapes);
+    // An fp8 GEMM that the FP8 tensor cores do not take runs widened to F32 (analysis/fp8_gemm_rule.h).
+    if (w.precision == Precision::Fp8 && shapes.size() >= 2 && shapes[0] && shapes[1]
+        && isFp8GemmCandidate(node.op.kind, shapes[0]->dtype, shapes[1]->dtype)) {
+        const bool addsC =
+            node.op.kind == OpKind::Gemm && shapes.size() > 2 && node.op.attrs.doubleOr("beta", 1.0) != 0;
+        const Fp8Gemm gemm{node.op.kind, shapes[0]->dtype, shapes[1]->dtype, node.shape.dtype,
+                           w.gemmM,      w.gemmN,          w.gemmK,          addsC};
+        if (auto why = fp8GemmRefusal(gemm)) {
+            w.precision = Precision::Fp32;
+            w.note += (w.note.empty() ? "" : "; ") + ("fp8 widened to fp32: " + *why);
+        }
+    }
     return w;
 }
 

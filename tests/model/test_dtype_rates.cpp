@@ -111,6 +111,24 @@ private slots:
         QCOMPARE(c.nodes[matmulAt(*g)].computeNs, 2.0 * 1024 * 1024 * 1024 / 50000);
     }
 
+    // The CUDA backend runs an fp8 GEMM as an FP8 product only where cuBLASLt's FP8 rules allow
+    // (analysis/fp8_gemm_rule.h); elsewhere it widens it to F32, and the model prices what runs.
+    void fp8GemmsCostWhatTheBackendRuns()
+    {
+        DeviceProfile p = gpu();
+        p.dtypeRates.peaks[Precision::Fp8] = {1920000, 240000};
+        auto priced = [&](std::int64_t m) {
+            auto g = edit::withPrecision(gemmGraph(m, 4096, 4096), Precision::Fp8);
+            return CostscopeCostModel().estimate(*g, p).nodes[matmulAt(*g)];
+        };
+        const NodeCost fp8 = priced(4096);
+        QCOMPARE(fp8.computeNs, 2.0 * 4096.0 * 4096.0 * 4096.0 / (50000.0 * 32)); // the fp8 / fp32 matrix peaks
+        QVERIFY(fp8.note.empty());
+        const NodeCost widened = priced(100); // m not a multiple of 16: widened to F32
+        QCOMPARE(widened.computeNs, 2.0 * 100.0 * 4096.0 * 4096.0 / 50000.0);
+        QCOMPARE(widened.note, std::string("fp8 widened to fp32: m = 100 is not a positive multiple of 16"));
+    }
+
     void tf32MarksGemmsAndKeepsFp32Storage()
     {
         const Graph fp32 = gemmGraph(2048, 2048, 2048);
