@@ -9,12 +9,17 @@
 namespace costscope::cuda {
 
 namespace {
-// cuBLASLt's type of an FP8 product's operand or result; F32 for an fp8 result (computed in F32, then rounded).
-cudaDataType_t libraryType(DType t)
+// cuBLASLt's type of an FP8 product's operand.
+cudaDataType_t operandType(DType t)
 {
-    if (t == DType::F8E4M3 || t == DType::F8E5M2)
-        return t == DType::F8E4M3 ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;
-    return gemmStorageType(t).value_or(CUDA_R_32F);
+    return t == DType::F8E4M3 ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;
+}
+
+// cuBLASLt's type of an FP8 product's result: F32 for an fp8 result (computed in F32, then rounded once by a Cast;
+// cuBLASLt refuses an fp8 D without scale pointers, "the requested functionality is not supported", on an H200).
+cudaDataType_t resultType(DType t)
+{
+    return isFp8(t) ? CUDA_R_32F : gemmStorageType(t).value_or(CUDA_R_32F);
 }
 
 bool fitsInt(std::int64_t v)
@@ -34,7 +39,7 @@ StridedCopyArgs transposedCopy(std::int64_t count, std::int64_t rows, std::int64
 Fp8Product fp8ProductOf(const Fp8GemmLayout& l)
 {
     const Fp8Gemm& g = l.gemm;
-    Fp8Product p{libraryType(g.a), libraryType(g.b), libraryType(g.out), int(g.m), int(g.n), int(g.k)};
+    Fp8Product p{operandType(g.a), operandType(g.b), resultType(g.out), int(g.m), int(g.n), int(g.k)};
     p.batch = int(l.batch);
     p.strideA = l.batch > 1 ? g.m * g.k : 0;
     p.strideBt = l.batch > 1 ? g.n * g.k : 0;

@@ -6,6 +6,7 @@
 #ifdef COSTSCOPE_HAVE_CUDA
 #include "cuda/cuda_backend.h"
 #include "cuda/fp8_dispatch.h"
+#include "cuda/lower_fp8_matmul.h"
 #include "cuda/narrow_native.h"
 #endif
 #include "cpu/cpu_backend.h"
@@ -86,6 +87,10 @@ void TestCudaFp8::layoutOfMatMulAndGemm()
     QVERIFY(folded);
     QCOMPARE(folded->gemm.m, 256);
     QCOMPARE(folded->batch, 1);
+    // An fp8 result is asked of cuBLASLt in F32 (then rounded by a Cast): it has no fp8 D without scale pointers.
+    QCOMPARE(cuda::fp8ProductOf(*folded).out, CUDA_R_32F);
+    QCOMPARE(cuda::fp8ProductOf(*folded).a, CUDA_R_8F_E4M3);
+    QCOMPARE(cuda::fp8ProductOf(*linear).out, CUDA_R_16BF);
     auto batched = fp8GemmLayout(gemmNode(OpKind::MatMul, DType::F32), {4, 64, 32}, e5, {4, 32, 48}, e4, 2);
     QVERIFY(batched);
     QCOMPARE(batched->gemm.m, 64);
