@@ -7,6 +7,20 @@
 
 namespace costscope {
 
+namespace {
+// A node's price inside one submission (analysis/graph_composition.h): its kernel time scaled, one kernel's
+// per-kernel term, and what it adds outside its kernel (sync, read-back); its own price where the profile has no
+// composition. Fusing n kernels into one saves n - 1 per-kernel terms, which the per-node predictions alone leave
+// out (a bias Add after a small GEMM costs about its launch in a replayed CUDA graph, not its kernel time).
+double inSubmissionNs(const NodeCost& c, const GraphComposition& comp)
+{
+    if (!comp.valid())
+        return c.totalNs;
+    const double kernel = c.kernelNs();
+    return comp.kernelScale * kernel + (kernel > 0 ? comp.perKernelNs : 0.0) + (c.totalNs - kernel);
+}
+} // namespace
+
 FusedPricing priceFusedGroups(const Graph& g, const Bindings& b, const DeviceProfile& profile, const GraphCost& unfused,
                               const std::vector<std::vector<NodeId>>& groups)
 {
@@ -20,7 +34,7 @@ FusedPricing priceFusedGroups(const Graph& g, const Bindings& b, const DevicePro
         FusedGroupPrice price{members, members.empty() ? 0 : members.back(), 0, 0, {}};
         for (NodeId id : members)
             if (auto pos = g.indexOf(id); pos && *pos < unfused.nodes.size())
-                price.unfusedNs += unfused.nodes[*pos].totalNs;
+                price.unfusedNs += inSubmissionNs(unfused.nodes[*pos], profile.graphComposition);
         auto fused = edit::fuseNodes(fusedGraph, members, &price.exit);
         if (fused)
             fusedGraph = std::move(*fused);
@@ -32,7 +46,7 @@ FusedPricing priceFusedGroups(const Graph& g, const Bindings& b, const DevicePro
     out.totalNs = out.cost.totalNs;
     std::unordered_map<NodeId, double> priceOf;
     for (const NodeCost& c : out.cost.nodes)
-        priceOf[c.id] = c.totalNs;
+        priceOf[c.id] = inSubmissionNs(c, profile.graphComposition);
     for (FusedGroupPrice& p : out.groups)
         p.fusedNs = p.problem.empty() ? priceOf[p.exit] : p.unfusedNs;
     return out;

@@ -16,9 +16,11 @@ namespace costscope {
 struct FusedGroupPrice {
     std::vector<NodeId> members; // as given; the kernel's exit is the member the fused node keeps the id of
     NodeId exit = 0;
-    double unfusedNs = 0; // the members' own predictions, summed
-    double fusedNs = 0;   // the fused kernel's price; unfusedNs where the group could not be fused (see problem)
-    std::string problem;  // why the what-if refused the group; empty when it priced it
+    // The members' own predictions, summed, and the fused kernel's (unfusedNs where the group could not be fused,
+    // see problem); each as the node costs inside one submission where the profile has a graph composition.
+    double unfusedNs = 0;
+    double fusedNs = 0;
+    std::string problem; // why the what-if refused the group; empty when it priced it
 };
 
 struct FusedPricing {

@@ -56,6 +56,7 @@ class TestFusionVerified : public QObject {
 private slots:
     void fusedKernelsArePricedAsKernels();
     void groupsTheWhatIfRefusesKeepTheirSum();
+    void fusingSavesTheKernelsPerKernelTerm();
     void tablePairsMeasuredAndPredictedGains();
     void overheadIsTakenOffBothRuns();
     void untimedMemberIsNotChecked();
@@ -95,6 +96,26 @@ void TestFusionVerified::fusedKernelsArePricedAsKernels()
     // The run's kernels as groups: a timing's fused nodes, then its own.
     const auto groups = fusedGroupsOf({{s.mm, "MatMul", 5, {}}, {s.relu, "gemm", 9, {s.mm, s.add}}});
     QCOMPARE(groups, (std::vector<std::vector<NodeId>>{{s.mm, s.add, s.relu}}));
+}
+
+// Under a graph composition (whole = scale x kernels + per-kernel x count + fixed), fusing three kernels into one
+// saves two per-kernel terms besides the kernels' own times; the groups' gains add up to the whole graph's.
+void TestFusionVerified::fusingSavesTheKernelsPerKernelTerm()
+{
+    const Scripted s = scriptedGraph();
+    DeviceProfile plain = cudaProfile();
+    DeviceProfile composed = plain;
+    composed.graphComposition = {1.0, 3000.0, 0.0};
+    const std::vector<std::vector<NodeId>> groups = {{s.mm, s.add, s.relu}};
+    const FusedPricing without =
+        priceFusedGroups(s.g, {}, plain, makeCostModel("costscope")->estimate(s.g, plain), groups);
+    const GraphCost unfused = makeCostModel("costscope")->estimate(s.g, composed);
+    const FusedPricing with = priceFusedGroups(s.g, {}, composed, unfused, groups);
+    const double gainWithout = without.groups[0].unfusedNs - without.groups[0].fusedNs;
+    const double gainWith = with.groups[0].unfusedNs - with.groups[0].fusedNs;
+    QVERIFY2(std::abs(gainWith - gainWithout - 2 * 3000.0) <= 1e-6 * gainWith,
+             qPrintable(QString("gain %1 under the composition, %2 without").arg(gainWith).arg(gainWithout)));
+    QVERIFY(std::abs((unfused.totalNs - with.totalNs) - gainWith) <= 1e-6 * unfused.totalNs);
 }
 
 void TestFusionVerified::groupsTheWhatIfRefusesKeepTheirSum()
