@@ -146,7 +146,8 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
     }
     // Narrow layers at small batch on a regular grid of widths: there a GEMM reads its weights once and cuBLAS's
     // kernel, and with it the time, turns on which of k and n is wider (1x2048x512 took 2.9 us on an H200 where
-    // 1x512x2048 took 4.3 us and the widths above, none of them narrower than 768 on both sides, said 6-7 us).
+    // 1x512x2048 took 4.3 us, and with no width above holding n under 768 with k of 1024 or more, 6-7 us was
+    // predicted).
     row = 0;
     for (std::int64_t m : {1, 2, 4, 8, 16, 32, 64}) {
         int column = ++row;
