@@ -49,7 +49,7 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
         samples.push_back(std::move(s));
     }
     // The time share is the analytic model's, not the measurement's: a kernel measured anomalously slow would
-    // otherwise give itself most of its run's weight (a sampled 8x512x128 GEMM at 53 us, ten times its neighbours,
+    // otherwise give itself most of its run's weight (a sampled 8x512x128 GEMM at 53 us, eight times its neighbours,
     // took a quarter of its run's weight on two H200 calls and taught every batch-8 GEMM near it to be 3x slower).
     for (KernelSample& s : samples)
         s.weight = 0.5 / double(samples.size()) + (total > 0 ? 0.5 * s.analyticNs / total : 0.0);
