@@ -45,11 +45,14 @@ std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile&
         s.measuredNs = m->second;
         s.features = kernelFeatures(node, work.nodes[i], analytic, work.outputElements[i], work.inputReuseBytes[i]);
         s.family = family;
-        total += s.measuredNs;
+        total += s.analyticNs;
         samples.push_back(std::move(s));
     }
+    // The time share is the analytic model's, not the measurement's: a kernel measured anomalously slow would
+    // otherwise give itself most of its run's weight (a sampled 8x512x128 GEMM at 53 us, eight times its neighbours,
+    // took a quarter of its run's weight on two H200 calls and taught every batch-8 GEMM near it to be 3x slower).
     for (KernelSample& s : samples)
-        s.weight = 0.5 / double(samples.size()) + (total > 0 ? 0.5 * s.measuredNs / total : 0.0);
+        s.weight = 0.5 / double(samples.size()) + (total > 0 ? 0.5 * s.analyticNs / total : 0.0);
     return samples;
 }
 

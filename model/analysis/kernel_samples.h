@@ -14,9 +14,9 @@
 namespace costscope {
 
 // `measured` pairs node ids with the instrumented run's ns; `wholeMeasuredNs` is the plain run's median. Each run
-// carries the same total weight (1), half shared equally among its nodes and half by measured time, so that a
+// carries the same total weight (1), half shared equally among its nodes and half by analytic time, so that a
 // transformer's many small nodes do not outvote a CNN's few large ones and the nodes that decide the graph's time
-// count most.
+// count most, while a node measured anomalously slow does not weigh itself up.
 std::vector<KernelSample> kernelSamplesFrom(const Graph& g, const DeviceProfile& analyticProfile,
                                             const std::vector<std::pair<NodeId, double>>& measured,
                                             double wholeMeasuredNs, const std::string& family, double launchNs = 0);

@@ -3,6 +3,7 @@
 
 #include "edit/graph_builder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -120,30 +121,54 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
     const char* activations[] = {nullptr, "Gelu", "GeluApprox", "Relu"};
     // Plain and fused layers alternate along each row and swap places from one m to the next, so that every (k, n)
     // is sampled both ways; the fused ones take the four epilogues in turn.
-    int row = 0, fusedCount = 0;
+    int fusedCount = 0;
+    auto layer = [&](std::int64_t m, std::int64_t k, std::int64_t n, bool fused) {
+        const char* act = fused ? activations[fusedCount++ % 4] : nullptr;
+        s.add(2.0 * double(m) * double(k) * double(n), [&](GraphBuilder& b) {
+            const NodeId x = s.input(b, m >= 64 && m % 64 == 0 ? Dims{m / 64, 64, k} : Dims{m, k});
+            if (!fused)
+                return b.op(OpKind::MatMul, {x, s.param(b, {k, n})});
+            Op op = edit::defaultOp(OpKind::FusedMatMulBiasAct);
+            if (act)
+                op.attrs.set("activation", std::string(act));
+            else
+                op.attrs.erase("activation"); // bias only (the default op has Gelu)
+            return b.op(op, {x, s.param(b, {k, n}), s.param(b, {n})});
+        });
+    };
     // cuBLAS picks its kernel by shape, and batch-8 to batch-32 products can be slower than larger ones (split-K with
     // a second pass): every power of two is sampled.
+    int row = 0;
     for (std::int64_t m : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) {
         ++row;
-        for (std::size_t column = 0; column < kn.size(); ++column) {
-            // Named variables, not a structured binding: the lambda below captures them (clang before 16 cannot).
-            const std::int64_t k = kn[column].first, n = kn[column].second;
-            const double flops = 2.0 * double(m) * double(k) * double(n);
-            const bool fused = (std::size_t(row) + column) % 2 == 1;
-            const char* act = fused ? activations[fusedCount++ % 4] : nullptr;
-            s.add(flops, [&](GraphBuilder& b) {
-                const NodeId x = s.input(b, m >= 64 && m % 64 == 0 ? Dims{m / 64, 64, k} : Dims{m, k});
-                if (!fused)
-                    return b.op(OpKind::MatMul, {x, s.param(b, {k, n})});
-                Op op = edit::defaultOp(OpKind::FusedMatMulBiasAct);
-                if (act)
-                    op.attrs.set("activation", std::string(act));
-                else
-                    op.attrs.erase("activation"); // bias only (the default op has Gelu)
-                return b.op(op, {x, s.param(b, {k, n}), s.param(b, {n})});
+        for (std::size_t column = 0; column < kn.size(); ++column)
+            layer(m, kn[column].first, kn[column].second, (std::size_t(row) + column) % 2 == 1);
+    }
+    // Narrow layers at small batch on a regular grid of widths: there a GEMM reads its weights once and cuBLAS's
+    // kernel, and with it the time, turns on which of k and n is wider (1x2048x512 took 2.9 us on an H200 where
+    // 1x512x2048 took 4.3 us, and with no width above holding n under 768 with k of 1024 or more, 6-7 us was
+    // predicted).
+    row = 0;
+    for (std::int64_t m : {1, 2, 4, 8, 16, 32, 64}) {
+        int column = ++row;
+        for (std::int64_t k : {256, 512, 1024, 2048})
+            for (std::int64_t n : {256, 512, 1024, 2048})
+                if (std::find(kn.begin(), kn.end(), std::pair{k, n}) == kn.end())
+                    layer(m, k, n, ++column % 2 == 1);
+    }
+    // ONNX's Gemm as exporters write a linear layer: the weight stored [n, k] (trans_b) and a bias. cuBLAS runs the
+    // transposed operand with other kernels; no other sampled GEMM has it (AlexNet's 8x9216x4096 took 111 us, 2.4x
+    // its batch-1 time, and was predicted 76 us).
+    for (std::int64_t m : {1, 8, 64, 512})
+        for (const auto& [k, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {512, 512}, {768, 768}, {1024, 1000}, {2048, 1000}, {4096, 1000}, {4096, 4096}}) {
+            const std::int64_t kk = k, nn = n; // captured below: no binding
+            s.add(2.0 * double(m * kk * nn), [&](GraphBuilder& b) {
+                Op op = edit::defaultOp(OpKind::Gemm);
+                op.attrs.set("trans_b", true);
+                return b.op(op, {s.input(b, {m, kk}), s.param(b, {nn, kk}), s.param(b, {nn})});
             });
         }
-    }
     // Batched products of two activations, as exported attention computes scores (q k^T) and mixes values (p v):
     // one strided-batched call per node.
     for (std::int64_t bh : {8, 32, 96})

@@ -329,7 +329,8 @@ inline std::vector<Case> convSpectralCases()
                 }
         out.push_back({"Conv + Pool", b.finish(pl), {tensor({1, 1, 4, 4}, x)}, want});
     }
-    { // global average pool over a 20x20 window (the warp-per-output path), batch 2, 3 channels
+    { // global average pool over a 20x20 window (the block-per-output path, a window under its 256 threads' two
+      // strides), batch 2, 3 channels
         Builder b;
         const auto x = values(2 * 3 * 400, 61);
         auto ix = b.input({2, 3, 20, 20});

@@ -78,16 +78,20 @@ private slots:
     }
 
     // What the predictors learn from: every GEMM width is sampled plain and fused, the fused ones through every
-    // epilogue; batched activation products, batch norm and ONNX Sum are there; every graph infers its shapes.
+    // epilogue; ONNX's Gemm with a transposed weight, batched activation products, batch norm and ONNX Sum are
+    // there; every graph infers its shapes.
     void configurationsCoverWhatModelsRun()
     {
         std::map<std::pair<std::int64_t, std::int64_t>, std::set<std::string>> gemmKinds; // (k, n) -> op kinds
         std::set<std::string> epilogues, ops;
         int batchedProducts = 0;
+        std::set<std::int64_t> transposedGemmRows; // ONNX Gemm with its weight stored [n, k], by m
         for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
             QVERIFY2(!hasErrors(validateGraph(s.graph)), s.graph.name.c_str());
             for (const Node& n : s.graph.nodes) {
                 ops.insert(n.op.label());
+                if (n.op.kind == OpKind::Gemm && n.op.attrs.intOr("trans_b", 0) != 0 && n.inputs.size() == 3)
+                    transposedGemmRows.insert(n.shape.dims[0].value);
                 if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
                     continue;
                 const Node& w = s.graph.nodes[*s.graph.indexOf(n.inputs[1])];
@@ -101,7 +105,10 @@ private slots:
                     epilogues.insert(n.op.attrs.stringOr("activation", "none"));
             }
         }
-        QVERIFY(gemmKinds.size() >= 14);
+        QVERIFY(gemmKinds.size() >= 26);
+        for (const auto& kn : {std::pair<std::int64_t, std::int64_t>{2048, 512}, {512, 2048}, {1024, 256}, {512, 256}})
+            QVERIFY(gemmKinds.contains(kn)); // the narrow grid, where a GEMV's kernel turns on which side is wider
+        QCOMPARE(transposedGemmRows, (std::set<std::int64_t>{1, 8, 64, 512}));
         for (const auto& [kn, kinds] : gemmKinds)
             QVERIFY2(kinds.size() == 2, (std::to_string(kn.first) + "x" + std::to_string(kn.second)).c_str());
         QCOMPARE(epilogues, (std::set<std::string>{"none", "Gelu", "GeluApprox", "Relu"}));

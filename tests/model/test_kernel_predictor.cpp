@@ -185,6 +185,36 @@ private slots:
         QVERIFY(std::fabs(weights - 1) < 1e-9); // each run weighs one
     }
 
+    void anAnomalouslySlowNodeDoesNotWeighItselfUp()
+    {
+        // A scripted plan whose nodes run at their analytic time, but for one measured 50x slower (a sampled
+        // 8x512x128 GEMM took 53 us on an H200, eight times its neighbours): its weight is its analytic share of the
+        // run, not the half of the run its measured time would claim.
+        const Graph g = modelZoo().front().build(1);
+        const DeviceProfile p = cpuTestProfile();
+        const GraphCost cost = CostscopeCostModel().estimate(g, p);
+        std::vector<std::pair<NodeId, double>> measured;
+        double whole = 0;
+        for (const NodeCost& n : cost.nodes)
+            if (n.totalNs > 0) {
+                const double ns = (measured.empty() ? 50 : 1) * n.totalNs;
+                measured.emplace_back(n.id, ns);
+                whole += ns;
+            }
+        const auto samples = kernelSamplesFrom(g, p, measured, whole, "gpt");
+        QVERIFY(samples.size() > 2);
+        double analytic = 0, weights = 0;
+        for (const KernelSample& s : samples)
+            analytic += s.analyticNs;
+        for (const KernelSample& s : samples) {
+            const double expected = 0.5 / double(samples.size()) + 0.5 * s.analyticNs / analytic;
+            QVERIFY2(std::fabs(s.weight - expected) < 1e-12, qPrintable(QString::number(s.weight)));
+            weights += s.weight;
+        }
+        QVERIFY(std::fabs(weights - 1) < 1e-9);
+        QVERIFY(samples.front().measuredNs > 40 * samples.front().analyticNs); // the slow one is still its own label
+    }
+
     void leaveOneFamilyOutNeverTrainsOnTheHeldOutFamily()
     {
         // Two families whose kernels run at different ratios of the analytic time: the held-out family is
