@@ -124,7 +124,8 @@ bool readInPlaceOnly(const Graph& g, const std::vector<std::vector<std::size_t>>
 }
 } // namespace
 
-QkvViewPlan planQkvViews(const Graph& g, const Bindings& bindings, const FusionPlan& fusion)
+QkvViewPlan planQkvViews(const Graph& g, const Bindings& bindings, const FusionPlan& fusion,
+                         const std::vector<DType>& types)
 {
     QkvViewPlan plan;
     plan.viewOf.assign(fusion.groups.size(), -1);
@@ -135,9 +136,10 @@ QkvViewPlan planQkvViews(const Graph& g, const Bindings& bindings, const FusionP
     const auto consumers = g.consumers();
     for (std::size_t gi = 0; gi < fusion.groups.size(); ++gi) {
         const FusionGroup& group = fusion.groups[gi];
-        if (group.kind != FusionGroup::Kind::Attention)
-            continue;
         const AttentionOperands& op = group.attention;
+        if (group.kind != FusionGroup::Kind::Attention
+            || (!types.empty() && std::find(types.begin(), types.end(), g.nodes[op.q].shape.dtype) == types.end()))
+            continue;
         // Heads interleaved ([batch, seq, heads, head_dim]): a row is a token's heads; else a row is one head's.
         const std::size_t rowDims = op.heads > 1 ? 2 : 1;
         QkvView view;

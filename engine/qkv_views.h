@@ -16,8 +16,8 @@
 namespace costscope {
 
 struct QkvView {
-    std::size_t group = 0; // index into FusionPlan::groups
-    std::size_t base = 0;  // node position of the tensor q, k and v are slices of
+    std::size_t group = 0;                // index into FusionPlan::groups
+    std::size_t base = 0;                 // node position of the tensor q, k and v are slices of
     std::int64_t rowStride = 0;           // elements: the base's last dim
     std::array<std::int64_t, 3> offset{}; // elements: where q, k and v start along that dim
     // Per operand (q, k, v): the slicing node, then the view ops (Reshape...) up to the group's operand.
@@ -36,7 +36,9 @@ struct QkvViewPlan {
     bool isSkipped(std::size_t pos) const { return pos < skipped.size() && skipped[pos]; }
 };
 
-// The attention groups of `fusion` that can read q, k and v in place, and the slices no other node reads.
-QkvViewPlan planQkvViews(const Graph& g, const Bindings& bindings, const FusionPlan& fusion);
+// The attention groups of `fusion` that can read q, k and v in place, and the slices no other node reads; only groups
+// whose q has one of `types` where that is not empty (the CUDA backend's F16/BF16: cuDNN's SDPA takes strides).
+QkvViewPlan planQkvViews(const Graph& g, const Bindings& bindings, const FusionPlan& fusion,
+                         const std::vector<DType>& types = {});
 
 } // namespace costscope

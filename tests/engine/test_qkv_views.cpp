@@ -95,11 +95,17 @@ void TestQkvViews::exportedGpt2ReadsQkvInPlace()
 
 void TestQkvViews::sixteenBitGpt2ReadsQkvInPlace()
 {
-    // As the CUDA backend plans the bench's bf16 graph (16-bit groups).
+    // As the CUDA backend plans the bench's bf16 graph (16-bit groups, views for F16/BF16 attention only); the F32
+    // graph gets none there.
+    const std::vector<DType> sixteenBit = {DType::F16, DType::BF16};
     auto g = edit::withPrecision(exportedGpt2(), Precision::Bf16);
     QVERIFY(g);
     const FusionPlan fusion = planFusion(*g, {}, attention(true));
-    checkGpt2Views(*g, fusion, planQkvViews(*g, {}, fusion));
+    checkGpt2Views(*g, fusion, planQkvViews(*g, {}, fusion, sixteenBit));
+    const Graph f32 = exportedGpt2();
+    const QkvViewPlan none = planQkvViews(f32, {}, planFusion(f32, {}, attention(true)), sixteenBit);
+    QVERIFY(none.views.empty());
+    QCOMPARE(skippedCount(none), std::size_t(0));
 }
 
 void TestQkvViews::sliceReadElsewhereIsKept()
