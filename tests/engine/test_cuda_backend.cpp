@@ -115,14 +115,23 @@ void TestCudaBackend::unsupportedOpNamesTheNode()
 #endif
 }
 
+// The GPT-2-shaped graph (cuda_transformer_graphs.h) at batch 2 in element-wise nodes, with attention written out as
+// an ONNX export writes it where `exported`.
+static cudacases::TransformerConfig decomposedAtBatchTwo(std::int64_t layers, bool exported)
+{
+    cudacases::TransformerConfig c;
+    c.layers = layers;
+    c.batch = 2;
+    c.decomposed = true;
+    c.exportedAttention = exported;
+    return c;
+}
+
 void TestCudaBackend::fusedKernelsMatchUnfused()
 {
     REQUIRE_GPU();
 #ifdef COSTSCOPE_HAVE_CUDA
-    cudacases::TransformerConfig config;
-    config.layers = 1;
-    config.batch = 2;
-    config.decomposed = true;
+    const cudacases::TransformerConfig config = decomposedAtBatchTwo(1, false);
     const Graph g = cudacases::transformerGraph(config);
     const HostTensor ids({config.batch, config.seq}, DType::I64);
     std::vector<std::vector<HostTensor>> outputs;
@@ -224,10 +233,7 @@ void TestCudaBackend::qkvViewsMatchTheCopies()
     // Two GPT-2 layers as an export writes attention (Split as Narrow, Reshape, Transpose), in bf16: with views (the
     // default) no Narrow runs and cuDNN reads q, k and v in place; with COSTSCOPE_CUDA_QKV_VIEWS=0, or cuDNN off, the
     // six Narrows run. The outputs agree within bf16 rounding.
-    cudacases::TransformerConfig config;
-    config.layers = 2;
-    config.batch = 2;
-    config.decomposed = config.exportedAttention = true;
+    const cudacases::TransformerConfig config = decomposedAtBatchTwo(2, true);
     auto g = edit::withPrecision(cudacases::transformerGraph(config), Precision::Bf16);
     QVERIFY(g);
     const HostTensor ids({config.batch, config.seq}, DType::I64);
