@@ -28,7 +28,9 @@
 #             and run --fusion compare --json (fusion verified; $OUT/fusion-compare-NAME.json)
 #   sixteen-bit  build-sixteen (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_sixteen_bit
 #             (native fp16/bf16: a GEMM chain, an element-wise chain, LayerNorm+Softmax and GPT-2 blocks against the
-#             CPU backend, then bf16 vs fp32 vs bf16 widened to fp32 (COSTSCOPE_CUDA_NATIVE_16BIT=0) times; then fp8
+#             CPU backend, then bf16 vs fp32 vs bf16 widened to fp32 (COSTSCOPE_CUDA_NATIVE_16BIT=0) times; the
+#             ONNX-like block's attention with q, k, v read in place and with COSTSCOPE_CUDA_QKV_VIEWS=0: COPY and QKV
+#             lines give the slice-copy kernels and the whole block's bf16 time both ways; then fp8
 #             GEMMs as cuBLASLt FP8 products against the CPU backend, timed vs bf16 and widened);
 #             SIXTEEN_ARGS adds bench arguments (--quick: no GPT-2 timing; --fp8-only: the fp8 block alone)
 #   conformance-cuda  the ONNX node suite (.carry/conformance_node.tar.gz) through costscope-cli run --backend cuda,

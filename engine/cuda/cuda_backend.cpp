@@ -11,6 +11,7 @@
 #include "widen_to_f32.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 
@@ -164,14 +165,27 @@ Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
     return true;
 }
 
-// One step for a fusion group at its exit; where the group cannot run as one kernel, its members one by one.
-Result<bool> lowerGroup(CudaPlan& plan, const FusionGroup& group)
+// One step for a fusion group at its exit; where the group cannot run as one kernel, its members one by one, after
+// the slices of q, k and v that were left to be read in place (`view`) have run after all.
+Result<bool> lowerGroup(CudaPlan& plan, const FusionGroup& group, const QkvView* view)
 {
     std::string label;
-    if (auto launch = cuda::lowerFusionGroup(plan, group, &label)) {
+    if (auto launch = cuda::lowerFusionGroup(plan, group, &label, view)) {
         std::vector<std::size_t> others(group.members.begin(), group.members.end() - 1);
         plan.steps().push_back({group.exit(), std::move(label), std::move(*launch), std::move(others)});
         return true;
+    }
+    std::vector<DeviceValue>& values = plan.values();
+    for (const auto& chain : view ? view->chain : std::array<std::vector<std::size_t>, 3>{}) {
+        const std::size_t slice = chain.front();
+        if (!values[slice].ptr) {
+            if (auto r = allocateValue(plan, slice); !r)
+                return r;
+            if (auto r = lowerNode(plan, slice, cuda::findLowering(plan.graph().nodes[slice].op.kind)); !r)
+                return r;
+        }
+        for (std::size_t p : chain)
+            values[p].ptr = values[slice].ptr;
     }
     for (std::size_t m : group.members) {
         if (m != group.exit())
@@ -232,6 +246,11 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         o.sixteenBit = true; // the kernels load and store F16/BF16 (a widened graph has none left)
         fusion = planFusion(pg, bindings, o);
     }
+    // 16-bit attention on cuDNN's SDPA reading q, k and v in place from the packed QKV tensor: the slices only it
+    // reads do not run (where cuDNN refuses after all, the attention step copies them itself: cuda_lower.h).
+    const QkvViewPlan views = m_compileOptions.fusion && cuda::qkvViewsRequested() && cuda::cudnnSdpaExpected()
+                                  ? planQkvViews(pg, bindings, fusion, {DType::F16, DType::BF16})
+                                  : QkvViewPlan{};
     std::vector<DeviceValue>& values = plan->values();
     for (std::size_t pos : *order) {
         const Node& n = pg.nodes[pos];
@@ -257,8 +276,8 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
             v.ptr = src.ptr;
             continue;
         }
-        if (fusion.isInternal(pos))
-            continue; // its value never leaves the group's kernel
+        if (fusion.isInternal(pos) || views.isSkipped(pos))
+            continue; // its value never leaves the group's kernel, or the group reads it in place
         if (auto r = allocateValue(*plan, pos); !r)
             return r.error();
         if (kind == OpKind::Input) {
@@ -267,7 +286,8 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         }
         if (leaf)
             continue;
-        auto r = fusion.isFused(pos) ? lowerGroup(*plan, fusion.groups[std::size_t(fusion.groupOf[pos])])
+        const auto group = std::size_t(fusion.groupOf[pos]);
+        auto r = fusion.isFused(pos) ? lowerGroup(*plan, fusion.groups[group], views.viewFor(group))
                                      : lowerNode(*plan, pos, lower);
         if (!r)
             return r.error();

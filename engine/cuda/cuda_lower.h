@@ -9,6 +9,7 @@
 #include "cuda/fused_kernels.h"
 #include "fusion_plan.h"
 #include "op_attrs.h"
+#include "qkv_views.h"
 #include "shape_util.h"
 
 #include <optional>
@@ -77,10 +78,19 @@ bool makeStridedCopy(const Dims& dims, const Dims& srcStrides, const Dims& dstSt
 // (cudnn_sdpa_config.h, cudnn_sdpa.h), else our kernels (launchAttention). `kernel` gets "cudnn_sdpa", or for a
 // 16-bit problem that stays with ours "ours: " and why; nothing for F32 (only our kernels take it).
 LowerResult attentionLaunch(CudaPlan& plan, const AttentionArgs& a, std::size_t node, std::string& kernel);
+// Whether 16-bit attention goes to cuDNN's SDPA unless cuDNN refuses it: built with cudnn_frontend, not switched off.
+bool cudnnSdpaExpected();
+// The same problem with q, k and v read in place (`inPlace`: `a` with q, k and v pointing into one packed tensor and
+// its strides over them; the output as `a` has it, dense): cuDNN's SDPA where it takes that ("cudnn_sdpa, qkv in
+// place"), else q, k and v copied into dense scratch in the same launch and attentionLaunch ("..., qkv copied").
+LowerResult attentionLaunchInPlace(CudaPlan& plan, const AttentionArgs& a, const AttentionArgs& inPlace,
+                                   std::size_t node, std::string& kernel);
 
 // One launch for a fusion group whose exit has its buffer and whose internal members have their dims (and no buffer);
 // `label` gets the kernel's name. An error when the group cannot run as one kernel: its nodes then run one by one.
-LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label);
+// An attention group with a `view` reads q, k and v in place from the view's base (qkv_views.h).
+LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label,
+                             const QkvView* view = nullptr);
 
 LowerResult lowerBinary(LowerContext&);
 LowerResult lowerActivation(LowerContext&);

@@ -140,7 +140,7 @@ Result<std::shared_ptr<fe::graph::Graph>> buildGraph(cudnnHandle_t handle, const
         options.set_bias(bias);
     }
     auto [o, stats] = g->sdpa(q, k, v, options);
-    o->set_output(true).set_dim(qDims).set_stride(vec(c.qStrides)).set_uid(kO);
+    o->set_output(true).set_dim(qDims).set_stride(vec(c.oStrides)).set_uid(kO);
     if (auto status = g->build(handle, {fe::HeurMode_t::A}); status.is_bad())
         return Diagnostic::error("cuDNN: " + shortReason(status.get_message()));
     return g;

@@ -17,8 +17,9 @@ std::string SdpaConfig::key() const
 {
     return std::string(bf16 ? "bf16" : "fp16") + " b" + std::to_string(batch) + " h" + std::to_string(heads) + "/"
            + std::to_string(kvHeads) + " s" + std::to_string(sq) + "x" + std::to_string(sk) + " d"
-           + std::to_string(headDim) + " q(" + dimsText(qStrides) + ") kv(" + dimsText(kvStrides) + ")"
-           + (causal ? " causal" : "") + (window > 0 ? " window" + std::to_string(window) : "")
+           + std::to_string(headDim) + " q(" + dimsText(qStrides) + ") kv(" + dimsText(kvStrides) + ") o("
+           + dimsText(oStrides) + ")" + (causal ? " causal" : "")
+           + (window > 0 ? " window" + std::to_string(window) : "")
            + (bias ? " bias(" + dimsText(biasDims) + "/" + dimsText(biasStrides) + ")" : "") + " scale"
            + std::to_string(scale);
 }
@@ -55,6 +56,7 @@ Result<SdpaConfig> sdpaConfigFor(const AttentionArgs& a)
     c.headDim = a.headDim;
     c.qStrides = {a.qStrides[0], a.qStrides[1], a.qStrides[2], 1};
     c.kvStrides = {a.kvStrides[0], a.kvStrides[1], a.kvStrides[2], 1};
+    c.oStrides = c.qStrides;
     c.causal = banded;
     c.window = a.mask == MaskKind::Window ? a.window : 0;
     if (a.mask == MaskKind::Input) {

@@ -14,12 +14,14 @@
 namespace costscope::cuda {
 
 // One SDPA problem as cuDNN's graph takes it: q, k, v and the output as [batch, heads, seq, head_dim] with element
-// strides (the last 1), grouped KV heads as k/v's head count, and an optional additive bias of q's type.
+// strides (the last 1; q, k and v may be strided views of one packed tensor), grouped KV heads as k/v's head count, and
+// an optional additive bias of q's type.
 struct SdpaConfig {
     using Dims4 = std::array<std::int64_t, 4>;
     bool bf16 = false; // else fp16
     std::int64_t batch = 0, heads = 0, kvHeads = 0, sq = 0, sk = 0, headDim = 0;
-    Dims4 qStrides{}, kvStrides{}; // the output has q's
+    // The output's strides are q's unless q is read in place from a wider tensor (qkv_views.h): then the output's own.
+    Dims4 qStrides{}, kvStrides{}, oStrides{};
     // Causal: query row i sees keys up to i + sk - sq (the diagonal aligned at the bottom right, as
     // attention_score.cuh's attentionKeyRange); window > 0 keeps the last `window` of those.
     bool causal = false;

@@ -38,5 +38,8 @@ void launchFusedElementwise(const FusedElementwiseArgs& a, cudaStream_t s);
 // COSTSCOPE_CUDA_FUSED_ATTENTION=0. The tiled attention kernel takes 0.41-0.67x the unfused kernels' time on an H200
 // (bench_cuda_fusion); the warp-per-row kernel before it took 1.7-2.2x, and fusing was off by default then.
 bool fusedAttentionRequested();
+// Whether fused attention reads q, k and v in place where they are slices of one packed tensor (qkv_views.h), and
+// the slices' copies no other node reads are not launched: yes unless the environment sets COSTSCOPE_CUDA_QKV_VIEWS=0.
+bool qkvViewsRequested();
 
 } // namespace costscope::cuda

@@ -234,8 +234,9 @@ LowerResult lowerGemmEpilogue(CudaPlan& plan, const FusionGroup& group, std::str
     });
 }
 // The attention pattern (engine/fusion_plan.h) as one launch of an attention kernel (attentionLaunch), reading q, k
-// and v as [batch, seq, heads * head_dim] and writing the result so.
-LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
+// and v as [batch, seq, heads * head_dim] and writing the result so; with a `view`, q, k and v in place from the
+// view's base (rows of its last dim), the output dense as before.
+LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label, const QkvView* view)
 {
     const Graph& g = plan.graph();
     const std::vector<DeviceValue>& values = plan.values();
@@ -302,6 +303,27 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     a.v = static_cast<const float*>(v.ptr);
     a.out = static_cast<float*>(out.ptr);
     std::string kernel;
+    if (view) {
+        const DeviceValue& base = values[view->base];
+        if (!base.ptr || base.dtype != q.dtype)
+            return lowerError("attention: q, k and v cannot be read in place from " + valueString(base));
+        const std::int64_t row = view->rowStride;
+        const auto at = [&](std::size_t i) {
+            return reinterpret_cast<const float*>(static_cast<const char*>(base.ptr)
+                                                  + view->offset[i] * std::int64_t(byteSize(base.dtype)));
+        };
+        AttentionArgs inPlace = a;
+        inPlace.q = at(0);
+        inPlace.k = at(1);
+        inPlace.v = at(2);
+        inPlace.qStrides[0] = a.sq * row;
+        inPlace.qStrides[2] = row;
+        inPlace.kvStrides[0] = a.sk * row;
+        inPlace.kvStrides[2] = row;
+        auto launch = attentionLaunchInPlace(plan, a, inPlace, group.exit(), kernel);
+        *label = "attention[" + kernel + "](" + fusionGroupName(g, group) + ")";
+        return launch;
+    }
     auto launch = attentionLaunch(plan, a, group.exit(), kernel);
     *label = "attention" + (kernel.empty() ? "" : "[" + kernel + "]") + "(" + fusionGroupName(g, group) + ")";
     return launch;
@@ -353,12 +375,18 @@ bool fusedAttentionRequested()
     return !env || std::string(env) != "0";
 }
 
-LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label)
+bool qkvViewsRequested()
+{
+    const char* env = std::getenv("COSTSCOPE_CUDA_QKV_VIEWS");
+    return !env || std::string(env) != "0";
+}
+
+LowerResult lowerFusionGroup(CudaPlan& plan, const FusionGroup& group, std::string* label, const QkvView* view)
 {
     if (group.kind == FusionGroup::Kind::GemmEpilogue)
         return lowerGemmEpilogue(plan, group, label);
     if (group.kind == FusionGroup::Kind::Attention)
-        return lowerAttentionGroup(plan, group, label);
+        return lowerAttentionGroup(plan, group, label, view);
     return lowerElementWiseGroup(plan, group, label);
 }
 

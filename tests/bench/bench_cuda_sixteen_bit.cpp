@@ -13,6 +13,10 @@
 // Graphs with attention run both ways in step 1 and in the bf16 timing: with cuDNN's fused SDPA where it takes the
 // problem (cuda/cudnn_sdpa.h) and with COSTSCOPE_CUDNN=off (our kernels); the KERNEL lines name the attention kernel
 // that ran (Attention[cudnn_sdpa], or Attention[ours: why not cuDNN]), the ATTN lines give both times.
+// The ONNX-like GPT-2 block (q, k and v sliced by Narrow out of the packed QKV projection) runs with its attention
+// reading q, k and v in place (engine/qkv_views.h: "cudnn_sdpa, qkv in place") and with COSTSCOPE_CUDA_QKV_VIEWS=0
+// (the slices copied): both against the CPU backend, the COPY lines give their slice-copy kernel counts, the QKV
+// line the whole block's bf16 time both ways.
 // Tolerance: each node boundary rounds to the 16-bit type (unit roundoff u = 2^-8 for bf16, 2^-11 for fp16); the
 // two backends round at different places (the CUDA backend fuses, and runs fallback ops in F32), so their results
 // differ by independent rounding errors of about u per rounding stage. Independent errors add in quadrature, and a
@@ -175,6 +179,9 @@ struct CaseSpec {
     // output is as large as its terms make it, more where they cancel.
     double cancellation = 1;
     int attentionKernels = 0; // fused attention kernels the 16-bit plan must hold (the written-out pattern fused)
+    // Slice copies (Narrow/Slice kernels) the 16-bit plan holds with q, k and v read in place, and with
+    // COSTSCOPE_CUDA_QKV_VIEWS=0; -1: no such A/B for this case.
+    int copiesWithViews = -1, copiesWithout = -1;
 };
 
 // Inputs of g in its own dtypes: floats smooth in [-1, 1], token ids within the vocabulary.
@@ -216,6 +223,7 @@ struct Ran {
     std::vector<HostTensor> outputs;
     double medianUs = 0;
     int casts = 0;
+    int copies = 0; // Narrow and Slice kernels
     std::vector<std::string> labels;
     // The attention kernels (an Attention node, or the written-out pattern fused): how many a run holds, and the
     // median over the instrumented runs of their time per kernel (one per layer).
@@ -243,20 +251,34 @@ std::string attentionKernelName(const std::string& label)
     return open == std::string::npos || close == std::string::npos ? "ours" : label.substr(open + 1, close - open - 1);
 }
 
-// Runs `f` with COSTSCOPE_CUDNN=off when `cudnn` is false (plans read it as they compile), as before otherwise.
+// Runs `f` with environment variable `name` set to `value` when `set` (plans read it as they compile), restored after.
+template <typename F>
+auto withEnv(const char* name, const char* value, bool set, F f)
+{
+    const char* before = std::getenv(name);
+    const std::string saved = before ? before : "";
+    if (set)
+        setenv(name, value, 1);
+    auto r = f();
+    if (before)
+        setenv(name, saved.c_str(), 1);
+    else
+        unsetenv(name);
+    return r;
+}
+
+// Runs `f` with COSTSCOPE_CUDNN=off when `cudnn` is false, as before otherwise.
 template <typename F>
 auto withCudnn(bool cudnn, F f)
 {
-    const char* before = std::getenv("COSTSCOPE_CUDNN");
-    const std::string saved = before ? before : "";
-    if (!cudnn)
-        setenv("COSTSCOPE_CUDNN", "off", 1);
-    auto r = f();
-    if (before)
-        setenv("COSTSCOPE_CUDNN", saved.c_str(), 1);
-    else
-        unsetenv("COSTSCOPE_CUDNN");
-    return r;
+    return withEnv("COSTSCOPE_CUDNN", "off", !cudnn, f);
+}
+
+// Runs `f` with COSTSCOPE_CUDA_QKV_VIEWS=0 (the q, k and v slices copied) when `views` is false.
+template <typename F>
+auto withQkvViews(bool views, F f)
+{
+    return withEnv("COSTSCOPE_CUDA_QKV_VIEWS", "0", !views, f);
 }
 
 Result<Ran> runWith(Backend& be, const Graph& g, const std::vector<HostTensor>& inputs, int timedRuns)
@@ -276,6 +298,7 @@ Result<Ran> runWith(Backend& be, const Graph& g, const std::vector<HostTensor>& 
     if (auto t = (*plan)->runInstrumented(nullptr))
         for (const NodeTiming& k : *t) {
             out.casts += k.label.rfind("Cast", 0) == 0 ? 1 : 0;
+            out.copies += k.label.rfind("Narrow", 0) == 0 || k.label.rfind("Slice", 0) == 0 ? 1 : 0;
             if (isAttentionKernel(k.label) && out.attentionKernels++ == 0)
                 out.attentionLabel = k.label;
             out.labels.push_back(k.label);
@@ -347,6 +370,34 @@ Graph retyped(const Graph& g, Precision p)
     return r ? *r : g;
 }
 
+// The A/B of q, k and v read in place: `views` is the default run (views on), checked above; the run with
+// COSTSCOPE_CUDA_QKV_VIEWS=0 is checked against the CPU backend too, and both runs' slice copies are counted.
+void checkQkvViews(const CaseSpec& spec, const Graph& g, const Ran& views, const Ran& cpu, double tolerance,
+                   const std::string& what)
+{
+    CudaBackend cuda;
+    auto copied = withQkvViews(false, [&] { return runOn(cuda, g, 1); });
+    if (!copied) {
+        check(false, what + " (COSTSCOPE_CUDA_QKV_VIEWS=0): " + copied.error().message);
+        return;
+    }
+    std::printf("COPY %s: %d slice copy kernel(s) with qkv views (attention %s), %d with COSTSCOPE_CUDA_QKV_VIEWS=0 "
+                "(attention %s)\n",
+                what.c_str(), views.copies, attentionKernelName(views.attentionLabel).c_str(), copied->copies,
+                attentionKernelName(copied->attentionLabel).c_str());
+    check(views.copies == spec.copiesWithViews, what + " with qkv views: " + std::to_string(views.copies)
+                                                    + " slice copy kernel(s), " + std::to_string(spec.copiesWithViews)
+                                                    + " expected");
+    check(views.attentionLabel.find("qkv in place") != std::string::npos,
+          what + " with qkv views: attention reads q, k and v in place (" + views.attentionLabel + ")");
+    check(copied->copies == spec.copiesWithout,
+          what + " with COSTSCOPE_CUDA_QKV_VIEWS=0: " + std::to_string(copied->copies) + " slice copy kernel(s), "
+              + std::to_string(spec.copiesWithout) + " expected");
+    const double err = normwiseError(copied->outputs, cpu.outputs);
+    check(err <= tolerance, what + " (COSTSCOPE_CUDA_QKV_VIEWS=0) vs the CPU backend: normwise error "
+                                + std::to_string(err) + " (tolerance " + std::to_string(tolerance) + ")");
+}
+
 void checkAgainstCpu(const CaseSpec& spec, Precision p, bool cudnn)
 {
     const std::string what = spec.name + " " + std::string(precisionName(p)) + (cudnn ? "" : " (COSTSCOPE_CUDNN=off)");
@@ -381,6 +432,8 @@ void checkAgainstCpu(const CaseSpec& spec, Precision p, bool cudnn)
     }
     check(got->casts <= spec.castsAllowed, what + ": " + std::to_string(got->casts) + " Cast kernel(s), at most "
                                                + std::to_string(spec.castsAllowed) + " expected");
+    if (!g_dryRun && cudnn && spec.copiesWithViews >= 0)
+        checkQkvViews(spec, g, *got, *want, tolerance, what);
 }
 
 void timeAgainstFp32(const CaseSpec& spec)
@@ -412,6 +465,18 @@ void timeAgainstFp32(const CaseSpec& spec)
                     spec.name.c_str(), attentionKernelName(bf16->attentionLabel).c_str(), bf16->attentionUs,
                     bf16->medianUs, ours->attentionUs, ours->medianUs,
                     ours->attentionUs > 0 ? bf16->attentionUs / ours->attentionUs : 0.0);
+    }
+    if (spec.copiesWithViews >= 0) {
+        auto copied = withQkvViews(false, [&] { return runOn(cuda, narrow, kTimedRuns); });
+        if (!copied) {
+            check(false, spec.name + " timing (COSTSCOPE_CUDA_QKV_VIEWS=0): " + copied.error().message);
+            return;
+        }
+        std::printf("QKV  %-28s bf16 whole block: qkv views %9.1f us (%d slice copies, attention %s %.1f us)  "
+                    "COSTSCOPE_CUDA_QKV_VIEWS=0 %9.1f us (%d slice copies, attention %.1f us): views %.3fx\n",
+                    spec.name.c_str(), bf16->medianUs, bf16->copies, attentionKernelName(bf16->attentionLabel).c_str(),
+                    bf16->attentionUs, copied->medianUs, copied->copies, copied->attentionUs,
+                    copied->medianUs > 0 ? bf16->medianUs / copied->medianUs : 0.0);
     }
 }
 
@@ -768,9 +833,11 @@ int main(int argc, char** argv)
         {"gpt-2 block (IR)", [](bool large) { return large ? gpt2(8, 128, 768, false) : gpt2(1, 32, 64, false); }, 20,
          0, !quick},
         // Attention written out as the ONNX export writes it (Transposes, MatMul, scale, a bf16/fp16 causal mask
-        // added, Softmax, MatMul) at sequence 128: one fused attention kernel per layer, as in fp32.
+        // added, Softmax, MatMul) at sequence 128: one fused attention kernel per layer, as in fp32, reading q, k and
+        // v in place from the QKV projection (no Narrow kernel; 6 with COSTSCOPE_CUDA_QKV_VIEWS=0).
         {"gpt-2 block (ONNX-like)",
-         [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 128, 128, true); }, 40, 0, !quick, 1, 2},
+         [](bool large) { return large ? gpt2(8, 128, 768, true) : gpt2(1, 128, 128, true); }, 40, 0, !quick, 1, 2, 0,
+         6},
     };
     // Graphs with attention also run with COSTSCOPE_CUDNN=off (our kernels), on the GPU.
     auto hasAttention = [](const CaseSpec& spec) {

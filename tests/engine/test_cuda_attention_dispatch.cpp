@@ -146,6 +146,21 @@ void TestCudaAttentionDispatch::sdpaTakesSixteenBitProblems()
     // Plans share a graph per key: a different problem has a different key.
     QVERIFY(c->key() != sdpaConfigFor(perHead())->key());
     QCOMPARE(sdpaConfigFor(perHead())->key(), sdpaConfigFor(perHead())->key());
+    // The output has q's strides, unless q, k and v are read in place from the packed QKV tensor (rows of 3 * 768,
+    // qkv_views.h): the output's own dense strides then, and the key tells the two graphs apart.
+    auto dense = sdpaConfigFor(perHead());
+    QCOMPARE(dense->oStrides, dense->qStrides);
+    AttentionArgs packed = perHead();
+    packed.qStrides[0] = packed.kvStrides[0] = 128 * 3 * 768;
+    packed.qStrides[1] = packed.kvStrides[1] = 64;
+    packed.qStrides[2] = packed.kvStrides[2] = 3 * 768;
+    auto inPlace = sdpaConfigFor(packed);
+    QVERIFY2(inPlace, refusal(packed).c_str());
+    QCOMPARE(inPlace->qStrides, (costscope::cuda::SdpaConfig::Dims4{128 * 3 * 768, 64, 3 * 768, 1}));
+    QCOMPARE(inPlace->kvStrides, inPlace->qStrides);
+    auto withDenseOut = *inPlace;
+    withDenseOut.oStrides = {128 * 768, 64, 768, 1};
+    QVERIFY(withDenseOut.key() != inPlace->key());
 #else
     QSKIP("built without CUDA");
 #endif

@@ -2,7 +2,8 @@
 // The CUDA backend against host reference values, one or two graphs per op family (cuda_case_list.h), in both
 // timing modes (CUDA graph replay and per-node events); out-of-memory and unsupported ops as error values; fused
 // kernels (engine/fusion_plan.h) against the same graph unfused; bf16 attention on cuDNN's SDPA and on our kernels
-// (COSTSCOPE_CUDNN=off), each against the reference, with the kernel named in the node's label.
+// (COSTSCOPE_CUDNN=off), each against the reference, with the kernel named in the node's label; bf16 attention reading
+// q, k and v in place from the packed QKV tensor (engine/qkv_views.h) against the same graph with the slices copied.
 // Skips cleanly where no GPU is present (CI).
 #include "../bench/cuda_transformer_graphs.h"
 #include "cuda_attention_cases.h"
@@ -17,6 +18,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace costscope;
@@ -32,6 +34,7 @@ private slots:
     void timingsNameThePrecision();
     void fusedKernelsMatchUnfused();
     void sixteenBitAttentionNamesItsKernel();
+    void qkvViewsMatchTheCopies();
     void noDeviceIsAnErrorValue();
 };
 
@@ -112,14 +115,23 @@ void TestCudaBackend::unsupportedOpNamesTheNode()
 #endif
 }
 
+// The GPT-2-shaped graph (cuda_transformer_graphs.h) at batch 2 in element-wise nodes, with attention written out as
+// an ONNX export writes it where `exported`.
+static cudacases::TransformerConfig decomposedAtBatchTwo(std::int64_t layers, bool exported)
+{
+    cudacases::TransformerConfig c;
+    c.layers = layers;
+    c.batch = 2;
+    c.decomposed = true;
+    c.exportedAttention = exported;
+    return c;
+}
+
 void TestCudaBackend::fusedKernelsMatchUnfused()
 {
     REQUIRE_GPU();
 #ifdef COSTSCOPE_HAVE_CUDA
-    cudacases::TransformerConfig config;
-    config.layers = 1;
-    config.batch = 2;
-    config.decomposed = true;
+    const cudacases::TransformerConfig config = decomposedAtBatchTwo(1, false);
     const Graph g = cudacases::transformerGraph(config);
     const HostTensor ids({config.batch, config.seq}, DType::I64);
     std::vector<std::vector<HostTensor>> outputs;
@@ -210,6 +222,65 @@ void TestCudaBackend::sixteenBitAttentionNamesItsKernel()
             const double err = cudacases::maxError(wide, c.expected);
             QVERIFY2(err <= 0.03, (c.name + " via " + label + ": error " + std::to_string(err)).c_str());
         }
+    }
+#endif
+}
+
+void TestCudaBackend::qkvViewsMatchTheCopies()
+{
+    REQUIRE_GPU();
+#ifdef COSTSCOPE_HAVE_CUDA
+    // Two GPT-2 layers as an export writes attention (Split as Narrow, Reshape, Transpose), in bf16: with views (the
+    // default) no Narrow runs and cuDNN reads q, k and v in place; with COSTSCOPE_CUDA_QKV_VIEWS=0, or cuDNN off, the
+    // six Narrows run. The outputs agree within bf16 rounding.
+    const cudacases::TransformerConfig config = decomposedAtBatchTwo(2, true);
+    auto g = edit::withPrecision(cudacases::transformerGraph(config), Precision::Bf16);
+    QVERIFY(g);
+    const HostTensor ids({config.batch, config.seq}, DType::I64);
+    struct Mode {
+        const char* name;
+        bool views, cudnn;
+        int narrows;
+    };
+    std::vector<HostTensor> reference;
+    for (const Mode& m :
+         {Mode{"copies", false, true, 6}, Mode{"views", true, true, 0}, Mode{"cudnn off", true, false, 6}}) {
+        if (!m.views)
+            setenv("COSTSCOPE_CUDA_QKV_VIEWS", "0", 1);
+        if (!m.cudnn)
+            setenv("COSTSCOPE_CUDNN", "off", 1);
+        CudaBackend be;
+        auto plan = preparePlan(be, *g, {}, 0, {ids});
+        unsetenv("COSTSCOPE_CUDA_QKV_VIEWS");
+        unsetenv("COSTSCOPE_CUDNN");
+        QVERIFY2(plan, plan ? "" : plan.error().message.c_str());
+        auto timings = (*plan)->runInstrumented(nullptr);
+        QVERIFY(timings);
+        int narrows = 0;
+        std::string attention;
+        for (const NodeTiming& t : *timings) {
+            narrows += t.label.rfind("Narrow", 0) == 0 ? 1 : 0;
+            if (t.label.rfind("attention[", 0) == 0 && attention.empty())
+                attention = t.label.substr(0, t.label.find(']') + 1);
+        }
+        qInfo("%s: %d Narrow kernel(s), %s", m.name, narrows, attention.c_str());
+        QCOMPARE(narrows, m.narrows);
+        if (m.views && m.cudnn)
+            QVERIFY2(attention.find("qkv") != std::string::npos, attention.c_str());
+        auto out = (*plan)->readOutputs();
+        QVERIFY(out && !out->empty());
+        if (reference.empty()) {
+            reference = std::move(*out);
+            continue;
+        }
+        double diff = 0, norm = 0;
+        for (std::uint64_t i = 0; i < reference.front().elements(); ++i) {
+            const double w = reference.front().valueAsDouble(i), d = out->front().valueAsDouble(i) - w;
+            diff += d * d;
+            norm += w * w;
+        }
+        QVERIFY2(norm > 0 && std::sqrt(diff / norm) <= 0.02,
+                 (std::string(m.name) + ": normwise difference " + std::to_string(std::sqrt(diff / norm))).c_str());
     }
 #endif
 }
