@@ -433,7 +433,7 @@ stage_conformance_cuda() {
     for backend in cuda $([ "${CONFORMANCE_VULKAN:-0}" = 1 ] && echo vulkan); do
         [ "$backend" = vulkan ] && vulkan_loader
         timeout 280 python3 scripts/conformance/run_node_suite.py --cli "$cli" --suite "$suite" --backend "$backend" \
-            --jobs "${CONFORMANCE_JOBS:-16}" --no-ort --results "$out/conformance-$backend.json" \
+            --jobs "${CONFORMANCE_JOBS:-16}" --deadline 240 --no-ort --results "$out/conformance-$backend.json" \
             >"$out/conformance-$backend.txt" 2>&1
         echo "conformance $backend exit $?"
         sed -n '1,4p' "$out/conformance-$backend.txt"
