@@ -225,7 +225,8 @@ KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
     // groups spread over the pool. Spreading each small group's im2col and product over the pool instead cost a
     // pool dispatch per group (about 4 us each on the 2-vCPU VM: a 32-channel depthwise 3x3 layer at 32x32 took
     // 140 us, and its time swung 2x with the scheduling).
-    if (g.groups > 1 && batch * g.groups >= 2 * static_cast<std::int64_t>(ctx.pool.size())) {
+    const bool groupPerThread = g.groups > 1 && batch * g.groups >= 2 * static_cast<std::int64_t>(ctx.pool.size());
+    if (groupPerThread) {
         const bool depthwise = cg == 1 && mg == 1 && g.spatial == 2;
         ctx.pool.parallelFor(batch * g.groups, 1, [&](std::int64_t t0, std::int64_t t1) {
             float* col = pointwise || depthwise ? nullptr : columnScratch(static_cast<std::size_t>(cg * ks * os));
@@ -242,20 +243,18 @@ KernelStatus runConv(KernelContext& ctx, const Inputs& in, HostTensor& out)
                             os, 0.0f, po + (n * cOut + grp * mg) * os, os);
             }
         });
-        if (auto s = addBias(in, out, cOut, os); !s)
-            return fail("Conv: " + s.error().message);
-        return ok();
+    } else {
+        float* col = pointwise ? nullptr : columnScratch(static_cast<std::size_t>(cg * ks * os));
+        for (std::int64_t n = 0; n < batch; ++n)
+            for (std::int64_t grp = 0; grp < g.groups; ++grp) {
+                const float* xg = px + (n * cIn + grp * cg) * g.inSize();
+                if (!pointwise)
+                    ctx.pool.parallelFor(cg * ks, 1,
+                                         [&](std::int64_t r0, std::int64_t r1) { im2colRows(xg, col, r0, r1); });
+                sgemm(ctx.pool, false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks,
+                      pointwise ? xg : col, os, 0.0f, po + (n * cOut + grp * mg) * os, os);
+            }
     }
-    float* col = pointwise ? nullptr : columnScratch(static_cast<std::size_t>(cg * ks * os));
-    for (std::int64_t n = 0; n < batch; ++n)
-        for (std::int64_t grp = 0; grp < g.groups; ++grp) {
-            const float* xg = px + (n * cIn + grp * cg) * g.inSize();
-            if (!pointwise)
-                ctx.pool.parallelFor(cg * ks, 1,
-                                     [&](std::int64_t r0, std::int64_t r1) { im2colRows(xg, col, r0, r1); });
-            sgemm(ctx.pool, false, false, mg, os, cg * ks, 1.0f, pw + grp * mg * cg * ks, cg * ks,
-                  pointwise ? xg : col, os, 0.0f, po + (n * cOut + grp * mg) * os, os);
-        }
     if (auto s = addBias(in, out, cOut, os); !s)
         return fail("Conv: " + s.error().message);
     return ok();
