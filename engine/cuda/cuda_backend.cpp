@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_backend.h"
 #include "control_flow_plan.h"
+#include "cuda/compute_capability.h"
 #include "cuda/cuda_gemm.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
@@ -73,18 +74,6 @@ std::optional<std::size_t> denseBytes(const std::vector<std::int64_t>& dims, DTy
     return static_cast<std::size_t>(n);
 }
 
-// Compute capability as major · 10 + minor; 0 where the driver does not say.
-int computeCapability(DeviceIndex device)
-{
-    int major = 0, minor = 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess
-        || cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return major * 10 + minor;
-}
-
 // The fp8 GEMMs of g that run widened, with why (cuda/fp8_dispatch.h), cuBLASLt asked about the others.
 std::map<NodeId, std::string> fp8Fallbacks(const Graph& g, const Bindings& bindings, DeviceIndex device)
 {
@@ -95,7 +84,7 @@ std::map<NodeId, std::string> fp8Fallbacks(const Graph& g, const Bindings& bindi
         auto product = cuda::Fp8Matmul::create(handle, cuda::fp8ProductOf(l), cuda::kLibraryWorkspaceBytes);
         return product ? std::nullopt : std::optional<std::string>(product.error().message);
     };
-    auto out = cuda::fp8GemmFallbacks(g, bindings, computeCapability(device), library);
+    auto out = cuda::fp8GemmFallbacks(g, bindings, cuda::computeCapability(device), library);
     if (handle)
         cublasLtDestroy(handle);
     return out;

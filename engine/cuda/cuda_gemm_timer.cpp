@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/cuda_gemm_timer.h"
 
+#include "cuda/compute_capability.h"
 #include "cuda/cuda_timing.h"
 #include "cuda/fp8_matmul.h"
 #include "ir/float_narrow.h"
@@ -52,10 +53,8 @@ Result<std::unique_ptr<CudaGemmTimer>> CudaGemmTimer::create(int device, std::si
 {
     if (cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
         return cudaError("no CUDA device " + std::to_string(device), e);
-    cudaDeviceProp prop{};
-    cudaGetDeviceProperties(&prop, device);
     std::unique_ptr<CudaGemmTimer> t(new CudaGemmTimer);
-    t->m_capability = prop.major * 10 + prop.minor;
+    t->m_capability = cuda::computeCapability(device);
     t->m_maxElements = maxElements;
     if (cudaError_t e = cudaStreamCreate(&t->m_stream); e != cudaSuccess)
         return cudaError("cannot create a stream", e);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cuda/fused_nvrtc.h"
 
+#include "cuda/compute_capability.h"
 #include "cuda/fused_codegen.h"
 
 #include <cstdlib>
@@ -82,12 +83,11 @@ Result<std::vector<char>> compileFusedSource(const std::string& source, const st
 namespace {
 Result<std::string> currentArchitecture()
 {
-    int device = 0, major = 0, minor = 0;
-    if (cudaGetDevice(&device) != cudaSuccess
-        || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess
-        || cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+    int device = 0;
+    const int capability = cudaGetDevice(&device) == cudaSuccess ? computeCapability(device) : 0;
+    if (capability == 0)
         return nvrtcError("no current CUDA device", "");
-    return "sm_" + std::to_string(major) + std::to_string(minor);
+    return "sm_" + std::to_string(capability);
 }
 
 // Loaded libraries, never unloaded: a cached kernel may be in a plan until the process ends, and unloading from a
