@@ -37,7 +37,8 @@ struct QkvViewPlan {
 };
 
 // The attention groups of `fusion` that can read q, k and v in place, and the slices no other node reads; only groups
-// whose q has one of `types` where that is not empty (the CUDA backend's F16/BF16: cuDNN's SDPA takes strides).
+// whose q has one of `types` where that is not empty (the types whose attention kernels take strides: the CUDA
+// backend's F32, F16 and BF16).
 QkvViewPlan planQkvViews(const Graph& g, const Bindings& bindings, const FusionPlan& fusion,
                          const std::vector<DType>& types = {});
 

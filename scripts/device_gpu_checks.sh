@@ -29,9 +29,11 @@
 #   sixteen-bit  build-sixteen (CUDA on; no GUI, Vulkan or ONNX; needs only .carry/include): bench_cuda_sixteen_bit
 #             (native fp16/bf16: a GEMM chain, an element-wise chain, LayerNorm+Softmax and GPT-2 blocks against the
 #             CPU backend, then bf16 vs fp32 vs bf16 widened to fp32 (COSTSCOPE_CUDA_NATIVE_16BIT=0) times; the
-#             ONNX-like block's attention with q, k, v read in place and with COSTSCOPE_CUDA_QKV_VIEWS=0: COPY and QKV
-#             lines give the slice-copy kernels and the whole block's bf16 time both ways; then fp8
-#             GEMMs as cuBLASLt FP8 products against the CPU backend, timed vs bf16 and widened);
+#             ONNX-like block's attention with q, k, v read in place and with COSTSCOPE_CUDA_QKV_VIEWS=0, in bf16,
+#             fp16 and fp32 (our kernels in place), against the CPU backend: COPY and QKV lines give the slice-copy
+#             kernels and the whole block's bf16 and fp32 times both ways; then fp8 GEMMs as cuBLASLt FP8 products
+#             against the CPU backend, timed vs bf16 and widened); then --qkv-only once per kernel of ours
+#             (COSTSCOPE_CUDA_ATTENTION=rows, tiled, flash32, flash64); the stage fails when any run does.
 #             SIXTEEN_ARGS adds bench arguments (--quick: no GPT-2 timing; --fp8-only: the fp8 block alone)
 #   conformance-cuda  the ONNX node suite (.carry/conformance_node.tar.gz) through costscope-cli run --backend cuda,
 #             one process per case, CONFORMANCE_JOBS (default 16) at once, no ONNX Runtime; with CONFORMANCE_VULKAN=1
@@ -415,8 +417,20 @@ stage_stability() {
 
 stage_sixteen_bit() {
     build_cuda_only build-sixteen bench_cuda_sixteen_bit costscope-cli costscope_backend_cuda || return 1
-    timeout "${CUDA_BENCH_TIMEOUT:-300}" build-sixteen/tests/bench/bench_cuda_sixteen_bit ${SIXTEEN_ARGS:-}
-    echo "bench_cuda_sixteen_bit exit $?"
+    local bench=build-sixteen/tests/bench/bench_cuda_sixteen_bit status=0 code kernel
+    timeout "${CUDA_BENCH_TIMEOUT:-300}" "$bench" ${SIXTEEN_ARGS:-}
+    code=$?
+    echo "bench_cuda_sixteen_bit exit $code"
+    [ "$code" -eq 0 ] || status=1
+    # Each of our attention kernels reading q, k and v in place (the default run takes the tiled kernel at the small
+    # size and the flash kernel at GPT-2's): the choice is read once a process, so one run each.
+    for kernel in rows tiled flash32 flash64; do
+        COSTSCOPE_CUDA_ATTENTION=$kernel timeout "${CUDA_BENCH_TIMEOUT:-300}" "$bench" --qkv-only
+        code=$?
+        echo "bench_cuda_sixteen_bit --qkv-only COSTSCOPE_CUDA_ATTENTION=$kernel exit $code"
+        [ "$code" -eq 0 ] || status=1
+    done
+    return $status
 }
 
 stage_conformance_cuda() {

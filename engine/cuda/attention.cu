@@ -97,7 +97,7 @@ __global__ void attentionKernel(AttentionArgs a)
         }
         m = mNew;
     }
-    float* out = a.out + qRow;
+    float* out = a.out + b * a.oStrides[0] + h * a.oStrides[1] + i * a.oStrides[2];
     for (int t = 0; t < PerLane; ++t) {
         const std::int64_t d = lane + 32 * t;
         if (d < a.headDim)

@@ -51,17 +51,22 @@ LowerResult attentionLaunchInPlace(CudaPlan& plan, const AttentionArgs& a, const
 {
 #ifdef COSTSCOPE_HAVE_CUDNN_FRONTEND
     if (cudnnRequested())
-        if (auto config = sdpaConfigFor(inPlace)) {
-            config->oStrides = {a.qStrides[0], a.qStrides[1], a.qStrides[2], 1}; // the output stays dense
+        if (auto config = sdpaConfigFor(inPlace))
             if (auto launch = cudnnSdpaLaunch(plan, *config, inPlace, node)) {
                 kernel = "cudnn_sdpa, qkv in place";
                 return launch;
             }
-        }
 #endif
-    // Our kernels write the output with q's strides: they read the slices' own copies where those ran (another node
-    // reads them), else q, k and v copied into dense scratch first, rows of qStrides[2] (kvStrides[2]) elements out
-    // of the packed tensor's rows.
+    // Our kernels take any row strides too: where cuDNN would not take the dense problem either (F32, cuDNN off, a
+    // problem it refuses), they read q, k and v in place.
+    if (!cudnnSdpaExpected() || !sdpaConfigFor(a)) {
+        auto launch = attentionLaunch(plan, inPlace, node, kernel);
+        kernel = (kernel.empty() ? "ours" : kernel) + ", qkv in place";
+        return launch;
+    }
+    // cuDNN refused the in-place problem but may take the dense one: the slices' own copies where those ran (another
+    // node reads them), else q, k and v copied into dense scratch first, rows of qStrides[2] (kvStrides[2]) elements
+    // out of the packed tensor's rows.
     if (a.q && a.k && a.v)
         return attentionLaunch(plan, a, node, kernel);
     const std::size_t es = a.storage == ElemType::F32 ? 4 : 2;

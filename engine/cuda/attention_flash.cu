@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, 
         const std::int64_t i = i0 + 4 * ty + r;
         if (i >= a.sq)
             continue;
-        const std::int64_t row = qBase + i * a.qStrides[2];
+        const std::int64_t row = b * a.oStrides[0] + h * a.oStrides[1] + i * a.oStrides[2];
         for (int c = 0; c < 4; ++c) {
             const int d = tx + 16 * c;
             if (d < a.headDim)

@@ -196,6 +196,7 @@ __global__ void __launch_bounds__(kThreads)
     if (!warpActive)
         return;
     T* out = reinterpret_cast<T*>(a.out);
+    const std::int64_t oBase = b * a.oStrides[0] + h * a.oStrides[1];
     for (int rr = 0; rr < 16; ++rr) {
         const float rowSum = __shfl_sync(0xffffffffu, l, 2 * rr);
         const std::int64_t i = warpRow + rr;
@@ -203,7 +204,7 @@ __global__ void __launch_bounds__(kThreads)
             break;
         const float inv = rowSum > 0.0f ? 1.0f / rowSum : 0.0f;
         for (int d = lane; d < a.headDim; d += 32)
-            out[qBase + i * a.qStrides[2] + d] = T(oRows[rr * kOutStride + d] * inv);
+            out[oBase + i * a.oStrides[2] + d] = T(oRows[rr * kOutStride + d] * inv);
     }
 #endif
 }

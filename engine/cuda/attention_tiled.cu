@@ -91,10 +91,11 @@ __global__ void attentionTiledKernel(AttentionArgs a, std::int64_t tilesPerHead)
     }
     if (!rowValid)
         return;
+    const std::int64_t oRow = b * a.oStrides[0] + h * a.oStrides[1] + i * a.oStrides[2];
     for (int t = 0; t < PerLane; ++t) {
         const std::int64_t d = lane + 32 * t;
         if (d < a.headDim)
-            attentionStore(a.out, a.storage, qRow + d, l > 0.0f ? acc[t] / l : 0.0f);
+            attentionStore(a.out, a.storage, oRow + d, l > 0.0f ? acc[t] / l : 0.0f);
     }
 }
 

@@ -235,10 +235,11 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
         o.sixteenBit = true; // the kernels load and store F16/BF16 (a widened graph has none left)
         fusion = planFusion(pg, bindings, o);
     }
-    // 16-bit attention on cuDNN's SDPA reading q, k and v in place from the packed QKV tensor: the slices only it
-    // reads do not run (where cuDNN refuses after all, the attention step copies them itself: cuda_lower.h).
-    const QkvViewPlan views = m_compileOptions.fusion && cuda::qkvViewsRequested() && cuda::cudnnSdpaExpected()
-                                  ? planQkvViews(pg, bindings, fusion, {DType::F16, DType::BF16})
+    // Attention reading q, k and v in place from the packed QKV tensor (cuDNN's SDPA, or our kernels: both take row
+    // strides): the slices only it reads do not run (where 16-bit attention that cuDNN would take dense refuses in
+    // place, the attention step copies them itself: cuda_lower.h).
+    const QkvViewPlan views = m_compileOptions.fusion && cuda::qkvViewsRequested()
+                                  ? planQkvViews(pg, bindings, fusion, {DType::F32, DType::F16, DType::BF16})
                                   : QkvViewPlan{};
     std::vector<DeviceValue>& values = plan->values();
     for (std::size_t pos : *order) {

@@ -116,9 +116,11 @@ struct AttentionArgs {
     bool maskIsBool = false;
     ElemType maskStorage = ElemType::F32; // an additive mask's elements: F32, F16 or BF16
     std::int64_t maskStrides[4] = {}; // over [batch, heads, sq, sk]
-    // Element strides (batch, head, row) of q and the output, and of k and v over KV heads; query head h reads KV
-    // head h / kvGroup (packed or per-head layouts, grouped KV heads: engine/attention_layout.h).
-    std::int64_t qStrides[3] = {}, kvStrides[3] = {}, kvGroup = 1;
+    // Element strides (batch, head, row) of q, of k and v over KV heads, and of the output; query head h reads KV
+    // head h / kvGroup (packed or per-head layouts, grouped KV heads: engine/attention_layout.h). The output's are
+    // q's, unless q, k and v are read in place as rows of one packed QKV tensor (engine/qkv_views.h) and the output
+    // is dense.
+    std::int64_t qStrides[3] = {}, kvStrides[3] = {}, oStrides[3] = {}, kvGroup = 1;
     // The elements q, k, v and out hold (their pointers' type notwithstanding): F32, or F16/BF16, which the flash and
     // tiled kernels load to float and store rounded (head dims up to 128; the warp-per-row kernel takes F32 only).
     ElemType storage = ElemType::F32;

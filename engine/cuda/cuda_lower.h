@@ -82,7 +82,8 @@ LowerResult attentionLaunch(CudaPlan& plan, const AttentionArgs& a, std::size_t 
 bool cudnnSdpaExpected();
 // The same problem with q, k and v read in place (`inPlace`: `a` with q, k and v pointing into one packed tensor and
 // its strides over them; the output as `a` has it, dense): cuDNN's SDPA where it takes that ("cudnn_sdpa, qkv in
-// place"), else q, k and v copied into dense scratch in the same launch and attentionLaunch ("..., qkv copied").
+// place"), else our kernels in place where cuDNN would not take the dense problem either ("ours..., qkv in place"),
+// else q, k and v copied into dense scratch in the same launch and attentionLaunch ("..., qkv copied").
 LowerResult attentionLaunchInPlace(CudaPlan& plan, const AttentionArgs& a, const AttentionArgs& inPlace,
                                    std::size_t node, std::string& kernel);
 

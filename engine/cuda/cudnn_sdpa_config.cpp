@@ -56,7 +56,7 @@ Result<SdpaConfig> sdpaConfigFor(const AttentionArgs& a)
     c.headDim = a.headDim;
     c.qStrides = {a.qStrides[0], a.qStrides[1], a.qStrides[2], 1};
     c.kvStrides = {a.kvStrides[0], a.kvStrides[1], a.kvStrides[2], 1};
-    c.oStrides = c.qStrides;
+    c.oStrides = {a.oStrides[0], a.oStrides[1], a.oStrides[2], 1};
     c.causal = banded;
     c.window = a.mask == MaskKind::Window ? a.window : 0;
     if (a.mask == MaskKind::Input) {

@@ -284,6 +284,7 @@ LowerResult lowerAttentionGroup(CudaPlan& plan, const FusionGroup& group, std::s
     a.kvStrides[0] = a.sk * heads * a.headDim;
     a.kvStrides[1] = a.headDim;
     a.kvStrides[2] = heads * a.headDim;
+    std::copy(a.qStrides, a.qStrides + 3, a.oStrides);
     a.kvGroup = 1;
     if (op.mask) {
         const DeviceValue& m = values[*op.mask];

@@ -3,6 +3,7 @@
 #include "attention_layout.h"
 #include "cuda/cuda_lower.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace costscope::cuda {
@@ -221,6 +222,7 @@ LowerResult lowerAttention(LowerContext& c)
     a.qStrides[0] = layout->q.batch;
     a.qStrides[1] = layout->q.head;
     a.qStrides[2] = layout->q.row;
+    std::copy(a.qStrides, a.qStrides + 3, a.oStrides); // the output has q's dims, and so its layout
     a.kvStrides[0] = layout->kv.batch;
     a.kvStrides[1] = layout->kv.head;
     a.kvStrides[2] = layout->kv.row;

@@ -58,6 +58,8 @@ AttentionArgs perHead(std::int64_t kvHeads = 12, MaskKind mask = MaskKind::None)
     a.kvStrides[0] = kvHeads * 128 * 64;
     a.kvStrides[1] = 128 * 64;
     a.kvStrides[2] = 64;
+    for (int d = 0; d < 3; ++d)
+        a.oStrides[d] = a.qStrides[d];
     a.scale = 0.125f;
     return a;
 }
@@ -146,21 +148,26 @@ void TestCudaAttentionDispatch::sdpaTakesSixteenBitProblems()
     // Plans share a graph per key: a different problem has a different key.
     QVERIFY(c->key() != sdpaConfigFor(perHead())->key());
     QCOMPARE(sdpaConfigFor(perHead())->key(), sdpaConfigFor(perHead())->key());
-    // The output has q's strides, unless q, k and v are read in place from the packed QKV tensor (rows of 3 * 768,
-    // qkv_views.h): the output's own dense strides then, and the key tells the two graphs apart.
+    // The output has its own strides (AttentionArgs::oStrides): q's where q is dense, the dense packed heads where
+    // q, k and v are read in place from the packed QKV tensor (rows of 3 * 768, qkv_views.h); the key tells the two
+    // graphs apart.
     auto dense = sdpaConfigFor(perHead());
     QCOMPARE(dense->oStrides, dense->qStrides);
     AttentionArgs packed = perHead();
     packed.qStrides[0] = packed.kvStrides[0] = 128 * 3 * 768;
     packed.qStrides[1] = packed.kvStrides[1] = 64;
     packed.qStrides[2] = packed.kvStrides[2] = 3 * 768;
+    packed.oStrides[0] = 128 * 768;
+    packed.oStrides[1] = 64;
+    packed.oStrides[2] = 768;
     auto inPlace = sdpaConfigFor(packed);
     QVERIFY2(inPlace, refusal(packed).c_str());
     QCOMPARE(inPlace->qStrides, (costscope::cuda::SdpaConfig::Dims4{128 * 3 * 768, 64, 3 * 768, 1}));
     QCOMPARE(inPlace->kvStrides, inPlace->qStrides);
-    auto withDenseOut = *inPlace;
-    withDenseOut.oStrides = {128 * 768, 64, 768, 1};
-    QVERIFY(withDenseOut.key() != inPlace->key());
+    QCOMPARE(inPlace->oStrides, (costscope::cuda::SdpaConfig::Dims4{128 * 768, 64, 768, 1}));
+    auto withStridedOut = *inPlace;
+    withStridedOut.oStrides = inPlace->qStrides;
+    QVERIFY(withStridedOut.key() != inPlace->key());
 #else
     QSKIP("built without CUDA");
 #endif

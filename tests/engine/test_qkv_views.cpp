@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Which attention groups read q, k and v in place from the packed QKV tensor, and which slice copies need not run
 // (engine/qkv_views.h), decided on the CPU: the GPT-2 graph as an ONNX export writes it (Split as Narrow, Reshape,
-// Transpose), in F32 and bf16; slices another node reads (kept, the group still reading in place); q, k and v from
-// two tensors, or cut along another dim (no view); a last-dim Slice in the Narrow's place. The CUDA backend's use of
-// the decision runs on the GPU (test_cuda_backend's qkvViewsMatchTheCopies, bench_cuda_sixteen_bit).
+// Transpose), in F32, bf16 and fp16; slices another node reads (kept, the group still reading in place); q, k and v
+// from two tensors, or cut along another dim (no view); a last-dim Slice in the Narrow's place. The CUDA backend's use
+// of the decision runs on the GPU (test_cuda_backend's qkvViewsMatchTheCopies, bench_cuda_sixteen_bit).
 #include "../bench/cuda_transformer_graphs.h"
 #include "edit/precision_transform.h"
 #include "fusion_plan.h"
@@ -18,7 +18,7 @@ class TestQkvViews : public QObject {
 
 private slots:
     void exportedGpt2ReadsQkvInPlace();
-    void sixteenBitGpt2ReadsQkvInPlace();
+    void cudaTypesReadQkvInPlace();
     void sliceReadElsewhereIsKept();
     void twoTensorsAreNoView();
     void otherDimsAreNoView();
@@ -93,17 +93,20 @@ void TestQkvViews::exportedGpt2ReadsQkvInPlace()
     checkGpt2Views(g, fusion, planQkvViews(g, {}, fusion));
 }
 
-void TestQkvViews::sixteenBitGpt2ReadsQkvInPlace()
+void TestQkvViews::cudaTypesReadQkvInPlace()
 {
-    // As the CUDA backend plans the bench's bf16 graph (16-bit groups, views for F16/BF16 attention only); the F32
-    // graph gets none there.
-    const std::vector<DType> sixteenBit = {DType::F16, DType::BF16};
-    auto g = edit::withPrecision(exportedGpt2(), Precision::Bf16);
-    QVERIFY(g);
-    const FusionPlan fusion = planFusion(*g, {}, attention(true));
-    checkGpt2Views(*g, fusion, planQkvViews(*g, {}, fusion, sixteenBit));
+    // As the CUDA backend plans the benches' graphs (16-bit groups; views for F32, F16 and BF16 attention, which its
+    // kernels and cuDNN's SDPA read at any row stride): every layer reads in place, no Narrow runs, in each type.
+    const std::vector<DType> cudaTypes = {DType::F32, DType::F16, DType::BF16};
+    for (Precision p : {Precision::Fp32, Precision::Bf16, Precision::Fp16}) {
+        auto g = edit::withPrecision(exportedGpt2(), p);
+        QVERIFY(g);
+        const FusionPlan fusion = planFusion(*g, {}, attention(true));
+        checkGpt2Views(*g, fusion, planQkvViews(*g, {}, fusion, cudaTypes));
+    }
+    // A backend whose F32 attention took no strides would leave F32 out: that graph's slices all run.
     const Graph f32 = exportedGpt2();
-    const QkvViewPlan none = planQkvViews(f32, {}, planFusion(f32, {}, attention(true)), sixteenBit);
+    const QkvViewPlan none = planQkvViews(f32, {}, planFusion(f32, {}, attention(true)), {DType::F16, DType::BF16});
     QVERIFY(none.views.empty());
     QCOMPARE(skippedCount(none), std::size_t(0));
 }
