@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The GPU machine's one-call check of issues 20 and 21 (device tool; run from the repository root with .carry and .gl
-# carried, made by scripts/prepare_device_carry.sh): one build (CUDA + Vulkan + ONNX, no GUI), then by priority:
+# carried, made by scripts/prepare_device_carry.sh): one build (CUDA + Vulkan + ONNX, no GUI; onnx_node_runner too, for
+# a later scripts/device_gpu_checks.sh conformance-cuda in the same session), then by priority:
 # the carried graphs in .carry/graphs (if any) on CUDA against the CPU backend with per-node times,
 # bench_cuda_sixteen_bit (attention with cuDNN's SDPA and with our kernels), `calibrate` + `evaluate` (leave-one-family-out) on Vulkan (zoo and RLX examples) and on
 # CUDA (also the light ONNX models and the exported transformers). At most 8 files in $OUT (the device tool's
@@ -20,7 +21,7 @@ cmake -S . -B build-x -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=O
   -DCOSTSCOPE_CUDA_ARCHITECTURES=90 -DCOSTSCOPE_XGBOOST_ROOT=$carry/xgboost \
   -DVulkan_INCLUDE_DIR=$carry/include -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 -DGLSLC_EXECUTABLE=$carry/bin/glslc \
   -DONNX_DIR=$onnx_lib/cmake/ONNX -DProtobuf_INCLUDE_DIR=/opt/onnx/usr/include -DProtobuf_LIBRARY=/usr/lib/x86_64-linux-gnu/libprotobuf.so.32 >/tmp/cmake.log 2>&1 || { tail -30 /tmp/cmake.log; exit 1; }
-cmake --build build-x -j16 --target costscope-cli costscope_backend_cuda costscope_backend_vulkan bench_cuda_sixteen_bit >/tmp/build.log 2>&1 || { grep -m5 -B2 -A12 "error" /tmp/build.log; exit 1; }
+cmake --build build-x -j16 --target costscope-cli costscope_backend_cuda costscope_backend_vulkan bench_cuda_sixteen_bit onnx_node_runner >/tmp/build.log 2>&1 || { grep -m5 -B2 -A12 "error" /tmp/build.log; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s"; grep -m1 "cuDNN SDPA" /tmp/cmake.log
 cli=build-x/app/costscope-cli
 for g in $carry/graphs/*.hir.json; do

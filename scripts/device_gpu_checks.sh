@@ -14,7 +14,7 @@
 #             run in $OUT/multigpu, then a summary of the spread between GPUs of one model (target: within 5 %), the
 #             contention and each GPU's prediction error
 #   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
-#             headers (unpacked under /opt/onnx): costscope-cli and the two CUDA benches in one build; the bench
+#             headers (unpacked under /opt/onnx): costscope-cli, onnx_node_runner and the two CUDA benches; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
 #   build-vk  build-vk (Vulkan and CUDA, no ONNX) for the Vulkan stages: the benches and costscope-cli
 #   vk-check  every carried graph at batch 1 and 8 on Vulkan checked against the CPU backend; calibrate --quick
@@ -35,10 +35,12 @@
 #             against the CPU backend, timed vs bf16 and widened); then --qkv-only once per kernel of ours
 #             (COSTSCOPE_CUDA_ATTENTION=rows, tiled, flash32, flash64); the stage fails when any run does.
 #             SIXTEEN_ARGS adds bench arguments (--quick: no GPT-2 timing; --fp8-only: the fp8 block alone)
-#   conformance-cuda  the ONNX node suite (.carry/conformance_node.tar.gz) through costscope-cli run --backend cuda,
-#             one process per case, CONFORMANCE_JOBS (default 16) at once, no ONNX Runtime; with CONFORMANCE_VULKAN=1
-#             --backend vulkan too. The CLI of build-x (scripts/device_evaluate_all.sh) or build-gpu, else the build
-#             stage first. Report and per-case results in $OUT/conformance-BACKEND.{txt,json}
+#   conformance-cuda  the ONNX node suite (.carry/conformance_node.tar.gz) on --backend cuda through the build's
+#             onnx_node_runner in worker isolation (CONFORMANCE_JOBS workers, default 8, each creating the backend
+#             once), or where the build has no runner through costscope-cli run, one process per case
+#             (CONFORMANCE_JOBS default 16); no ONNX Runtime; with CONFORMANCE_VULKAN=1 --backend vulkan too. The
+#             build of build-x (scripts/device_evaluate_all.sh) or build-gpu, else the build stage first. Report and
+#             per-case results in $OUT/conformance-BACKEND.{txt,json}
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per
@@ -140,7 +142,8 @@ stage_build() {
         -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
         -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF \
         -DCOSTSCOPE_CUDA_ARCHITECTURES=90 "${onnx_flags[@]}" || return 1
-    cmake --build build-gpu -j16 --target costscope-cli costscope_backend_cuda bench_cuda_backend bench_accuracy || return 1
+    cmake --build build-gpu -j16 --target costscope-cli costscope_backend_cuda bench_cuda_backend bench_accuracy \
+        onnx_node_runner || return 1
     local staged
     staged="$(mktemp -d)"
     cp build-gpu/tests/bench/bench_cuda_backend "$staged/"
@@ -434,7 +437,7 @@ stage_sixteen_bit() {
 }
 
 stage_conformance_cuda() {
-    local tarball="$carry/conformance_node.tar.gz" suite=/tmp/conformance/node cli="" backend
+    local tarball="$carry/conformance_node.tar.gz" suite=/tmp/conformance/node cli="" runner="" backend how
     if [ ! -f "$tarball" ]; then
         echo "no $tarball: run scripts/conformance.sh generate, then scripts/prepare_device_carry.sh, where PyPI is"
         return 1
@@ -444,11 +447,17 @@ stage_conformance_cuda() {
         [ -x "$c" ] && cli=$c && break
     done
     [ -n "$cli" ] || { stage_build >/dev/null && cli=build-gpu/app/costscope-cli; } || return 1
+    # The runner of the same build: its workers create the CUDA context once each, where a CLI started per case pays
+    # that start 1 884 times (twice past this stage's time limit). Worker isolation for Vulkan too, so that no process
+    # forks with a GPU driver loaded. A build without the runner falls back to the CLI per case.
+    runner=${cli%/app/costscope-cli}/tests/onnx_node_runner
+    [ -x "$runner" ] || runner=""
     for backend in cuda $([ "${CONFORMANCE_VULKAN:-0}" = 1 ] && echo vulkan); do
         [ "$backend" = vulkan ] && vulkan_loader
-        timeout 280 python3 scripts/conformance/run_node_suite.py --cli "$cli" --suite "$suite" --backend "$backend" \
-            --jobs "${CONFORMANCE_JOBS:-16}" --deadline 240 --no-ort --results "$out/conformance-$backend.json" \
-            >"$out/conformance-$backend.txt" 2>&1
+        how=(--cli "$cli" --jobs "${CONFORMANCE_JOBS:-16}")
+        [ -n "$runner" ] && how=(--runner "$runner" --isolation worker --jobs "${CONFORMANCE_JOBS:-8}")
+        timeout 280 python3 scripts/conformance/run_node_suite.py "${how[@]}" --suite "$suite" --backend "$backend" \
+            --deadline 240 --no-ort --results "$out/conformance-$backend.json" >"$out/conformance-$backend.txt" 2>&1
         echo "conformance $backend exit $?"
         sed -n '1,4p' "$out/conformance-$backend.txt"
     done

@@ -7,7 +7,8 @@ crash or a hang is caught and counted instead of ending the report. The exit cod
 4 mismatch, 3 unsupported (the first error line says what is missing), a signal a crash, the time limit a hang.
 Starting the CLI costs about 0.2 s of CPU (its GPU libraries), 6 minutes of CPU for the suite; with --runner,
 tests/conformance/onnx_node_runner runs the same steps in children forked from one loaded process instead (the
-default of the CTest target; --runner '' compares with the CLI itself).
+default of the CTest target; --runner '' compares with the CLI itself), or for CUDA, whose context does not survive
+fork(), in worker processes that each create the backend once (--isolation).
 ONNX Runtime (CPU provider) runs the same cases in a worker process of its own, compared with the same tolerance on
 the same first output.
 
@@ -25,6 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -60,19 +62,36 @@ def tidy(reason):
     return reason.strip()[:200]
 
 
-def run_with_runner(runner, backend, cases, atol, jobs, timeout):
-    """Every case through onnx_node_runner (one process forking a child per case)."""
+def run_with_runner(runner, backend, cases, atol, jobs, timeout, isolation, deadline):
+    """Every case through onnx_node_runner (each isolated in a forked child or a worker process, see --isolation).
+    The runner is killed `deadline` seconds from now (0: never); the cases it had not reported then are not run."""
     cmd = [runner, "--backend", backend, "--atol", str(atol), "--rtol", str(RTOL), "--jobs", str(jobs),
-           "--timeout", str(timeout)] + [str(c) for c in cases]
-    r = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+           "--timeout", str(timeout), "--isolation", isolation] + [str(c) for c in cases]
+    expired = threading.Event()
     results = {}
-    for line in r.stdout.splitlines():
-        name, result, why = (line.split("\t", 2) + ["", ""])[:3]
-        results[name] = (result, tidy(why))
+    # stderr goes to a file: a pipe of its own could fill while stdout is read. The runner's children and workers
+    # end with it (PR_SET_PDEATHSIG).
+    with tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, errors="replace")
+        timer = threading.Timer(deadline, lambda: (expired.set(), proc.kill())) if deadline else None
+        if timer:
+            timer.start()
+        for line in proc.stdout:
+            name, result, why = (line.rstrip("\n").split("\t", 2) + ["", ""])[:3]
+            results[name] = (result, tidy(why))
+        returncode = proc.wait()
+        if timer:
+            timer.cancel()
+        err.seek(0)
+        stderr = err.read()
     for case in cases:
-        if case.name not in results:
-            results[case.name] = (CRASH, f"the runner ended (status {r.returncode}) before this case: "
-                                         f"{r.stderr.strip()[-200:]}")
+        if case.name in results:
+            continue
+        if expired.is_set():
+            results[case.name] = (NOT_RUN, "not finished within --deadline")
+        else:
+            results[case.name] = (CRASH, f"the runner ended (status {returncode}) before this case: "
+                                         f"{stderr.strip()[-200:]}")
     return results
 
 
@@ -160,6 +179,11 @@ def run_ort(cases, atol):
     return results
 
 
+def runner_kind(args):
+    worker = args.isolation == "worker" or (args.isolation == "auto" and args.backend == "cuda")
+    return "runner, worker processes" if worker else "runner, forked children"
+
+
 def ort_available():
     r = subprocess.run([sys.executable, "-c", "import onnxruntime; print(onnxruntime.__version__)"],
                        capture_output=True, text=True)
@@ -169,7 +193,12 @@ def ort_available():
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cli", help="the costscope-cli binary (one process per case)")
-    p.add_argument("--runner", help="tests/conformance/onnx_node_runner (one process, a forked child per case)")
+    p.add_argument("--runner", help="tests/conformance/onnx_node_runner (one process, a forked child or a worker "
+                   "process per case)")
+    p.add_argument("--isolation", choices=("auto", "fork", "worker"), default="auto",
+                   help="the runner's isolation of a case: a child forked from the loaded runner, or worker processes "
+                        "that each create the backend once (auto: worker for cuda, whose context does not survive "
+                        "fork(); fork otherwise)")
     p.add_argument("--suite", required=True, help="the generated suite: SUITE/<case>/model.onnx")
     p.add_argument("--backend", default="cpu")
     p.add_argument("--baseline", help="committed list of cases that pass (one name a line, '#' comments); "
@@ -180,8 +209,8 @@ def main():
     p.add_argument("--timeout", type=float, default=60, help="seconds one case may take before it counts as a hang")
     p.add_argument("--filter", default="", help="only cases whose name contains this")
     p.add_argument("--deadline", type=float, default=0,
-                   help="seconds after which cases not started are reported as not run (0: none), so that a run "
-                        "under an outer time limit still prints its report")
+                   help="seconds after which cases not started (with --runner: not finished) are reported as not run "
+                        "(0: none), so that a run under an outer time limit still prints its report")
     p.add_argument("--no-ort", action="store_true", help="skip ONNX Runtime")
     p.add_argument("--results", help="write per-case results (JSON) here")
     args = p.parse_args()
@@ -201,7 +230,9 @@ def main():
     with ThreadPoolExecutor(max_workers=1) as ort_pool:
         ort_future = ort_pool.submit(run_ort, cases, args.atol) if ort_version else None
         if args.runner:
-            ours = run_with_runner(args.runner, args.backend, cases, args.atol, args.jobs, args.timeout)
+            remaining = max(0.1, args.deadline - (time.monotonic() - started)) if args.deadline else 0
+            ours = run_with_runner(args.runner, args.backend, cases, args.atol, args.jobs, args.timeout,
+                                   args.isolation, remaining)
         else:
             done = [0]
 
@@ -236,7 +267,7 @@ def main():
     print(f"costscope ({args.backend}): {counts['pass']} pass, {counts['mismatch']} mismatch, "
           f"{counts['unsupported']} unsupported, {counts[CRASH]} crash, {counts[HANG]} hang"
           + (f", {counts[NOT_RUN]} not run (deadline)" if counts[NOT_RUN] else "") + " "
-          f"({ours_seconds:.0f} s, {args.jobs} jobs, {'forked runner' if args.runner else 'costscope-cli per case'})")
+          f"({ours_seconds:.0f} s, {args.jobs} jobs, {runner_kind(args) if args.runner else 'costscope-cli per case'})")
     if ort_version:
         oc = collections.Counter(ort.values())
         both = sum(1 for n in ours if ours[n][0] == "pass" and ort.get(n) == "pass")

@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: MIT
 // Runs ONNX node conformance cases (CASE/model.onnx, CASE/test_data_set_0/{input,output}_N.pb) on one backend, each
-// in a forked child, and prints one line per case: "NAME<TAB>RESULT<TAB>WHY" with RESULT pass, mismatch,
-// unsupported, crash or hang. A case goes through what `costscope-cli run FILE --input ... --reference output_0.pb`
-// does (load, bind symbols from the inputs, compile, upload, set inputs, run, compare the first output with the CLI's
-// own check), without the CLI's cost predictions and timing; forking from one loaded process saves the ~0.2 s of CPU
-// that starting the CLI costs per case, and the child keeps a crash or a hang from ending the report.
+// isolated from the others, and prints one line per case as it finishes: "NAME<TAB>RESULT<TAB>WHY" with RESULT pass,
+// mismatch, unsupported, crash or hang. A case goes through what `costscope-cli run FILE --input ... --reference
+// output_0.pb` does (load, bind symbols from the inputs, compile, upload, set inputs, run, compare the first output
+// with the CLI's own check), without the CLI's cost predictions and timing.
 //
-// usage: onnx_node_runner --backend cpu --atol 1e-5 --rtol 1e-3 --jobs 2 --timeout 60 CASE_DIR...
+// --isolation fork (the default but for cuda): a child forked per case from one loaded process; this saves the
+// ~0.2 s of CPU that starting the CLI costs per case, and the child keeps a crash or a hang from ending the report.
+// --isolation worker (the default for cuda, whose context does not survive fork()): --jobs workers, each the runner
+// exec'ed with --serve that creates the backend once and runs case after case (runner_workers.h); a crash or a hang
+// ends only its worker, which is replaced. Each worker is replaced after --cases-per-worker cases.
+//
+// usage: onnx_node_runner --backend cpu --atol 1e-5 --rtol 1e-3 --jobs 2 --timeout 60 [--isolation fork|worker]
+//                         [--cases-per-worker 200] CASE_DIR...
+// Test only (tests/conformance/test_runner_isolation.sh): COSTSCOPE_RUNNER_FAULT=crash:NAME,hang:NAME makes the
+// case named NAME abort or never finish, in either mode.
 #include "backend.h"
 #include "cli/run_check.h"
 #include "formats/graph_file.h"
+#include "runner_workers.h"
 #include "tensor_proto.h"
 
-#include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -31,22 +40,16 @@ namespace fs = std::filesystem;
 
 namespace {
 struct Options {
-    std::string backend = "cpu";
+    std::string backend = "cpu", isolation = "auto";
     double atol = 1e-5, rtol = 1e-3, timeout = 60;
-    int jobs = 2;
+    int jobs = 2, casesPerWorker = 200;
+    bool serve = false;
+    std::vector<std::string> caseOptions; // --backend, --atol and --rtol as given, for the workers
     std::vector<std::string> cases;
 };
 
-std::string oneLine(std::string s)
-{
-    for (char& c : s)
-        if (c == '\n' || c == '\t')
-            c = ' ';
-    return s.substr(0, 400);
-}
-
-// The case's outcome as "RESULT\tWHY" (run in the child).
-std::string runCase(const Options& o, const fs::path& dir)
+// The case's outcome as "RESULT\tWHY" (run in the child or the worker).
+std::string runCase(const Options& o, Backend* backend, const fs::path& dir)
 {
     const std::string model = (dir / "model.onnx").string();
     auto loaded = loadGraphFile(model);
@@ -68,7 +71,6 @@ std::string runCase(const Options& o, const fs::path& dir)
                 bindings.emplace(n.shape.dims[d].symbol, t->dim(d));
         inputs.push_back(std::move(*t));
     }
-    auto backend = makeBackend(o.backend);
     if (!backend)
         return "unsupported\tno backend " + o.backend;
     auto plan = backend->compile(g, bindings, 0);
@@ -93,10 +95,38 @@ std::string runCase(const Options& o, const fs::path& dir)
         + std::to_string(c.maxRelError) + (c.problem.empty() ? "" : " (" + c.problem + ")");
 }
 
+// Test only: the fault COSTSCOPE_RUNNER_FAULT asks for in the case named `name`, if any.
+void injectFault(const std::string& name)
+{
+    const char* spec = std::getenv("COSTSCOPE_RUNNER_FAULT");
+    if (!spec)
+        return;
+    const std::string faults = std::string(",") + spec + ",";
+    if (faults.find(",crash:" + name + ",") != std::string::npos)
+        std::abort();
+    if (faults.find(",hang:" + name + ",") != std::string::npos)
+        for (;;)
+            pause();
+}
+
+// runCase with the test faults and out of memory counted as unsupported. A case can still leave the backend in a
+// bad state for the next ones of its worker (a CUDA error sticky to the context, a leak, a corrupted heap) without
+// crashing; that cannot be fully prevented short of a process per case, which CUDA's start makes too slow. Replacing
+// workers after --cases-per-worker cases bounds how far it reaches.
+std::string caseLine(const Options& o, Backend* backend, const std::string& dir)
+{
+    injectFault(fs::path(dir).filename().string());
+    try {
+        return runCase(o, backend, dir);
+    } catch (const std::bad_alloc&) {
+        return "unsupported\tout of memory";
+    }
+}
+
 struct Child {
     pid_t pid = -1;
-    int fd = -1;
-    std::string name, text;
+    conformance::Output out;
+    std::string dir;
     std::chrono::steady_clock::time_point started;
 };
 
@@ -110,18 +140,15 @@ Child start(const Options& o, const std::string& dir)
     std::fflush(stdout);
     const pid_t pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); // a hanging child must not outlive a runner killed at a deadline
         close(fds[0]);
-        std::string line;
-        try {
-            line = runCase(o, dir);
-        } catch (const std::bad_alloc&) {
-            line = "unsupported\tout of memory";
-        }
+        auto backend = makeBackend(o.backend);
+        const std::string line = caseLine(o, backend.get(), dir);
         const ssize_t written = write(fds[1], line.data(), line.size());
         _exit(written == static_cast<ssize_t>(line.size()) ? 0 : 1);
     }
     close(fds[1]);
-    return Child{pid, fds[0], fs::path(dir).filename().string(), {}, std::chrono::steady_clock::now()};
+    return Child{pid, {fds[0], {}}, dir, std::chrono::steady_clock::now()};
 }
 
 void finish(Child& c, bool timedOut, double timeout)
@@ -130,20 +157,36 @@ void finish(Child& c, bool timedOut, double timeout)
         kill(c.pid, SIGKILL);
     int status = 0;
     waitpid(c.pid, &status, 0);
-    close(c.fd);
-    std::string line;
+    close(c.out.fd);
     if (timedOut)
-        line = "hang\tno result after " + std::to_string(static_cast<int>(timeout)) + " s";
-    else if (WIFSIGNALED(status))
-        line = std::string("crash\tsignal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status))
-            + ")";
-    else if (c.text.find('\t') == std::string::npos)
-        line = "crash\texit status " + std::to_string(WEXITSTATUS(status)) + " without a result";
+        conformance::printResult(c.dir, conformance::hangLine(timeout));
+    else if (WIFSIGNALED(status) || c.out.text.find('\t') == std::string::npos)
+        conformance::printResult(c.dir, conformance::crashLine(status));
     else
-        line = c.text;
-    const std::size_t tab = line.find('\t');
-    std::cout << c.name << '\t' << line.substr(0, tab) << '\t' << oneLine(line.substr(tab + 1)) << '\n'
-              << std::flush;
+        conformance::printResult(c.dir, c.out.text);
+}
+
+void runForked(const Options& o)
+{
+    std::vector<Child> running;
+    std::size_t next = 0;
+    while (next < o.cases.size() || !running.empty()) {
+        while (next < o.cases.size() && running.size() < static_cast<std::size_t>(o.jobs))
+            running.push_back(start(o, o.cases[next++]));
+        std::vector<conformance::Output*> outputs;
+        for (Child& c : running)
+            outputs.push_back(&c.out);
+        const std::vector<bool> ends = conformance::readOutputs(outputs);
+        for (std::size_t i = running.size(); i-- > 0;) {
+            Child& c = running[i];
+            const bool done = ends[i];
+            const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
+            if (done || age > o.timeout) {
+                finish(c, !done, o.timeout);
+                running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+        }
+    }
 }
 
 int parse(int argc, char** argv, Options& o)
@@ -151,21 +194,34 @@ int parse(int argc, char** argv, Options& o)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-        if (a == "--backend")
-            o.backend = value();
-        else if (a == "--atol")
-            o.atol = std::stod(value());
-        else if (a == "--rtol")
-            o.rtol = std::stod(value());
-        else if (a == "--timeout")
+        if (a == "--backend" || a == "--atol" || a == "--rtol") {
+            const std::string v = value();
+            o.caseOptions.insert(o.caseOptions.end(), {a, v});
+            if (a == "--backend")
+                o.backend = v;
+            else
+                (a == "--atol" ? o.atol : o.rtol) = std::stod(v);
+        } else if (a == "--timeout")
             o.timeout = std::stod(value());
         else if (a == "--jobs")
             o.jobs = std::max(1, std::stoi(value()));
+        else if (a == "--isolation")
+            o.isolation = value();
+        else if (a == "--cases-per-worker")
+            o.casesPerWorker = std::max(1, std::stoi(value()));
+        else if (a == "--serve")
+            o.serve = true;
         else if (a.rfind("--", 0) == 0) {
             std::cerr << "onnx_node_runner: unknown option " << a << '\n';
             return 2;
         } else
             o.cases.push_back(a);
+    }
+    if (o.isolation == "auto")
+        o.isolation = o.backend == "cuda" ? "worker" : "fork";
+    if (o.isolation != "fork" && o.isolation != "worker") {
+        std::cerr << "onnx_node_runner: --isolation is fork or worker, not " << o.isolation << '\n';
+        return 2;
     }
     return 0;
 }
@@ -176,6 +232,19 @@ int main(int argc, char** argv)
     Options o;
     if (int rc = parse(argc, argv, o))
         return rc;
+    if (o.serve) {
+        const int channel = conformance::takeResultChannel();
+        auto backend = makeBackend(o.backend);
+        return conformance::serveCases(channel,
+                                       [&](const std::string& dir) { return caseLine(o, backend.get(), dir); });
+    }
+    if (o.isolation == "worker") {
+        // The parent makes no backend: a worker must create its own CUDA context, never inherit one.
+        conformance::WorkerPool pool{{argv[0], "--serve"}, o.jobs, o.timeout, o.casesPerWorker};
+        pool.workerArgs.insert(pool.workerArgs.end(), o.caseOptions.begin(), o.caseOptions.end());
+        conformance::runInWorkers(o.cases, pool);
+        return 0;
+    }
     // Start the backend and fill libonnx's schema registry once, before forking, so that children start warm.
     if (!makeBackend(o.backend)) {
         std::cerr << "onnx_node_runner: no backend " << o.backend << '\n';
@@ -183,32 +252,6 @@ int main(int argc, char** argv)
     }
     if (!o.cases.empty())
         (void)loadGraphFile((fs::path(o.cases.front()) / "model.onnx").string());
-    std::vector<Child> running;
-    std::size_t next = 0;
-    while (next < o.cases.size() || !running.empty()) {
-        while (next < o.cases.size() && running.size() < static_cast<std::size_t>(o.jobs))
-            running.push_back(start(o, o.cases[next++]));
-        std::vector<pollfd> fds;
-        for (const Child& c : running)
-            fds.push_back({c.fd, POLLIN, 0});
-        poll(fds.data(), fds.size(), 100);
-        for (std::size_t i = running.size(); i-- > 0;) {
-            Child& c = running[i];
-            bool done = false;
-            if (fds[i].revents & (POLLIN | POLLHUP)) {
-                char buf[4096];
-                const ssize_t n = read(c.fd, buf, sizeof buf);
-                if (n > 0)
-                    c.text.append(buf, static_cast<std::size_t>(n));
-                done = n <= 0;
-            }
-            const double age =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
-            if (done || age > o.timeout) {
-                finish(c, !done, o.timeout);
-                running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
-            }
-        }
-    }
+    runForked(o);
     return 0;
 }
