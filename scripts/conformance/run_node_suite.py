@@ -180,7 +180,7 @@ def run_ort(cases, atol):
 
 
 def runner_kind(args):
-    worker = args.isolation == "worker" or (args.isolation == "auto" and args.backend == "cuda")
+    worker = args.isolation == "worker" or (args.isolation == "auto" and args.backend != "cpu")
     return "runner, worker processes" if worker else "runner, forked children"
 
 
@@ -197,8 +197,8 @@ def main():
                    "process per case)")
     p.add_argument("--isolation", choices=("auto", "fork", "worker"), default="auto",
                    help="the runner's isolation of a case: a child forked from the loaded runner, or worker processes "
-                        "that each create the backend once (auto: worker for cuda, whose context does not survive "
-                        "fork(); fork otherwise)")
+                        "that each create the backend once (auto: fork for cpu; worker otherwise: a CUDA context does not "
+                        "survive fork(), and forked Vulkan children each make their device again)")
     p.add_argument("--suite", required=True, help="the generated suite: SUITE/<case>/model.onnx")
     p.add_argument("--backend", default="cpu")
     p.add_argument("--baseline", help="committed list of cases that pass (one name a line, '#' comments); "

@@ -5,11 +5,12 @@
 // output_0.pb` does (load, bind symbols from the inputs, compile, upload, set inputs, run, compare the first output
 // with the CLI's own check), without the CLI's cost predictions and timing.
 //
-// --isolation fork (the default but for cuda): a child forked per case from one loaded process; this saves the
-// ~0.2 s of CPU that starting the CLI costs per case, and the child keeps a crash or a hang from ending the report.
-// --isolation worker (the default for cuda, whose context does not survive fork()): --jobs workers, each the runner
-// exec'ed with --serve that creates the backend once and runs case after case (runner_workers.h); a crash or a hang
-// ends only its worker, which is replaced. Each worker is replaced after --cases-per-worker cases.
+// --isolation fork (the default for cpu): a child forked per case from one loaded process; this saves the ~0.2 s of
+// CPU that starting the CLI costs per case, and the child keeps a crash or a hang from ending the report.
+// --isolation worker (the default for cuda, whose context does not survive fork(), and vulkan, whose forked children
+// each made their device again: the lavapipe suite took 145 s forked, 7.7 s in workers): --jobs workers, each the
+// runner exec'ed with --serve that creates the backend once and runs case after case (runner_workers.h); a crash or a
+// hang ends only its worker, which is replaced. Each worker is replaced after --cases-per-worker cases.
 //
 // usage: onnx_node_runner --backend cpu --atol 1e-5 --rtol 1e-3 --jobs 2 --timeout 60 [--isolation fork|worker]
 //                         [--cases-per-worker 200] CASE_DIR...
@@ -218,7 +219,7 @@ int parse(int argc, char** argv, Options& o)
             o.cases.push_back(a);
     }
     if (o.isolation == "auto")
-        o.isolation = o.backend == "cuda" ? "worker" : "fork";
+        o.isolation = o.backend == "cpu" ? "fork" : "worker";
     if (o.isolation != "fork" && o.isolation != "worker") {
         std::cerr << "onnx_node_runner: --isolation is fork or worker, not " << o.isolation << '\n';
         return 2;
