@@ -4,6 +4,7 @@
 #include "edit/graph_builder.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -21,9 +22,13 @@ using Dims = std::vector<std::int64_t>;
 // Two kinds of graph, because a kernel's time depends on whether its inputs are still in the GPU's L2 (the reuse
 // distance, analysis/reuse_distance.h). A graph is replayed, so its inputs and weights were last touched a whole
 // pass ago: in a graph of twelve large kernels (a pass of 50-100 MB) they come from DRAM, as they never do for the
-// small layers of a small model. The same attention kernel measured 36 us cold and 23 us warm on an H100. So every
-// second configuration small enough (kWarmNodeBytes) goes into a "warm" graph whose whole pass stays under
-// kWarmGraphBytes, and the predictors see both contexts of the same shapes.
+// small layers of a small model. The same attention kernel measured 36 us cold and 23 us warm on an H100. So one of
+// every two configurations small enough (kWarmNodeBytes) goes into a "warm" graph whose whole pass stays under
+// kWarmGraphBytes, and the predictors see both contexts of the same shapes. Which one of the two follows the
+// Thue-Morse sequence, not plain alternation: a grid whose innermost loop has two values would otherwise put each
+// value of that loop on one side, as plain alternation did: every grouped 1x1 convolution (kernel sizes 1 and 3)
+// and every unmasked attention (masks none and causal) was sampled cold only. ShuffleNet's grouped 1x1 layers, whose
+// inputs come from the kernel just before, were under-predicted by a fifth on the H200 of 2026-11-29.
 class SamplerSet {
 public:
     SamplerSet(std::string cls, double maxGflop, std::vector<SamplerGraph>& out)
@@ -44,7 +49,7 @@ public:
             return;
         GraphBuilder scratch("scratch");
         const double bytes = nodeBytes(scratch.graph(), make(scratch));
-        const bool warm = bytes <= kWarmNodeBytes && m_small++ % 2 == 1;
+        const bool warm = bytes <= kWarmNodeBytes && std::popcount(m_small++) % 2 == 1;
         Pack& pack = warm ? m_warm : m_cold;
         if (warm && pack.bytes + bytes > kWarmGraphBytes)
             flush(pack);
@@ -107,7 +112,7 @@ private:
     std::vector<SamplerGraph>& m_out;
     Pack m_cold, m_warm;
     int m_n = 0;
-    int m_small = 0;
+    unsigned m_small = 0;
 };
 
 void matmuls(double maxGflop, std::vector<SamplerGraph>& out)

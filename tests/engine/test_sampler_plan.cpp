@@ -52,6 +52,32 @@ private slots:
         QVERIFY2(warmestGemv < 16.0 * (1 << 20), std::to_string(warmestGemv).c_str());
         QVERIFY2(coldestGemv > 48.0 * (1 << 20), std::to_string(coldestGemv).c_str());
     }
+    // Which configurations go warm must not follow a grid's innermost loop of two values: grouped convolutions
+    // (ShuffleNet's, not depthwise) are sampled warm and cold at both kernel sizes, attention both with and without a
+    // mask (plain alternation put every grouped 1x1 layer and every unmasked attention cold).
+    void twoValuedLoopsAreSampledWarmAndCold()
+    {
+        std::set<std::pair<std::string, bool>> seen; // (what, warm)
+        for (const SamplerGraph& s : kernelSamplerGraphs(50.0))
+            for (const Node& n : s.graph.nodes) {
+                const bool warm = s.graph.name.ends_with("-warm");
+                if (n.op.kind == OpKind::Attention)
+                    seen.insert({"attention mask " + n.op.attrs.stringOr("mask_kind", "None"), warm});
+                const std::int64_t groups = n.op.attrs.intOr("groups", 1);
+                if (n.op.kind != OpKind::Conv || groups < 2 || groups > 16 || groups == n.shape.dims[1].value)
+                    continue;
+                std::int64_t area = 1;
+                for (std::int64_t k : n.op.attrs.intsOr("kernel_size", {}))
+                    area *= k;
+                seen.insert({"grouped conv of area " + std::to_string(area), warm});
+            }
+        for (const std::string what :
+             {"grouped conv of area 1", "grouped conv of area 9", "attention mask None", "attention mask Causal"}) {
+            QVERIFY2(seen.contains({what, true}), what.c_str());
+            QVERIFY2(seen.contains({what, false}), what.c_str());
+        }
+    }
+
     void classesComeInRotation()
     {
         for (const double maxGflop : {0.05, 50.0}) {
