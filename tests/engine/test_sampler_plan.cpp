@@ -78,6 +78,36 @@ private slots:
         }
     }
 
+    // Small-batch layers of 16 MiB weights are sampled with their weights re-read 16 MiB after their last touch (a
+    // batch-8 MLP of such layers), between the warm graphs' distances and the cold ones' (over 32 MiB).
+    void largeLayersAreSampledBetweenWarmAndCold()
+    {
+        std::set<std::int64_t> betweenRows, coldRows;
+        for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
+            const GraphWork w = CostscopeCostModel().work(s.graph, {});
+            const std::vector<double> reuse = inputReuseBytes(s.graph, w.nodes, {});
+            for (std::size_t i = 0; i < s.graph.nodes.size(); ++i) {
+                const Node& n = s.graph.nodes[i];
+                if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
+                    continue;
+                const Node& wt = s.graph.nodes[*s.graph.indexOf(n.inputs[1])];
+                const auto elements = wt.shape.elements();
+                const std::int64_t m = n.shape.dims[0].value;
+                if (wt.op.kind != OpKind::Param || !elements || *elements * 4 < (16 << 20) || m > 32)
+                    continue;
+                const double mib = reuse[i] / (1 << 20);
+                if (mib >= 12 && mib <= 24)
+                    betweenRows.insert(m);
+                else if (mib > 32)
+                    coldRows.insert(m);
+            }
+        }
+        for (const std::int64_t m : {1, 8, 16}) {
+            QVERIFY2(betweenRows.contains(m), std::to_string(m).c_str());
+            QVERIFY2(coldRows.contains(m), std::to_string(m).c_str());
+        }
+    }
+
     void classesComeInRotation()
     {
         for (const double maxGflop : {0.05, 50.0}) {
