@@ -280,6 +280,29 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
                                          s.param(b, {ch})});
                     });
                 }
+    // Wide layers as the exported CNNs have them (ResNet-50's bottlenecks, VGG-19's last stages, Inception's 1x1
+    // reductions, AlexNet's 12x12 layers in two groups): the grid above and the draws below stop at 256 channels, so
+    // each of those models was priced from the others' wide layers alone (AlexNet's 3x3 layers of 384 channels in two
+    // groups: 65 us measured at batch 1 on an H200, 31-36 us predicted).
+    struct Wide {
+        std::int64_t cin, cout, groups;
+    };
+    int wideIndex = 0;
+    for (const Wide& w : std::vector<Wide>{
+             {256, 512, 1}, {512, 512, 1}, {512, 128, 1}, {1024, 256, 1}, {256, 1024, 1}, {384, 384, 2}, {384, 256, 2}})
+        for (std::int64_t size : {7, 13, 28})
+            for (std::int64_t k : {1, 3}) {
+                const std::int64_t batch = wideIndex++ / 2 % 2 ? 8 : 1; // both kernel sizes at each batch in turn
+                const double flops = 2.0 * double(batch * w.cout * size * size) * double(w.cin / w.groups * k * k);
+                s.add(flops, [&](GraphBuilder& b) {
+                    Op op = edit::defaultOp(OpKind::Conv);
+                    op.attrs.set("kernel_size", Dims{k, k});
+                    op.attrs.set("padding", Dims{k / 2, k / 2});
+                    op.attrs.set("groups", w.groups);
+                    return b.op(op, {s.input(b, {batch, w.cin, size, size}),
+                                     s.param(b, {w.cout, w.cin / w.groups, k, k}), s.param(b, {w.cout})});
+                });
+            }
     for (int i = 0; i < 128; ++i) {
         const std::int64_t cin = channels[rng() % 10], size = sizes[rng() % 5], batch = rng() % 2 ? 8 : 1;
         const std::int64_t k = (rng() % 3 == 0) ? 1 : 3, stride = rng() % 4 == 0 ? 2 : 1;

@@ -134,18 +134,25 @@ private slots:
     }
 
     // What the predictors learn from: every GEMM width is sampled plain and fused, the fused ones through every
-    // epilogue; ONNX's Gemm with a transposed weight, batched activation products, batch norm and ONNX Sum are
-    // there; every graph infers its shapes.
+    // epilogue; ONNX's Gemm with a transposed weight, wide convolutions, batched activation products, batch norm and
+    // ONNX Sum are there; every graph infers its shapes.
     void configurationsCoverWhatModelsRun()
     {
         std::map<std::pair<std::int64_t, std::int64_t>, std::set<std::string>> gemmKinds; // (k, n) -> op kinds
         std::set<std::string> epilogues, ops;
         int batchedProducts = 0;
-        std::set<std::int64_t> transposedGemmRows; // ONNX Gemm with its weight stored [n, k], by m
+        std::set<std::int64_t> transposedGemmRows;                 // ONNX Gemm with its weight stored [n, k], by m
+        std::set<std::pair<std::int64_t, std::int64_t>> wideConvs; // (kernel area, groups) of layers of 384+ channels
         for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
             QVERIFY2(!hasErrors(validateGraph(s.graph)), s.graph.name.c_str());
             for (const Node& n : s.graph.nodes) {
                 ops.insert(n.op.label());
+                if (n.op.kind == OpKind::Conv && n.shape.dims[1].value >= 384) {
+                    std::int64_t area = 1;
+                    for (std::int64_t k : n.op.attrs.intsOr("kernel_size", {}))
+                        area *= k;
+                    wideConvs.insert({area, n.op.attrs.intOr("groups", 1)});
+                }
                 if (n.op.kind == OpKind::Gemm && n.op.attrs.intOr("trans_b", 0) != 0 && n.inputs.size() == 3)
                     transposedGemmRows.insert(n.shape.dims[0].value);
                 if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
@@ -165,6 +172,9 @@ private slots:
         for (const auto& kn : {std::pair<std::int64_t, std::int64_t>{2048, 512}, {512, 2048}, {1024, 256}, {512, 256}})
             QVERIFY(gemmKinds.contains(kn)); // the narrow grid, where a GEMV's kernel turns on which side is wider
         QCOMPARE(transposedGemmRows, (std::set<std::int64_t>{1, 8, 64, 512}));
+        // The exported CNNs' wide layers: dense 1x1 and 3x3, and AlexNet's 3x3 in two groups.
+        for (const auto& areaGroups : {std::pair<std::int64_t, std::int64_t>{1, 1}, {9, 1}, {9, 2}})
+            QVERIFY(wideConvs.contains(areaGroups));
         for (const auto& [kn, kinds] : gemmKinds)
             QVERIFY2(kinds.size() == 2, (std::to_string(kn.first) + "x" + std::to_string(kn.second)).c_str());
         QCOMPARE(epilogues, (std::set<std::string>{"none", "Gelu", "GeluApprox", "Relu"}));
