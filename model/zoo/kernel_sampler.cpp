@@ -4,6 +4,7 @@
 #include "edit/graph_builder.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -18,12 +19,18 @@ using Dims = std::vector<std::int64_t>;
 
 // Fills graphs of up to kPerGraph nodes of one class; a configuration over the FLOP limit is left out.
 //
-// Two kinds of graph, because a kernel's time depends on whether its inputs are still in the GPU's L2 (the reuse
+// Kinds of graph, because a kernel's time depends on whether its inputs are still in the GPU's L2 (the reuse
 // distance, analysis/reuse_distance.h). A graph is replayed, so its inputs and weights were last touched a whole
 // pass ago: in a graph of twelve large kernels (a pass of 50-100 MB) they come from DRAM, as they never do for the
-// small layers of a small model. The same attention kernel measured 36 us cold and 23 us warm on an H100. So every
-// second configuration small enough (kWarmNodeBytes) goes into a "warm" graph whose whole pass stays under
-// kWarmGraphBytes, and the predictors see both contexts of the same shapes.
+// small layers of a small model. The same attention kernel measured 36 us cold and 23 us warm on an H100. So one of
+// every two configurations small enough (kWarmNodeBytes) goes into a "warm" graph whose whole pass stays under
+// kWarmGraphBytes, and the predictors see both contexts of the same shapes. Which one of the two follows the
+// Thue-Morse sequence, not plain alternation: a grid whose innermost loop has two values would otherwise put each
+// value of that loop on one side, as plain alternation did: every grouped 1x1 convolution (kernel sizes 1 and 3)
+// and every unmasked attention (masks none and causal) was sampled cold only. ShuffleNet's grouped 1x1 layers, whose
+// inputs come from the kernel just before, were under-predicted by a fifth on the H200 of 2026-11-29.
+// A third kind, "between" graphs of a few large layers (addBetween), re-reads weights of several MB one or two such
+// layers after their last touch: more than a warm graph holds, less than a cold one puts between them.
 class SamplerSet {
 public:
     SamplerSet(std::string cls, double maxGflop, std::vector<SamplerGraph>& out)
@@ -34,6 +41,7 @@ public:
     {
         flush(m_cold);
         flush(m_warm);
+        flush(m_between);
     }
 
     // `flops` of the configuration; `make` adds its node to the builder and returns it.
@@ -44,20 +52,20 @@ public:
             return;
         GraphBuilder scratch("scratch");
         const double bytes = nodeBytes(scratch.graph(), make(scratch));
-        const bool warm = bytes <= kWarmNodeBytes && m_small++ % 2 == 1;
-        Pack& pack = warm ? m_warm : m_cold;
-        if (warm && pack.bytes + bytes > kWarmGraphBytes)
-            flush(pack);
-        if (!pack.builder) {
-            std::string name = m_cls + "-sampler-" + std::to_string(m_out.size());
-            if (warm)
-                name += "-warm";
-            pack.builder = std::make_unique<GraphBuilder>(std::move(name));
-        }
-        pack.outputs.push_back(make(*pack.builder));
-        pack.bytes += bytes;
-        if (pack.outputs.size() == kPerGraph)
-            flush(pack);
+        const bool warm = bytes <= kWarmNodeBytes && std::popcount(m_small++) % 2 == 1;
+        if (warm)
+            put(m_warm, "-warm", kWarmGraphBytes, bytes, make);
+        else
+            put(m_cold, "", 0, bytes, make);
+    }
+    // A configuration for the "between" graphs: each holds what fits in kBetweenGraphBytes a pass.
+    template <class Make>
+    void addBetween(double flops, Make make)
+    {
+        if (flops > m_maxFlops)
+            return;
+        GraphBuilder scratch("scratch");
+        put(m_between, "-between", kBetweenGraphBytes, nodeBytes(scratch.graph(), make(scratch)), make);
     }
     NodeId input(GraphBuilder& b, Dims dims)
     {
@@ -76,11 +84,29 @@ private:
     static constexpr std::size_t kPerGraph = 12;
     static constexpr double kWarmNodeBytes = 8.0 * (1 << 20);
     static constexpr double kWarmGraphBytes = 24.0 * (1 << 20);
+    static constexpr double kBetweenGraphBytes = 40.0 * (1 << 20);
     struct Pack {
         std::unique_ptr<GraphBuilder> builder;
         std::vector<NodeId> outputs;
         double bytes = 0;
     };
+    // Adds the configuration to `pack`, first flushing it where the configuration would take its pass over
+    // `maxBytes` (0: no limit but kPerGraph nodes).
+    template <class Make>
+    void put(Pack& pack, const char* suffix, double maxBytes, double bytes, Make& make)
+    {
+        if (maxBytes > 0 && pack.bytes + bytes > maxBytes)
+            flush(pack);
+        if (!pack.builder) {
+            std::string name = m_cls + "-sampler-" + std::to_string(m_out.size());
+            name += suffix;
+            pack.builder = std::make_unique<GraphBuilder>(std::move(name));
+        }
+        pack.outputs.push_back(make(*pack.builder));
+        pack.bytes += bytes;
+        if (pack.outputs.size() == kPerGraph)
+            flush(pack);
+    }
     // The bytes one configuration touches: its node's inputs and output as stored.
     static double nodeBytes(const Graph& g, NodeId id)
     {
@@ -105,9 +131,9 @@ private:
     std::string m_cls;
     double m_maxFlops;
     std::vector<SamplerGraph>& m_out;
-    Pack m_cold, m_warm;
+    Pack m_cold, m_warm, m_between;
     int m_n = 0;
-    int m_small = 0;
+    unsigned m_small = 0;
 };
 
 void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
@@ -122,9 +148,9 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
     // Plain and fused layers alternate along each row and swap places from one m to the next, so that every (k, n)
     // is sampled both ways; the fused ones take the four epilogues in turn.
     int fusedCount = 0;
-    auto layer = [&](std::int64_t m, std::int64_t k, std::int64_t n, bool fused) {
+    auto layer = [&](std::int64_t m, std::int64_t k, std::int64_t n, bool fused, bool between = false) {
         const char* act = fused ? activations[fusedCount++ % 4] : nullptr;
-        s.add(2.0 * double(m) * double(k) * double(n), [&](GraphBuilder& b) {
+        auto make = [&](GraphBuilder& b) {
             const NodeId x = s.input(b, m >= 64 && m % 64 == 0 ? Dims{m / 64, 64, k} : Dims{m, k});
             if (!fused)
                 return b.op(OpKind::MatMul, {x, s.param(b, {k, n})});
@@ -134,7 +160,12 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
             else
                 op.attrs.erase("activation"); // bias only (the default op has Gelu)
             return b.op(op, {x, s.param(b, {k, n}), s.param(b, {n})});
-        });
+        };
+        const double flops = 2.0 * double(m) * double(k) * double(n);
+        if (between)
+            s.addBetween(flops, make);
+        else
+            s.add(flops, make);
     };
     // cuBLAS picks its kernel by shape, and batch-8 to batch-32 products can be slower than larger ones (split-K with
     // a second pass): every power of two is sampled.
@@ -156,6 +187,18 @@ void matmuls(double maxGflop, std::vector<SamplerGraph>& out)
                 if (std::find(kn.begin(), kn.end(), std::pair{k, n}) == kn.end())
                     layer(m, k, n, ++column % 2 == 1);
     }
+    // Small-batch layers of 16 MB weights, two to a "between" graph: each weight re-read 16 MB (the other layer)
+    // after its last touch, as in a batch-8 MLP of such layers. Cold, such layers took 2.5-2.9x the analytic time
+    // on an H200 and warm ones of 4 MB 1.4-1.8x; with nothing sampled between, held-out MLPs of 1024-4096-1024 and
+    // 2048x4 at batch 8 (13-15 us a layer, 2.3-2.7x) were priced at 10-12 us.
+    row = 0;
+    for (std::int64_t m : {1, 2, 4, 8, 16, 32}) {
+        int column = ++row;
+        for (const auto& [k, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1024, 4096}, {4096, 1024}})
+            layer(m, k, n, ++column % 2 == 1, true);
+    }
+    for (std::int64_t m : {1, 2, 4, 8, 16, 32})
+        layer(m, 2048, 2048, ++row % 2 == 1, true);
     // ONNX's Gemm as exporters write a linear layer: the weight stored [n, k] (trans_b) and a bias. cuBLAS runs the
     // transposed operand with other kernels; no other sampled GEMM has it (AlexNet's 8x9216x4096 took 111 us, 2.4x
     // its batch-1 time, and was predicted 76 us).
@@ -237,6 +280,29 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
                                          s.param(b, {ch})});
                     });
                 }
+    // Wide layers as the exported CNNs have them (ResNet-50's bottlenecks, VGG-19's last stages, Inception's 1x1
+    // reductions, AlexNet's 12x12 layers in two groups): the grid above and the draws below stop at 256 channels, so
+    // each of those models was priced from the others' wide layers alone (AlexNet's 3x3 layers of 384 channels in two
+    // groups: 65 us measured at batch 1 on an H200, 31-36 us predicted).
+    struct Wide {
+        std::int64_t cin, cout, groups;
+    };
+    int wideIndex = 0;
+    for (const Wide& w : std::vector<Wide>{
+             {256, 512, 1}, {512, 512, 1}, {512, 128, 1}, {1024, 256, 1}, {256, 1024, 1}, {384, 384, 2}, {384, 256, 2}})
+        for (std::int64_t size : {7, 13, 28})
+            for (std::int64_t k : {1, 3}) {
+                const std::int64_t batch = wideIndex++ / 2 % 2 ? 8 : 1; // both kernel sizes at each batch in turn
+                const double flops = 2.0 * double(batch * w.cout * size * size) * double(w.cin / w.groups * k * k);
+                s.add(flops, [&](GraphBuilder& b) {
+                    Op op = edit::defaultOp(OpKind::Conv);
+                    op.attrs.set("kernel_size", Dims{k, k});
+                    op.attrs.set("padding", Dims{k / 2, k / 2});
+                    op.attrs.set("groups", w.groups);
+                    return b.op(op, {s.input(b, {batch, w.cin, size, size}),
+                                     s.param(b, {w.cout, w.cin / w.groups, k, k}), s.param(b, {w.cout})});
+                });
+            }
     for (int i = 0; i < 128; ++i) {
         const std::int64_t cin = channels[rng() % 10], size = sizes[rng() % 5], batch = rng() % 2 ? 8 : 1;
         const std::int64_t k = (rng() % 3 == 0) ? 1 : 3, stride = rng() % 4 == 0 ? 2 : 1;

@@ -52,6 +52,62 @@ private slots:
         QVERIFY2(warmestGemv < 16.0 * (1 << 20), std::to_string(warmestGemv).c_str());
         QVERIFY2(coldestGemv > 48.0 * (1 << 20), std::to_string(coldestGemv).c_str());
     }
+    // Which configurations go warm must not follow a grid's innermost loop of two values: grouped convolutions
+    // (ShuffleNet's, not depthwise) are sampled warm and cold at both kernel sizes, attention both with and without a
+    // mask (plain alternation put every grouped 1x1 layer and every unmasked attention cold).
+    void twoValuedLoopsAreSampledWarmAndCold()
+    {
+        std::set<std::pair<std::string, bool>> seen; // (what, warm)
+        for (const SamplerGraph& s : kernelSamplerGraphs(50.0))
+            for (const Node& n : s.graph.nodes) {
+                const bool warm = s.graph.name.ends_with("-warm");
+                if (n.op.kind == OpKind::Attention)
+                    seen.insert({"attention mask " + n.op.attrs.stringOr("mask_kind", "None"), warm});
+                const std::int64_t groups = n.op.attrs.intOr("groups", 1);
+                if (n.op.kind != OpKind::Conv || groups < 2 || groups > 16 || groups == n.shape.dims[1].value)
+                    continue;
+                std::int64_t area = 1;
+                for (std::int64_t k : n.op.attrs.intsOr("kernel_size", {}))
+                    area *= k;
+                seen.insert({"grouped conv of area " + std::to_string(area), warm});
+            }
+        for (const std::string what :
+             {"grouped conv of area 1", "grouped conv of area 9", "attention mask None", "attention mask Causal"}) {
+            QVERIFY2(seen.contains({what, true}), what.c_str());
+            QVERIFY2(seen.contains({what, false}), what.c_str());
+        }
+    }
+
+    // Small-batch layers of 16 MiB weights are sampled with their weights re-read 16 MiB after their last touch (a
+    // batch-8 MLP of such layers), between the warm graphs' distances and the cold ones' (over 32 MiB).
+    void largeLayersAreSampledBetweenWarmAndCold()
+    {
+        std::set<std::int64_t> betweenRows, coldRows;
+        for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
+            const GraphWork w = CostscopeCostModel().work(s.graph, {});
+            const std::vector<double> reuse = inputReuseBytes(s.graph, w.nodes, {});
+            for (std::size_t i = 0; i < s.graph.nodes.size(); ++i) {
+                const Node& n = s.graph.nodes[i];
+                if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
+                    continue;
+                const Node& wt = s.graph.nodes[*s.graph.indexOf(n.inputs[1])];
+                const auto elements = wt.shape.elements();
+                const std::int64_t m = n.shape.dims[0].value;
+                if (wt.op.kind != OpKind::Param || !elements || *elements * 4 < (16 << 20) || m > 32)
+                    continue;
+                const double mib = reuse[i] / (1 << 20);
+                if (mib >= 12 && mib <= 24)
+                    betweenRows.insert(m);
+                else if (mib > 32)
+                    coldRows.insert(m);
+            }
+        }
+        for (const std::int64_t m : {1, 8, 16}) {
+            QVERIFY2(betweenRows.contains(m), std::to_string(m).c_str());
+            QVERIFY2(coldRows.contains(m), std::to_string(m).c_str());
+        }
+    }
+
     void classesComeInRotation()
     {
         for (const double maxGflop : {0.05, 50.0}) {
@@ -78,18 +134,25 @@ private slots:
     }
 
     // What the predictors learn from: every GEMM width is sampled plain and fused, the fused ones through every
-    // epilogue; ONNX's Gemm with a transposed weight, batched activation products, batch norm and ONNX Sum are
-    // there; every graph infers its shapes.
+    // epilogue; ONNX's Gemm with a transposed weight, wide convolutions, batched activation products, batch norm and
+    // ONNX Sum are there; every graph infers its shapes.
     void configurationsCoverWhatModelsRun()
     {
         std::map<std::pair<std::int64_t, std::int64_t>, std::set<std::string>> gemmKinds; // (k, n) -> op kinds
         std::set<std::string> epilogues, ops;
         int batchedProducts = 0;
-        std::set<std::int64_t> transposedGemmRows; // ONNX Gemm with its weight stored [n, k], by m
+        std::set<std::int64_t> transposedGemmRows;                 // ONNX Gemm with its weight stored [n, k], by m
+        std::set<std::pair<std::int64_t, std::int64_t>> wideConvs; // (kernel area, groups) of layers of 384+ channels
         for (const SamplerGraph& s : kernelSamplerGraphs(50.0)) {
             QVERIFY2(!hasErrors(validateGraph(s.graph)), s.graph.name.c_str());
             for (const Node& n : s.graph.nodes) {
                 ops.insert(n.op.label());
+                if (n.op.kind == OpKind::Conv && n.shape.dims[1].value >= 384) {
+                    std::int64_t area = 1;
+                    for (std::int64_t k : n.op.attrs.intsOr("kernel_size", {}))
+                        area *= k;
+                    wideConvs.insert({area, n.op.attrs.intOr("groups", 1)});
+                }
                 if (n.op.kind == OpKind::Gemm && n.op.attrs.intOr("trans_b", 0) != 0 && n.inputs.size() == 3)
                     transposedGemmRows.insert(n.shape.dims[0].value);
                 if (n.op.kind != OpKind::MatMul && n.op.kind != OpKind::FusedMatMulBiasAct)
@@ -109,6 +172,9 @@ private slots:
         for (const auto& kn : {std::pair<std::int64_t, std::int64_t>{2048, 512}, {512, 2048}, {1024, 256}, {512, 256}})
             QVERIFY(gemmKinds.contains(kn)); // the narrow grid, where a GEMV's kernel turns on which side is wider
         QCOMPARE(transposedGemmRows, (std::set<std::int64_t>{1, 8, 64, 512}));
+        // The exported CNNs' wide layers: dense 1x1 and 3x3, and AlexNet's 3x3 in two groups.
+        for (const auto& areaGroups : {std::pair<std::int64_t, std::int64_t>{1, 1}, {9, 1}, {9, 2}})
+            QVERIFY(wideConvs.contains(areaGroups));
         for (const auto& [kn, kinds] : gemmKinds)
             QVERIFY2(kinds.size() == 2, (std::to_string(kn.first) + "x" + std::to_string(kn.second)).c_str());
         QCOMPARE(epilogues, (std::set<std::string>{"none", "Gelu", "GeluApprox", "Relu"}));
