@@ -171,6 +171,8 @@ private slots:
         QVERIFY(gemmKinds.size() >= 26);
         for (const auto& kn : {std::pair<std::int64_t, std::int64_t>{2048, 512}, {512, 2048}, {1024, 256}, {512, 256}})
             QVERIFY(gemmKinds.contains(kn)); // the narrow grid, where a GEMV's kernel turns on which side is wider
+        for (const auto& kn : {std::pair<std::int64_t, std::int64_t>{16, 32}, {32, 16}, {32, 32}})
+            QVERIFY(gemmKinds.contains(kn)); // as narrow as RLX's example bundles
         QCOMPARE(transposedGemmRows, (std::set<std::int64_t>{1, 8, 64, 512}));
         // The exported CNNs' wide layers: dense 1x1 and 3x3, and AlexNet's 3x3 in two groups.
         for (const auto& areaGroups : {std::pair<std::int64_t, std::int64_t>{1, 1}, {9, 1}, {9, 2}})
