@@ -295,7 +295,8 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
         for (std::int64_t size : {7, 13, 28})
             for (std::int64_t k : {1, 3}) {
                 const std::int64_t batch = wideIndex++ / 2 % 2 ? 8 : 1; // both kernel sizes at each batch in turn
-                const double flops = 2.0 * double(batch * w.cout * size * size) * double(w.cin / w.groups * k * k);
+                const std::int64_t perGroup = w.cin / w.groups; // whole: every Wide's groups divide its channels
+                const double flops = 2.0 * double(batch * w.cout * size * size) * double(perGroup * k * k);
                 s.add(flops, [&](GraphBuilder& b) {
                     Op op = edit::defaultOp(OpKind::Conv);
                     op.attrs.set("kernel_size", Dims{k, k});
