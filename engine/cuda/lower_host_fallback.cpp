@@ -130,6 +130,8 @@ LowerResult lowerHostFallback(LowerContext& c)
     std::size_t total = 0;
     for (const DeviceValue* v : c.in) {
         HostTensor t(v->dims, v->dtype);
+        if (v->bytes && !v->ptr) // a value only a fused kernel holds: never the input of a node outside it
+            return lowerError("input " + valueString(*v) + " has no buffer");
         if (t.byteSize() != v->bytes)
             return lowerError("input " + valueString(*v) + " holds " + std::to_string(v->bytes) + " bytes, not "
                               + std::to_string(t.byteSize()));
@@ -162,8 +164,8 @@ LowerResult lowerHostFallback(LowerContext& c)
                 cudaMemcpyAsync(base + in.offset, in.device, in.bytes, cudaMemcpyDeviceToHost, s);
         cudaLaunchHostFunc(s, runHostStep, step.get());
         if (step->output.bytes)
-            cudaMemcpyAsync(step->output.device, base + step->output.offset, step->output.bytes,
-                            cudaMemcpyHostToDevice, s);
+            cudaMemcpyAsync(step->output.device, base + step->output.offset, step->output.bytes, cudaMemcpyHostToDevice,
+                            s);
     });
 }
 
