@@ -10,6 +10,7 @@
 #include "run_result.h"
 
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 namespace costscope::cuda {
@@ -17,17 +18,7 @@ namespace costscope::cuda {
 namespace {
 // Page-locked host memory, freed with the step: the copies of a captured graph need it, and it is what lets them
 // run asynchronously.
-struct PinnedMemory {
-    void* ptr = nullptr;
-    PinnedMemory() = default;
-    PinnedMemory(const PinnedMemory&) = delete;
-    PinnedMemory& operator=(const PinnedMemory&) = delete;
-    ~PinnedMemory()
-    {
-        if (ptr)
-            cudaFreeHost(ptr);
-    }
-};
+using PinnedMemory = std::unique_ptr<void, cudaError_t (*)(void*)>;
 
 // One copy between a device buffer and the step's page-locked memory.
 struct Copy {
@@ -53,7 +44,7 @@ struct HostStep {
     const Node* node = nullptr; // in the plan's graph, which outlives the steps
     Bindings bindings;
     cpu::KernelFn kernel = nullptr;
-    PinnedMemory pinned; // the inputs, then the output
+    PinnedMemory pinned{nullptr, cudaFreeHost}; // the inputs, then the output
     std::vector<Copy> inputs;
     Copy output;
     std::vector<HostTensor> hostInputs; // each input's dims and dtype, its bytes copied in from `pinned` each run
@@ -84,7 +75,7 @@ std::string HostStep::takeError()
 void HostStep::run() noexcept
 {
     try {
-        auto* base = static_cast<std::byte*>(pinned.ptr);
+        auto* base = static_cast<std::byte*>(pinned.get());
         cpu::Inputs in;
         for (std::size_t i = 0; i < inputs.size(); ++i) {
             if (inputs[i].bytes)
@@ -144,13 +135,15 @@ LowerResult lowerHostFallback(LowerContext& c)
     total = aligned(total);
     step->output = {c.out.ptr, total, c.out.bytes};
     total += c.out.bytes;
-    if (total)
-        if (cudaError_t e = cudaMallocHost(&step->pinned.ptr, total); e != cudaSuccess) {
+    if (total) {
+        void* pinned = nullptr;
+        if (cudaError_t e = cudaMallocHost(&pinned, total); e != cudaSuccess) {
             cudaGetLastError();
-            step->pinned.ptr = nullptr;
             return lowerError("cannot allocate " + std::to_string(total)
                               + " bytes of page-locked host memory for the host fallback: " + cudaErrorText(e));
         }
+        step->pinned.reset(pinned);
+    }
     c.plan.addRunCheck([step, &plan = c.plan, pos = c.pos]() -> Result<bool> {
         if (std::string error = step->takeError(); !error.empty())
             return plan.atNode(pos, "the host fallback (CPU kernel) failed: " + error);
@@ -158,7 +151,7 @@ LowerResult lowerHostFallback(LowerContext& c)
     });
     c.kernel = std::string(kHostFallbackKernel);
     return Launch([step](cudaStream_t s) {
-        auto* base = static_cast<std::byte*>(step->pinned.ptr);
+        auto* base = static_cast<std::byte*>(step->pinned.get());
         for (const Copy& in : step->inputs)
             if (in.bytes)
                 cudaMemcpyAsync(base + in.offset, in.device, in.bytes, cudaMemcpyDeviceToHost, s);

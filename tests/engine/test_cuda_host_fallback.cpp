@@ -52,10 +52,11 @@ bool contains(const std::string& text, const std::string& part)
     return text.find(part) != std::string::npos;
 }
 
-bool haveGpu()
-{
-    return !CudaBackend().devices().empty();
-}
+#define REQUIRE_GPU()                                                                                                  \
+    do {                                                                                                               \
+        if (CudaBackend().devices().empty())                                                                           \
+            QSKIP("no CUDA device");                                                                                   \
+    } while (0)
 
 // x -> Add p -> CumSum along axis 1 -> Trilu -> Mul p: CUDA, host, host, CUDA. `cumSumDims`: the dims CumSum states.
 struct Mixed {
@@ -102,11 +103,9 @@ std::vector<float> flat(const HostTensor& t)
     return {v.begin(), v.end()};
 }
 } // namespace
-#endif
 
 void TestCudaHostFallback::opsWithoutCudaKernelsFallBack()
 {
-#ifdef COSTSCOPE_HAVE_CUDA
     for (const char* op : {"CumSum", "Trilu", "ArgMax", "Einsum"}) {
         const Node n = onnxNode(op, 2);
         QVERIFY2(!cuda::cudaLowers(n), op);
@@ -125,14 +124,10 @@ void TestCudaHostFallback::opsWithoutCudaKernelsFallBack()
     Node add = onnxNode("", 2, cudacases::attrs({{"op", std::string("Add")}}));
     add.op.kind = OpKind::Binary;
     QVERIFY(cuda::cudaLowers(add));
-#else
-    QSKIP("built without CUDA");
-#endif
 }
 
 void TestCudaHostFallback::refusalsSayWhy()
 {
-#ifdef COSTSCOPE_HAVE_CUDA
     const Node cumSum = onnxNode("CumSum", 2);
     auto off = cuda::hostFallbackRefusal(cumSum, true, false);
     QVERIFY(off && contains(*off, "COSTSCOPE_CUDA_HOST_FALLBACK=0"));
@@ -140,27 +135,21 @@ void TestCudaHostFallback::refusalsSayWhy()
     QVERIFY(unknownShape && contains(*unknownShape, "output shape is not known"));
     auto noKernel = cuda::hostFallbackRefusal(onnxNode("NoSuchOp", 1), true, true);
     QVERIFY(noKernel && contains(*noKernel, "CPU backend cannot run it either"));
-    auto otherDomain =
-        cuda::hostFallbackRefusal(onnxNode("CumSum", 2, cudacases::attrs({{"onnx_domain", std::string("com.x")}})),
-                                  true, true);
+    auto otherDomain = cuda::hostFallbackRefusal(
+        onnxNode("CumSum", 2, cudacases::attrs({{"onnx_domain", std::string("com.x")}})), true, true);
     QVERIFY(otherDomain && contains(*otherDomain, "CPU backend cannot run it either"));
-    auto secondOutput =
-        cuda::hostFallbackRefusal(onnxNode("Trilu", 1, cudacases::attrs({{"onnx_output", std::int64_t(1)}})), true, true);
+    auto secondOutput = cuda::hostFallbackRefusal(
+        onnxNode("Trilu", 1, cudacases::attrs({{"onnx_output", std::int64_t(1)}})), true, true);
     QVERIFY(secondOutput && contains(*secondOutput, "only output 0"));
     Node loop = onnxNode("Loop", 2);
     loop.subgraphs.push_back({"body", std::make_shared<Graph>(), {}});
     auto controlFlow = cuda::hostFallbackRefusal(loop, true, true);
     QVERIFY(controlFlow && contains(*controlFlow, "subgraphs"));
-#else
-    QSKIP("built without CUDA");
-#endif
 }
 
 void TestCudaHostFallback::mixedGraphMatchesTheCpu()
 {
-#ifdef COSTSCOPE_HAVE_CUDA
-    if (!haveGpu())
-        QSKIP("no CUDA device");
+    REQUIRE_GPU();
     const Mixed m = mixedGraph();
     CpuBackend cpu(1);
     CudaBackend gpu;
@@ -192,16 +181,11 @@ void TestCudaHostFallback::mixedGraphMatchesTheCpu()
         QVERIFY((*ref)->setInputs({x}));
         QVERIFY((*plan)->setInputs({x}));
     }
-#else
-    QSKIP("built without CUDA");
-#endif
 }
 
 void TestCudaHostFallback::wrongShapeFailsTheRun()
 {
-#ifdef COSTSCOPE_HAVE_CUDA
-    if (!haveGpu())
-        QSKIP("no CUDA device");
+    REQUIRE_GPU();
     const Mixed m = mixedGraph({3, 5}); // CumSum states 3x5, its kernel gives 3x4
     CudaBackend gpu;
     auto plan = prepared(gpu, m.graph, cudacases::tensor({3, 4}, cudacases::values(12, 5)));
@@ -214,16 +198,11 @@ void TestCudaHostFallback::wrongShapeFailsTheRun()
                  run.error().message.c_str());
     }
     QVERIFY(!(*plan)->runInstrumented(nullptr));
-#else
-    QSKIP("built without CUDA");
-#endif
 }
 
 void TestCudaHostFallback::switchedOffOrUnknownShapeIsACompileError()
 {
-#ifdef COSTSCOPE_HAVE_CUDA
-    if (!haveGpu())
-        QSKIP("no CUDA device");
+    REQUIRE_GPU();
     const Mixed m = mixedGraph();
     qputenv("COSTSCOPE_CUDA_HOST_FALLBACK", "0");
     auto off = CudaBackend().compile(m.graph, {}, 0);
@@ -242,10 +221,29 @@ void TestCudaHostFallback::switchedOffOrUnknownShapeIsACompileError()
     QVERIFY2(contains(unknown.error().message, "output shape is not known")
                  && contains(unknown.error().message, "'n' is not bound"),
              unknown.error().message.c_str());
-#else
-    QSKIP("built without CUDA");
-#endif
 }
+#else
+void TestCudaHostFallback::opsWithoutCudaKernelsFallBack()
+{
+    QSKIP("built without CUDA");
+}
+void TestCudaHostFallback::refusalsSayWhy()
+{
+    QSKIP("built without CUDA");
+}
+void TestCudaHostFallback::mixedGraphMatchesTheCpu()
+{
+    QSKIP("built without CUDA");
+}
+void TestCudaHostFallback::wrongShapeFailsTheRun()
+{
+    QSKIP("built without CUDA");
+}
+void TestCudaHostFallback::switchedOffOrUnknownShapeIsACompileError()
+{
+    QSKIP("built without CUDA");
+}
+#endif
 
 QTEST_GUILESS_MAIN(TestCudaHostFallback)
 #include "test_cuda_host_fallback.moc"
