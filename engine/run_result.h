@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace costscope {
@@ -18,6 +19,14 @@ struct NodeTiming {
     std::int64_t ns = 0;
     std::vector<NodeId> fused = {}; // the other nodes of the kernel, inputs first; empty when the node ran alone
 };
+
+// The kernel a device backend names in a node's label ("CumSum[host fallback: CPU kernel]") where it has no kernel
+// of its own for the node and ran the CPU backend's on the host, between copies (cuda/host_fallback.h).
+inline constexpr std::string_view kHostFallbackKernel = "host fallback: CPU kernel";
+inline bool ranOnHost(const NodeTiming& t)
+{
+    return t.label.find("[" + std::string(kHostFallbackKernel) + "]") != std::string::npos;
+}
 
 // Whole-graph wall times over the timed runs (warm-up runs excluded).
 struct TimingStats {

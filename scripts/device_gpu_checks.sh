@@ -40,7 +40,9 @@
 #             once), or where the build has no runner through costscope-cli run, one process per case
 #             (CONFORMANCE_JOBS default 16); no ONNX Runtime; with CONFORMANCE_VULKAN=1 --backend vulkan too. The
 #             build of build-x (scripts/device_evaluate_all.sh) or build-gpu, else the build stage first. Report and
-#             per-case results in $OUT/conformance-BACKEND.{txt,json}
+#             per-case results in $OUT/conformance-BACKEND.{txt,json}. A node CUDA has no kernel for runs the CPU
+#             backend's kernel on the host (engine/cuda/host_fallback.h) and its case counts as a pass: the report
+#             does not count fallbacks; COSTSCOPE_CUDA_HOST_FALLBACK=0 in the environment gives the counts without them
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per

@@ -21,6 +21,7 @@
 #include "ir/rebatch.h"
 #include "measure.h"
 #include "run_comparison.h"
+#include "run_result.h"
 #include "synthetic.h"
 #include "tensor_proto.h"
 #include "usecases/bindings_parse.h"
@@ -28,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <unordered_map>
 
@@ -295,6 +297,9 @@ Json resultJson(const Graph& g, const Settings& s, const DeviceInfo& device, con
         nodes.push_back(std::move(node));
     }
     j["per_node"] = nodes;
+    // Nodes the device backend has no kernel for, run by the CPU backend's kernel between copies (run_result.h).
+    if (const auto onHost = std::count_if(r.perNode.begin(), r.perNode.end(), ranOnHost); onHost > 0)
+        j["host_fallback_nodes"] = onHost;
     j["predicted"] = {{"rlx", predictedJson(p.rlx, double(r.whole.medianNs))},
                       {"costscope", predictedJson(p.costscope, double(r.whole.medianNs))}};
     if (!fusedPrices.groups.empty()) { // the whole graph with each kernel the run fused priced as that kernel

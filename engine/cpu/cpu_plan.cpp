@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "cpu/cpu_plan.h"
-#include "cpu/dtype_convert.h"
 #include "cpu/precision.h"
 #include "plan_inputs.h"
 #include "synthetic.h"
@@ -77,7 +76,7 @@ Result<bool> CpuPlan::execute(const std::atomic<bool>* cancel, std::vector<NodeT
         const Node& node = m_graph.nodes[step.node];
         KernelContext ctx{*m_pool, node, m_bindings};
         const auto t0 = Clock::now();
-        KernelStatus status = runStep(step, ctx, in);
+        KernelStatus status = runConverted(step.kernel, ctx, in, m_values[step.node], m_converted);
         if (timings)
             timings->push_back({node.id, node.op.label(),
                                 std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()});
@@ -85,28 +84,6 @@ Result<bool> CpuPlan::execute(const std::atomic<bool>* cancel, std::vector<NodeT
             return atNode(step.node, status.error().message);
     }
     return true;
-}
-
-KernelStatus CpuPlan::runStep(const Step& step, KernelContext& ctx, Inputs& in)
-{
-    HostTensor& out = m_values[step.node];
-    const Precision p = precisionFor(ctx.node, in);
-    if (!p.needed())
-        return step.kernel(ctx, in, out);
-    m_converted.resize(std::max(m_converted.size(), in.size()));
-    for (std::size_t i = 0; i < in.size(); ++i)
-        if (p.inputs[i]) {
-            convertTensor(*m_pool, *in[i], *p.inputs[i], m_converted[i]);
-            in[i] = &m_converted[i];
-        }
-    KernelStatus status = step.kernel(ctx, in, out);
-    if (!status || !p.output || out.dtype() == *p.output)
-        return status;
-    HostTensor& computed = m_converted[0]; // its input copy is no longer needed
-    std::swap(computed, out);
-    if (!convertTensor(*m_pool, computed, *p.output, out))
-        return fail("cannot give the output as " + std::string(dtypeName(*p.output)));
-    return ok();
 }
 
 Result<bool> CpuPlan::run(const std::atomic<bool>* cancel)

@@ -30,8 +30,6 @@ public:
 private:
     Result<bool> execute(const std::atomic<bool>* cancel, std::vector<NodeTiming>* timings);
     Diagnostic atNode(std::size_t node, const std::string& message) const;
-    // Runs one step's kernel, through converted copies where its inputs' dtypes are not ones it computes in.
-    KernelStatus runStep(const Step& step, KernelContext& ctx, Inputs& in);
 
     std::shared_ptr<ThreadPool> m_pool;
     Graph m_graph;

@@ -119,4 +119,26 @@ Precision precisionFor(const Node& node, const Inputs& in)
     return p;
 }
 
+KernelStatus runConverted(KernelFn kernel, KernelContext& ctx, Inputs& in, HostTensor& out,
+                          std::vector<HostTensor>& converted)
+{
+    const Precision p = precisionFor(ctx.node, in);
+    if (!p.needed())
+        return kernel(ctx, in, out);
+    converted.resize(std::max(converted.size(), in.size()));
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (p.inputs[i]) {
+            convertTensor(ctx.pool, *in[i], *p.inputs[i], converted[i]);
+            in[i] = &converted[i];
+        }
+    KernelStatus status = kernel(ctx, in, out);
+    if (!status || !p.output || out.dtype() == *p.output)
+        return status;
+    HostTensor& computed = converted[0]; // its input copy is no longer needed
+    std::swap(computed, out);
+    if (!convertTensor(ctx.pool, computed, *p.output, out))
+        return fail("cannot give the output as " + std::string(dtypeName(*p.output)));
+    return ok();
+}
+
 } // namespace costscope::cpu

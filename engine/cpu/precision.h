@@ -21,5 +21,10 @@ struct Precision {
 
 // What node needs for the inputs it is given now (decided per run: a graph's stated dtypes may be wrong).
 Precision precisionFor(const Node& node, const Inputs& in);
+// Runs `kernel` as a plan runs a node: through converted copies of the inputs where precisionFor says so (`in`
+// then points at them), the output given back in the dtype it names. `converted` holds the copies, reused between
+// runs. The CPU plan and the CUDA backend's host steps (cuda/lower_host_fallback.cpp) both run kernels through it.
+KernelStatus runConverted(KernelFn kernel, KernelContext& ctx, Inputs& in, HostTensor& out,
+                          std::vector<HostTensor>& converted);
 
 } // namespace costscope::cpu

@@ -5,6 +5,7 @@
 #include "cuda/cuda_gemm.h"
 #include "cuda/cuda_lower.h"
 #include "cuda/fused_kernels.h"
+#include "cuda/host_fallback.h"
 #include "cuda/lower_fp8_matmul.h"
 #include "cuda/narrow_native.h"
 #include "ir/constant_fold.h"
@@ -242,22 +243,31 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
                                   ? planQkvViews(pg, bindings, fusion, {DType::F32, DType::F16, DType::BF16})
                                   : QkvViewPlan{};
     std::vector<DeviceValue>& values = plan->values();
+    const bool hostFallbacks = cuda::hostFallbackRequested();
     for (std::size_t pos : *order) {
         const Node& n = pg.nodes[pos];
-        if (auto r = resolveValue(*plan, pos, bindings); !r)
-            return r.error();
-        DeviceValue& v = values[pos];
         const OpKind kind = n.op.kind;
         const bool leaf = kind == OpKind::Input || kind == OpKind::Param || kind == OpKind::Constant;
+        // A node without a CUDA kernel runs the CPU backend's on the host where it can (cuda/host_fallback.h).
+        const bool onHost = !leaf && !cuda::isAliasOp(kind) && !cuda::cudaLowers(n);
+        auto resolved = resolveValue(*plan, pos, bindings);
+        if (onHost)
+            if (auto why = cuda::hostFallbackRefusal(n, bool(resolved), hostFallbacks))
+                return plan->atNode(pos, "the CUDA backend cannot run op " + n.op.label()
+                                             + ", and no host fallback applies: " + *why
+                                             + (resolved ? "" : " (" + resolved.error().message + ")"));
+        if (!resolved)
+            return resolved.error();
+        DeviceValue& v = values[pos];
         const OpInfo& info = n.op.info();
         const auto count = static_cast<int>(n.inputs.size());
         if (!leaf && (count < info.minInputs || (info.maxInputs >= 0 && count > info.maxInputs) || count == 0))
             return plan->atNode(pos, n.op.label() + " takes " + std::to_string(info.minInputs) + ".."
                                          + (info.maxInputs < 0 ? std::string("any") : std::to_string(info.maxInputs))
                                          + " inputs, has " + std::to_string(count));
-        cuda::LowerFn lower = leaf || cuda::isAliasOp(kind) ? nullptr : cuda::findLowering(kind);
-        if (!leaf && !cuda::isAliasOp(kind) && !lower)
-            return plan->atNode(pos, "the CUDA backend cannot run op " + n.op.label());
+        cuda::LowerFn lower = leaf || cuda::isAliasOp(kind) ? nullptr
+                              : onHost                      ? cuda::lowerHostFallback
+                                                            : cuda::findLowering(kind);
         if (cuda::isAliasOp(kind)) {
             const DeviceValue& src = values[*pg.indexOf(n.inputs[0])];
             if (src.bytes != v.bytes || src.dtype != v.dtype)

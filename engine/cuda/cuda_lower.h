@@ -13,6 +13,7 @@
 #include "shape_util.h"
 
 #include <optional>
+#include <string_view>
 
 namespace costscope::cuda {
 
@@ -127,6 +128,11 @@ LowerResult lowerGatherElements(LowerContext&);
 LowerResult lowerGatherND(LowerContext&);
 // Ops the import keeps under their ONNX name (OpKind::Unknown) that have a CUDA kernel: GatherND.
 LowerResult lowerOnnxByName(LowerContext&);
+// Whether lowerOnnxByName takes the ONNX op `opType`.
+bool lowersOnnxByName(std::string_view opType);
+// A node without a CUDA kernel run by the CPU backend's kernel on the host, between copies (cuda/host_fallback.h
+// says which nodes): labelled "Op[host fallback: CPU kernel]".
+LowerResult lowerHostFallback(LowerContext&);
 LowerResult lowerPad(LowerContext&);
 LowerResult lowerTile(LowerContext&);
 LowerResult lowerConvTranspose(LowerContext&);

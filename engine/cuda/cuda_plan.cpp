@@ -4,6 +4,7 @@
 #include "widen_to_f32.h"
 
 #include <cstring>
+#include <optional>
 
 namespace costscope::cuda {
 
@@ -209,8 +210,19 @@ Result<bool> CudaPlan::run(const std::atomic<bool>* cancel)
     cudaError_t e = cudaGraphLaunch(m_graphExec, m_stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m_stream);
+    return finishRun(e, "the CUDA graph failed");
+}
+
+Result<bool> CudaPlan::finishRun(cudaError_t e, const std::string& what)
+{
+    std::optional<Diagnostic> failed;
+    for (const auto& check : m_runChecks)
+        if (auto r = check(); !r && !failed)
+            failed = r.error();
     if (e != cudaSuccess)
-        return Diagnostic::error("the CUDA graph failed: " + cudaErrorText(e));
+        return Diagnostic::error(what + ": " + cudaErrorText(e));
+    if (failed)
+        return *failed;
     return true;
 }
 
@@ -284,8 +296,8 @@ Result<std::vector<NodeTiming>> CudaPlan::runInstrumented(const std::atomic<bool
     cudaError_t e = cudaGraphLaunch(m_timedExec, m_stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m_stream);
-    if (e != cudaSuccess)
-        return Diagnostic::error("the instrumented run failed: " + cudaErrorText(e));
+    if (auto r = finishRun(e, "the instrumented run failed"); !r)
+        return r.error();
     return timings();
 }
 
@@ -299,14 +311,15 @@ Result<std::vector<NodeTiming>> CudaPlan::runEager(const std::atomic<bool>* canc
     cudaEventRecord(m_events[0], m_stream);
     for (std::size_t i = 0; i < m_steps.size(); ++i) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
-            cudaStreamSynchronize(m_stream);
+            // Any failure of the steps that ran is forgotten with the run.
+            static_cast<void>(finishRun(cudaStreamSynchronize(m_stream), "the cancelled run failed"));
             return Diagnostic::error("run cancelled");
         }
         m_steps[i].launch(m_stream);
         cudaEventRecord(m_events[i + 1], m_stream);
     }
-    if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess)
-        return Diagnostic::error("the instrumented run failed: " + cudaErrorText(e));
+    if (auto r = finishRun(cudaStreamSynchronize(m_stream), "the instrumented run failed"); !r)
+        return r.error();
     return timings();
 }
 

@@ -82,6 +82,10 @@ public:
     // Keeps a cuFFT plan alive for the plan's lifetime.
     void adoptFftPlan(cufftHandle h) { m_fftPlans.push_back(h); }
     const Graph& graph() const { return m_graph; }
+    const Bindings& bindings() const { return m_bindings; }
+    // A check made after every run once the stream synchronized, for what a step cannot report through the stream:
+    // a host step's failure (cuda/lower_host_fallback.cpp). Each check forgets what it reported.
+    void addRunCheck(std::function<Result<bool>()> check) { m_runChecks.push_back(std::move(check)); }
     // cuDNN's handle and SDPA graphs (cudnn_sdpa.cpp), opaque here so that this header needs no cuDNN header; the
     // launches that use them hold them too.
     std::shared_ptr<void>& cudnnState() { return m_cudnnState; }
@@ -104,6 +108,9 @@ private:
     Result<bool> ensureEvents();
     Result<bool> captureTimed();
     std::vector<NodeTiming> timings() const;
+    // The run's outcome once the stream synchronized with status `e`: `what` and the CUDA error, else the first run
+    // check's error. Every check runs, so that none keeps this run's failure for the next.
+    Result<bool> finishRun(cudaError_t e, const std::string& what);
 
     int m_device = 0;
     Graph m_graph;
@@ -112,6 +119,7 @@ private:
     std::vector<DeviceValue> m_values; // one per graph node
     std::vector<Step> m_steps;
     std::vector<Launch> m_uploadSteps;
+    std::vector<std::function<Result<bool>()>> m_runChecks;
     std::vector<std::unique_ptr<DeviceMemory>> m_memory;
     std::vector<cufftHandle> m_fftPlans;
     std::shared_ptr<void> m_cudnnState;

@@ -63,9 +63,14 @@ LowerFn findLowering(OpKind kind)
     }
 }
 
+bool lowersOnnxByName(std::string_view opType)
+{
+    return opType == "GatherND";
+}
+
 LowerResult lowerOnnxByName(LowerContext& c)
 {
-    if (c.node.op.name == "GatherND")
+    if (lowersOnnxByName(c.node.op.name))
         return lowerGatherND(c);
     return lowerError("the CUDA backend cannot run op " + c.node.op.label());
 }
