@@ -268,6 +268,11 @@ def main():
           f"{counts['unsupported']} unsupported, {counts[CRASH]} crash, {counts[HANG]} hang"
           + (f", {counts[NOT_RUN]} not run (deadline)" if counts[NOT_RUN] else "") + " "
           f"({ours_seconds:.0f} s, {args.jobs} jobs, {runner_kind(args) if args.runner else 'costscope-cli per case'})")
+    # A CUDA pass that ran some nodes on the CPU backend's kernels (the runner names them, cuda/host_fallback.h).
+    on_host = sum(1 for result, why in ours.values() if result == "pass" and why.startswith("host fallback:"))
+    if on_host:
+        print(f"  of the passes, {on_host} ran some node on the host (host fallback), {counts['pass'] - on_host} "
+              f"ran on {args.backend} alone")
     if ort_version:
         oc = collections.Counter(ort.values())
         both = sum(1 for n in ours if ours[n][0] == "pass" and ort.get(n) == "pass")

@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "cli/run_check.h"
 #include "formats/graph_file.h"
+#include "run_result.h"
 #include "runner_workers.h"
 #include "tensor_proto.h"
 
@@ -48,6 +49,23 @@ struct Options {
     std::vector<std::string> caseOptions; // --backend, --atol and --rtol as given, for the workers
     std::vector<std::string> cases;
 };
+
+// For a passing case on CUDA (the backend with host fallbacks): which nodes ran the CPU backend's kernel on the host
+// instead (run_result.h), as "host fallback: CumSum, Trilu", so that the report can say how many passes needed one; ""
+// when none did. The plain run does not label its nodes, so one instrumented run asks; where it fails, nothing is said.
+std::string hostFallbacks(ExecutablePlan& plan, const std::string& backend)
+{
+    if (backend != "cuda")
+        return "";
+    auto timed = plan.runInstrumented(nullptr);
+    if (!timed)
+        return "";
+    std::string ops;
+    for (const NodeTiming& t : *timed)
+        if (ranOnHost(t))
+            ops += (ops.empty() ? "" : ", ") + t.label.substr(0, t.label.find('['));
+    return ops.empty() ? "" : "host fallback: " + ops;
+}
 
 // The case's outcome as "RESULT\tWHY" (run in the child or the worker).
 std::string runCase(const Options& o, Backend* backend, const fs::path& dir)
@@ -91,7 +109,7 @@ std::string runCase(const Options& o, Backend* backend, const fs::path& dir)
         return "unsupported\treference: " + want.error().message;
     const cli::OutputCheck c = cli::checkOutput(outs->front(), *want, o.rtol, o.atol);
     if (c.pass)
-        return "pass\t";
+        return "pass\t" + hostFallbacks(**plan, o.backend);
     return "mismatch\tmax abs error " + std::to_string(c.maxAbsError) + ", max rel error "
         + std::to_string(c.maxRelError) + (c.problem.empty() ? "" : " (" + c.problem + ")");
 }
