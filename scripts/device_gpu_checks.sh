@@ -42,7 +42,7 @@
 #             build of build-x (scripts/device_evaluate_all.sh) or build-gpu, else the build stage first. Report and
 #             per-case results in $OUT/conformance-BACKEND.{txt,json}. A node CUDA has no kernel for runs the CPU
 #             backend's kernel on the host (engine/cuda/host_fallback.h) and its case counts as a pass: the report
-#             does not count fallbacks; COSTSCOPE_CUDA_HOST_FALLBACK=0 in the environment gives the counts without them
+#             says how many passes needed one (runner only); COSTSCOPE_CUDA_HOST_FALLBACK=0 gives the counts without
 #   evaluate  calibrate (with kernel predictors) and costscope-cli evaluate --backend cuda (leave-one-family-out)
 #   stability two calibrations of GPU 0 and bench_calibration_stability on them (the zoo within ±3 %)
 #   precision build-precision (CUDA on; no GUI, Vulkan or ONNX): bench_cuda_precision calibrates the GEMM grid per
