@@ -50,8 +50,7 @@ public:
     {
         if (flops > m_maxFlops)
             return;
-        GraphBuilder scratch("scratch");
-        const double bytes = nodeBytes(scratch.graph(), make(scratch));
+        const double bytes = bytesOf(make);
         const bool warm = bytes <= kWarmNodeBytes && std::popcount(m_small++) % 2 == 1;
         if (warm)
             put(m_warm, "-warm", kWarmGraphBytes, bytes, make);
@@ -64,8 +63,7 @@ public:
     {
         if (flops > m_maxFlops)
             return;
-        GraphBuilder scratch("scratch");
-        put(m_between, "-between", kBetweenGraphBytes, nodeBytes(scratch.graph(), make(scratch)), make);
+        put(m_between, "-between", kBetweenGraphBytes, bytesOf(make), make);
     }
     NodeId input(GraphBuilder& b, Dims dims)
     {
@@ -106,6 +104,14 @@ private:
         pack.bytes += bytes;
         if (pack.outputs.size() == kPerGraph)
             flush(pack);
+    }
+    // The bytes a configuration touches, from its node built alone.
+    template <class Make>
+    static double bytesOf(Make& make)
+    {
+        GraphBuilder scratch("scratch");
+        const NodeId id = make(scratch);
+        return nodeBytes(scratch.graph(), id);
     }
     // The bytes one configuration touches: its node's inputs and output as stored.
     static double nodeBytes(const Graph& g, NodeId id)
@@ -283,7 +289,7 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
                     });
                 }
     // Wide layers as the exported CNNs have them (ResNet-50's bottlenecks, VGG-19's last stages, Inception's 1x1
-    // reductions, AlexNet's 12x12 layers in two groups): the grid above and the draws below stop at 256 channels, so
+    // reductions, AlexNet's 13x13 layers in two groups): the grid above and the draws below stop at 256 channels, so
     // each of those models was priced from the others' wide layers alone (AlexNet's 3x3 layers of 384 channels in two
     // groups: 65 us measured at batch 1 on an H200, 31-36 us predicted).
     struct Wide {
@@ -302,8 +308,8 @@ void convs(double maxGflop, std::vector<SamplerGraph>& out)
                     op.attrs.set("kernel_size", Dims{k, k});
                     op.attrs.set("padding", Dims{k / 2, k / 2});
                     op.attrs.set("groups", w.groups);
-                    return b.op(op, {s.input(b, {batch, w.cin, size, size}),
-                                     s.param(b, {w.cout, w.cin / w.groups, k, k}), s.param(b, {w.cout})});
+                    return b.op(op, {s.input(b, {batch, w.cin, size, size}), s.param(b, {w.cout, perGroup, k, k}),
+                                     s.param(b, {w.cout})});
                 });
             }
     for (int i = 0; i < 128; ++i) {
