@@ -16,6 +16,9 @@
 #   build     build-gpu: CUDA on, Vulkan off, no GUI, ONNX import from the carried Debian libonnx and protobuf
 #             headers (unpacked under /opt/onnx): costscope-cli, onnx_node_runner and the two CUDA benches; the bench
 #             binaries go to $OUT/bins.tar.gz so that a later call can carry them instead of building again
+#   build-all build-x: CUDA, Vulkan, ONNX import and XGBoost (no GUI): the CLI, both GPU plugins, the runner and the
+#             CUDA benches; the stages that build (evaluate, stability, sixteen-bit, fusion, torch-compile, ...) then
+#             add their targets to it instead of configuring a folder each
 #   build-vk  build-vk (Vulkan and CUDA, no ONNX) for the Vulkan stages: the benches and costscope-cli
 #   vk-check  every carried graph at batch 1 and 8 on Vulkan checked against the CPU backend; calibrate --quick
 #   bundle    scripts/make_cuda_conformance_bundle.py with build-gpu's costscope-cli (or a build-onnx of its own
@@ -170,10 +173,34 @@ stage_build_vk() {
         costscope_backend_cuda
 }
 
-# build_cuda_only DIR TARGET...: a build with CUDA and without GUI, ONNX or Vulkan (only .carry/include needed).
+# build-all: one build for every later stage of the call (CUDA, Vulkan, ONNX import, XGBoost; no GUI), in build-x, the
+# folder scripts/device_evaluate_all.sh uses. Once it exists, build_cuda_only and torch-compile add their targets
+# to it instead of configuring a folder of their own: each extra configuration costs minutes of the device's time.
+stage_build_all() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    vulkan_loader
+    unpack_onnx
+    cmake -S . -B build-x "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+        -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" \
+        -DCOSTSCOPE_CUDA_ARCHITECTURES=90 -DCOSTSCOPE_XGBOOST_ROOT="$carry/xgboost" \
+        -DVulkan_INCLUDE_DIR="$carry/include" -DVulkan_LIBRARY=/usr/lib/x86_64-linux-gnu/libvulkan.so.1 \
+        -DGLSLC_EXECUTABLE="$carry/bin/glslc" "${onnx_flags[@]}" >/dev/null || return 1
+    cmake --build build-x -j16 --target costscope-cli costscope_backend_cuda costscope_backend_vulkan \
+        onnx_node_runner bench_cuda_sixteen_bit bench_cuda_fusion 2>&1 | grep -E "error|FAILED" | head -30
+    [ -x build-x/app/costscope-cli ] && [ -x build-x/tests/onnx_node_runner ]
+}
+
+# build_cuda_only DIR TARGET...: a build with CUDA and without GUI, ONNX or Vulkan (only .carry/include needed); with
+# build-all's folder present, the targets are built there (and DIR is a link to it).
 build_cuda_only() {
     local dir=$1 gen=()
     shift
+    if [ -f build-x/CMakeCache.txt ]; then
+        [ -e "$dir" ] || ln -s build-x "$dir"
+        cmake --build build-x -j16 --target "$@" >/dev/null
+        return
+    fi
     command -v ninja >/dev/null && gen=(-G Ninja)
     cmake -S . -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_WITH_ONNX=OFF -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
@@ -298,7 +325,8 @@ stage_torch_compile() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
     unpack_onnx
-    cmake -S . -B build-compile "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
+    [ -f build-x/CMakeCache.txt ] && { [ -e build-compile ] || ln -s build-x build-compile; }
+    [ -f build-x/CMakeCache.txt ] || cmake -S . -B build-compile "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCOSTSCOPE_WITH_GUI=OFF \
         -DCOSTSCOPE_NLOHMANN_INCLUDE="$carry/include" \
         -DCOSTSCOPE_CUDNN_FRONTEND_INCLUDE="$carry/include" -DCOSTSCOPE_WITH_VULKAN=OFF -DCOSTSCOPE_CUDA_ARCHITECTURES=90 \
         -DCOSTSCOPE_XGBOOST_ROOT="$carry/xgboost" "${onnx_flags[@]}" >/dev/null || return 1
