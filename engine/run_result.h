@@ -21,7 +21,8 @@ struct NodeTiming {
 };
 
 // The kernel a device backend names in a node's label ("CumSum[host fallback: CPU kernel]") where it has no kernel
-// of its own for the node and ran the CPU backend's on the host, between copies (cuda/host_fallback.h).
+// of its own for the node, or its kernel refuses the node, and it ran the CPU backend's on the host, between copies
+// (cuda/host_fallback.h).
 inline constexpr std::string_view kHostFallbackKernel = "host fallback: CPU kernel";
 inline bool ranOnHost(const NodeTiming& t)
 {

@@ -139,6 +139,17 @@ Result<bool> lowerNode(CudaPlan& plan, std::size_t pos, cuda::LowerFn lower)
     for (std::size_t p : inPos)
         ctx.in.push_back(&plan.values()[p]);
     auto launch = lower(ctx);
+    // A CUDA kernel that refuses this node (a dtype, an attribute or an input it does not take) leaves it to the CPU
+    // backend's kernel on the host where that applies, as a node without any CUDA kernel does; the label says so.
+    if (!launch && lower != cuda::lowerHostFallback
+        && !cuda::hostFallbackRefusal(n, true, cuda::hostFallbackRequested())) {
+        ctx.kernel.clear();
+        auto host = cuda::lowerHostFallback(ctx);
+        if (!host)
+            return plan.atNode(pos, launch.error().message + " (and the host fallback failed: " + host.error().message
+                                        + ")");
+        launch = std::move(host);
+    }
     if (!launch)
         return plan.atNode(pos, launch.error().message);
     std::string label = n.op.label();

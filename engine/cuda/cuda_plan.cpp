@@ -112,6 +112,17 @@ Result<void*> CudaPlan::allocate(std::size_t bytes, std::size_t node)
     return p;
 }
 
+// A copy from pageable host memory, ordered on the plan's stream. A plain cudaMemcpy runs on the legacy default
+// stream, which the plan's non-blocking stream does not wait for, and may return before its DMA lands ("the DMA to
+// final destination may not have completed", CUDA's API synchronization notes): a graph launched next could read
+// the buffer before it held the upload. On an H200, host-fallback steps (whose first work is a device-to-host copy
+// of their inputs) computed on zeros or partly written inputs in about half of the conformance cases that use them.
+// The caller synchronizes the stream once all copies are queued.
+cudaError_t CudaPlan::uploadOnStream(void* device, const HostTensor& t) const
+{
+    return cudaMemcpyAsync(device, t.bytes(), t.byteSize(), cudaMemcpyHostToDevice, m_stream);
+}
+
 Result<bool> CudaPlan::uploadParameters()
 {
     cudaSetDevice(m_device);
@@ -132,14 +143,13 @@ Result<bool> CudaPlan::uploadParameters()
         }
         if (t.byteSize() == 0)
             continue;
-        if (cudaError_t e = cudaMemcpy(v.ptr, t.bytes(), t.byteSize(), cudaMemcpyHostToDevice); e != cudaSuccess)
+        if (cudaError_t e = uploadOnStream(v.ptr, t); e != cudaSuccess)
             return atNode(i, "cannot upload the parameter: " + cudaErrorText(e));
     }
     for (const Launch& step : m_uploadSteps)
         step(m_stream);
-    if (!m_uploadSteps.empty())
-        if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess)
-            return Diagnostic::error("preparing the uploaded parameters failed: " + cudaErrorText(e));
+    if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess)
+        return Diagnostic::error("uploading the parameters failed: " + cudaErrorText(e));
     m_parametersReady = true;
     return true;
 }
@@ -154,17 +164,18 @@ Result<bool> CudaPlan::setInputs(const std::vector<HostTensor>& inputs)
         const PlanInput& want = m_inputs[i];
         const std::size_t pos = *m_graph.indexOf(want.node);
         const bool widen = m_widensInputs && want.dtype == DType::F32 && isNarrowFloat(inputs[i].dtype());
-        HostTensor wide; // cudaMemcpy from pageable memory returns once the bytes are copied
+        HostTensor wide; // uploadOnStream returns once the bytes are staged: `wide` may go at the iteration's end
         const HostTensor& in = widen ? (wide = widenedToF32(inputs[i])) : inputs[i];
         if (in.dims() != want.dims || in.dtype() != want.dtype)
             return atNode(pos, "input '" + want.name + "' must be " + Shape::of(want.dims, want.dtype).toString()
                                    + ", got " + describe(inputs[i]));
         if (in.byteSize() == 0)
             continue;
-        if (cudaError_t e = cudaMemcpy(m_values[pos].ptr, in.bytes(), in.byteSize(), cudaMemcpyHostToDevice);
-            e != cudaSuccess)
+        if (cudaError_t e = uploadOnStream(m_values[pos].ptr, in); e != cudaSuccess)
             return atNode(pos, "cannot upload the input: " + cudaErrorText(e));
     }
+    if (cudaError_t e = cudaStreamSynchronize(m_stream); e != cudaSuccess)
+        return Diagnostic::error("uploading the inputs failed: " + cudaErrorText(e));
     m_inputsReady = true;
     return true;
 }
@@ -331,7 +342,9 @@ Result<std::vector<HostTensor>> CudaPlan::readOutputs() const
         const DeviceValue& v = m_values[*m_graph.indexOf(id)];
         HostTensor t(v.dims, v.dtype);
         if (t.byteSize())
-            if (cudaError_t e = cudaMemcpy(t.bytes(), v.ptr, t.byteSize(), cudaMemcpyDeviceToHost); e != cudaSuccess)
+            // On the plan's stream (see uploadOnStream); a copy into pageable memory returns once it is complete.
+            if (cudaError_t e = cudaMemcpyAsync(t.bytes(), v.ptr, t.byteSize(), cudaMemcpyDeviceToHost, m_stream);
+                e != cudaSuccess || (e = cudaStreamSynchronize(m_stream)) != cudaSuccess)
                 return Diagnostic::error("cannot read output " + std::to_string(id) + ": " + cudaErrorText(e));
         out.push_back(std::move(t));
     }

@@ -104,6 +104,8 @@ public:
 
 private:
     Result<bool> ready() const;
+    // Queues a copy of `t`'s bytes to `device` on the plan's stream (the caller synchronizes it).
+    cudaError_t uploadOnStream(void* device, const HostTensor& t) const;
     Result<bool> capture();
     Result<bool> ensureEvents();
     Result<bool> captureTimed();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Nodes the CUDA backend has no kernel for run on the host instead, each as one step of the plan
+// Nodes the CUDA backend has no kernel for, or whose kernel refuses them (a dtype or attribute it lacks), run on the
+// host instead, each as one step of the plan
 // (cuda/lower_host_fallback.cpp): the CPU backend's kernel (cpu/kernel.h) between copies of its inputs to the host
 // and of its output back, all on the plan's stream, as ONNX Runtime's CUDA provider hands such nodes to its CPU
 // provider. Which nodes may is decided here, without a GPU.
@@ -18,9 +19,9 @@ bool cudaLowers(const Node& n);
 // Off where the environment sets COSTSCOPE_CUDA_HOST_FALLBACK=0: a node the backend cannot run then fails the
 // compile, as before host fallbacks.
 bool hostFallbackRequested();
-// Why node n, which the CUDA backend does not lower, cannot run as a host step; nullopt when it can. `shapeKnown`:
-// every dim of its output resolved when the plan was compiled (the plan sizes the output's buffer then, and the
-// host step must fill exactly that). `requested`: hostFallbackRequested().
+// Why node n, which the CUDA backend does not lower (or whose lowering refused it), cannot run as a host step; nullopt
+// when it can. `shapeKnown`: every dim of its output resolved when the plan was compiled (the plan sizes the output's
+// buffer then, and the host step must fill exactly that). `requested`: hostFallbackRequested().
 std::optional<std::string> hostFallbackRefusal(const Node& n, bool shapeKnown, bool requested);
 
 } // namespace costscope::cuda
