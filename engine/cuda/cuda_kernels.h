@@ -221,7 +221,10 @@ void launchFill(void* dst, std::int64_t count, int elementSize, std::uint64_t pa
 // floats truncate to integers, non-zero becomes 1 in Bool, the narrow floats round to nearest even (through F32, as
 // the CPU backend does).
 enum class CastType : int { F32, F64, I8, U8, Bool, I32, I64, F16, BF16, F8E4M3, F8E5M2 };
-void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, cudaStream_t s);
+// `saturate`: an fp8 result beyond the type's range becomes its largest finite value, else infinity (E5M2) or NaN
+// (E4M3, which has no infinity).
+void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, bool saturate,
+                cudaStream_t s);
 // Inference batch norm over [N, C, inner]: y = (x - mean) * scale / sqrt(var + eps) + bias per channel.
 void launchBatchNorm(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, const float* scale,
                      const float* bias, const float* mean, const float* var, float eps, cudaStream_t s);

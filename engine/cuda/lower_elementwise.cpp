@@ -86,6 +86,14 @@ LowerResult lowerBinary(LowerContext& c)
         return lowerError("the CUDA backend has no Binary op '" + sub + "'");
     args.op = *op;
     const DeviceValue &a = *c.in[0], &b = *c.in[1];
+    // The kernels take Mod's sign from the dividend for floats (fmod) and from the divisor for integers; ONNX's fmod
+    // attribute chooses. The other pairing is left to the host fallback (the CPU backend does both).
+    if (args.op == BinaryOp::Mod) {
+        const bool floating = a.dtype == DType::F32 || a.dtype == DType::F64 || isSixteenBit(a.dtype);
+        if (c.attrs().getBool("fmod").value_or(false) != floating)
+            return lowerError(std::string("Binary.Mod: fmod=") + (floating ? "0" : "1") + " on " + valueString(a)
+                              + " has no CUDA kernel");
+    }
     if (isSixteenBit(a.dtype) && b.dtype == a.dtype && c.out.dtype == a.dtype && !logical(args.op))
         return sixteenBitProgram(c, {&a, &b}, FusedOp{true, args.op, {}, 0, 1});
     const auto type = elemTypeOf(a.dtype);

@@ -110,7 +110,7 @@ LowerResult lowerFp8Gemm(LowerContext& c)
             copy(s);
         (*mm)(s, a, bt, pd, ws);
         if (roundOut)
-            launchCast(pd, CastType::F32, out, outType, count, s);
+            launchCast(pd, CastType::F32, out, outType, count, outType == CastType::F8E4M3, s);
     });
 }
 

@@ -4,6 +4,7 @@
 #include "half.h"
 
 #include <cstring>
+#include <map>
 
 namespace costscope::cuda {
 
@@ -28,6 +29,25 @@ std::optional<CastType> castType(DType t)
         return CastType::F8E5M2;
     default: return std::nullopt;
     }
+}
+
+// How a Cast with no ONNX target rounds an fp8 result that overflows (see lowerCast).
+bool saturatesByDefault(DType to)
+{
+    return to != DType::F8E5M2;
+}
+
+// Whether the ONNX type `onnxTo` is exactly our `to` (the types the CUDA Cast kernel writes).
+bool castsExactly(const std::string& onnxTo, DType to)
+{
+    static const std::map<std::string, DType> exact = {{"FLOAT", DType::F32},        {"DOUBLE", DType::F64},
+                                                       {"INT8", DType::I8},          {"UINT8", DType::U8},
+                                                       {"BOOL", DType::Bool},        {"INT32", DType::I32},
+                                                       {"INT64", DType::I64},        {"FLOAT16", DType::F16},
+                                                       {"BFLOAT16", DType::BF16},    {"FLOAT8E4M3FN", DType::F8E4M3},
+                                                       {"FLOAT8E5M2", DType::F8E5M2}};
+    auto it = exact.find(onnxTo);
+    return it != exact.end() && it->second == to;
 }
 
 Result<bool> perChannel(const DeviceValue& p, std::int64_t c, const char* op)
@@ -80,11 +100,21 @@ LowerResult lowerCast(LowerContext& c)
     auto from = castType(x.dtype), into = castType(*to);
     if (!from || !into)
         return lowerError("Cast: " + valueString(x) + " to " + toName + " is not supported on the CUDA backend");
+    // Without an ONNX target (Casts the planner inserts), fp8 rounds as the CPU backend's ir/float_narrow.h does:
+    // E4M3 saturates, E5M2 overflows to infinity. An ONNX Cast names its target (onnx_to) and chooses with
+    // `saturate` (default 1); a target our types only stand in for (FNUZ, 4-bit, E8M0) is left to the host fallback,
+    // whose CPU kernel rounds to the real type.
+    bool saturate = saturatesByDefault(*to);
+    if (auto onnxTo = c.attrs().getString("onnx_to")) {
+        if (!castsExactly(*onnxTo, *to))
+            return lowerError("Cast: to " + *onnxTo + " has no CUDA kernel");
+        saturate = c.attrs().getBool("saturate").value_or(c.attrs().intOr("saturate", 1) != 0);
+    }
     const void* src = x.ptr;
     void* dst = c.out.ptr;
     const auto count = static_cast<std::int64_t>(x.elements());
     const CastType f = *from, t = *into;
-    return Launch([=](cudaStream_t s) { launchCast(src, f, dst, t, count, s); });
+    return Launch([=](cudaStream_t s) { launchCast(src, f, dst, t, count, saturate, s); });
 }
 
 LowerResult lowerSum(LowerContext& c)

@@ -44,8 +44,9 @@ __device__ double readAs(const void* p, CastType t, std::int64_t i)
 }
 
 // I64 goes through its own path: a double cannot hold every 64-bit integer.
-__global__ void castKernel(const void* src, CastType from, void* dst, CastType to, std::int64_t n)
+__global__ void castKernel(const void* src, CastType from, void* dst, CastType to, std::int64_t n, bool saturate)
 {
+    const __nv_saturation_t fp8Saturation = saturate ? __NV_SATFINITE : __NV_NOSAT;
     for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
          i += std::int64_t(gridDim.x) * blockDim.x) {
         if (from == CastType::I64 && to == CastType::I64) {
@@ -63,12 +64,11 @@ __global__ void castKernel(const void* src, CastType from, void* dst, CastType t
         case CastType::I64: static_cast<long long*>(dst)[i] = static_cast<long long>(v); break;
         case CastType::F16: static_cast<unsigned short*>(dst)[i] = floatToHalfBitsRn(float(v)); break;
         case CastType::BF16: static_cast<unsigned short*>(dst)[i] = floatToBf16BitsRn(float(v)); break;
-        // As the CPU backend rounds (ir/float_narrow.h): E4M3 saturates to ±448, E5M2 overflows to infinity.
         case CastType::F8E4M3:
-            static_cast<__nv_fp8_storage_t*>(dst)[i] = __nv_cvt_float_to_fp8(float(v), __NV_SATFINITE, __NV_E4M3);
+            static_cast<__nv_fp8_storage_t*>(dst)[i] = __nv_cvt_float_to_fp8(float(v), fp8Saturation, __NV_E4M3);
             break;
         case CastType::F8E5M2:
-            static_cast<__nv_fp8_storage_t*>(dst)[i] = __nv_cvt_float_to_fp8(float(v), __NV_NOSAT, __NV_E5M2);
+            static_cast<__nv_fp8_storage_t*>(dst)[i] = __nv_cvt_float_to_fp8(float(v), fp8Saturation, __NV_E5M2);
             break;
         }
     }
@@ -115,10 +115,11 @@ void launchFill(void* dst, std::int64_t count, int elementSize, std::uint64_t pa
     }
 }
 
-void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, cudaStream_t s)
+void launchCast(const void* src, CastType from, void* dst, CastType to, std::int64_t count, bool saturate,
+                cudaStream_t s)
 {
     if (count)
-        castKernel<<<gridFor(count), 256, 0, s>>>(src, from, dst, to, count);
+        castKernel<<<gridFor(count), 256, 0, s>>>(src, from, dst, to, count, saturate);
 }
 
 void launchBatchNorm(const float* x, float* y, std::int64_t n, std::int64_t c, std::int64_t inner, const float* scale,
