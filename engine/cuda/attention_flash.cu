@@ -52,8 +52,9 @@ __device__ inline float4 load4(const float* p)
     return *reinterpret_cast<const float4*>(p);
 }
 
+// At least two blocks an SM: with the thread count alone ptxas kept the kernel to 80 registers and spilled.
 template <int BQ>
-__global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, std::int64_t tilesPerHead)
+__global__ void __launch_bounds__(BQ * 4, 2) attentionFlashKernel(AttentionArgs a, std::int64_t tilesPerHead)
 {
     extern __shared__ __align__(16) float shared[];
     constexpr int kQ = rowStride<BQ>();
@@ -68,11 +69,28 @@ __global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, 
     const std::int64_t i0 = tile * BQ;
     const std::int64_t qBase = b * a.qStrides[0] + h * a.qStrides[1];
     const std::int64_t kvBase = b * a.kvStrides[0] + (h / a.kvGroup) * a.kvStrides[1];
-    for (int e = threadIdx.x; e < BQ * kD; e += blockDim.x) {
-        int r = 0, d = 0;
-        transposedSlot(e, r, d);
-        const std::int64_t i = i0 + r;
-        qt[d * kQ + r] = i < a.sq && d < a.headDim ? attentionLoad(a.q, a.storage, qBase + i * a.qStrides[2] + d) : 0.0f;
+    // Staging reads 4 elements into registers before it stores them to shared memory: q, k and v are generic
+    // pointers the compiler must assume may alias the shared tiles, so a load after a store waits for it, and the
+    // loads would go to L2 one after another (16 of K and 16 of V a thread and tile). All 16 at once would need
+    // over 200 registers.
+    constexpr int kPerThread = kKeys * kD / (BQ * 4); // elements of a K or V tile a thread stages (Q's too)
+    constexpr int kChunk = 4;
+#pragma unroll 1
+    for (int u0 = 0; u0 < kPerThread; u0 += kChunk) {
+        float staged[kChunk];
+#pragma unroll
+        for (int u = 0; u < kChunk; ++u) {
+            int r = 0, d = 0;
+            transposedSlot(int(threadIdx.x) + (u0 + u) * BQ * 4, r, d);
+            const std::int64_t i = i0 + r;
+            staged[u] = i < a.sq && d < a.headDim ? attentionLoad(a.q, a.storage, qBase + i * a.qStrides[2] + d) : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < kChunk; ++u) {
+            int r = 0, d = 0;
+            transposedSlot(int(threadIdx.x) + (u0 + u) * BQ * 4, r, d);
+            qt[d * kQ + r] = staged[u];
+        }
     }
     // The block walks the union of its rows' key ranges; each row masks the keys outside its own.
     std::int64_t blockBegin = 0, blockEnd = 0, unused = 0;
@@ -90,18 +108,31 @@ __global__ void __launch_bounds__(BQ * 4) attentionFlashKernel(AttentionArgs a, 
     }
     for (std::int64_t j0 = blockBegin; j0 < blockEnd; j0 += kKeys) {
         __syncthreads(); // the previous tile's K, V and P are no longer read
-        for (int e = threadIdx.x; e < kKeys * kD; e += blockDim.x) {
-            int r = 0, d = 0;
-            transposedSlot(e, r, d);
-            const std::int64_t j = j0 + r;
-            kt[d * kKStride + r] =
-                j < a.sk && d < a.headDim ? attentionLoad(a.k, a.storage, kvBase + j * a.kvStrides[2] + d) : 0.0f;
-            // V keeps its layout: consecutive threads take consecutive head dims of one key.
-            const int vr = e / kD, vd = e % kD;
-            const std::int64_t vj = j0 + vr;
-            vs[vr * kD + vd] = vj < a.sk && vd < a.headDim
-                                   ? attentionLoad(a.v, a.storage, kvBase + vj * a.kvStrides[2] + vd)
+#pragma unroll 1
+        for (int u0 = 0; u0 < kPerThread; u0 += kChunk) {
+            float staged[2][kChunk];
+#pragma unroll
+            for (int u = 0; u < kChunk; ++u) {
+                const int e = int(threadIdx.x) + (u0 + u) * BQ * 4;
+                int r = 0, d = 0;
+                transposedSlot(e, r, d);
+                const std::int64_t j = j0 + r;
+                staged[0][u] =
+                    j < a.sk && d < a.headDim ? attentionLoad(a.k, a.storage, kvBase + j * a.kvStrides[2] + d) : 0.0f;
+                // V keeps its layout: consecutive threads take consecutive head dims of one key.
+                const std::int64_t vj = j0 + e / kD;
+                staged[1][u] = vj < a.sk && e % kD < a.headDim
+                                   ? attentionLoad(a.v, a.storage, kvBase + vj * a.kvStrides[2] + e % kD)
                                    : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < kChunk; ++u) {
+                const int e = int(threadIdx.x) + (u0 + u) * BQ * 4;
+                int r = 0, d = 0;
+                transposedSlot(e, r, d);
+                kt[d * kKStride + r] = staged[0][u];
+                vs[e] = staged[1][u]; // [kKeys][kD] row-major: element e is key e / kD, dim e % kD
+            }
         }
         __syncthreads();
         float s[4][4] = {};
