@@ -74,9 +74,10 @@ __global__ void __launch_bounds__(BQ * 4, 2) attentionFlashKernel(AttentionArgs 
     // loads would go to L2 one after another (16 of K and 16 of V a thread and tile). All 16 at once would need
     // over 200 registers.
     constexpr int kPerThread = kKeys * kD / (BQ * 4); // elements of a K or V tile a thread stages (Q's too)
+    constexpr int kQPerThread = kD / 4;                 // of the block's BQ query rows
     constexpr int kChunk = 4;
 #pragma unroll 1
-    for (int u0 = 0; u0 < kPerThread; u0 += kChunk) {
+    for (int u0 = 0; u0 < kQPerThread; u0 += kChunk) {
         float staged[kChunk];
 #pragma unroll
         for (int u = 0; u < kChunk; ++u) {
