@@ -111,9 +111,13 @@ int64_t binaryI(int op, int64_t x, int64_t y)
     case 5: return max(x, y);
     case 6: return min(x, y);
     case 7: {
+        // The remainder from magnitudes: `%` on negative operands is left to the implementation (GLSL), and the
+        // NVIDIA driver's differed from lavapipe's (test_mod_mixed_sign_int64 failed on an H200 only).
         if (y == 0)
             return 0;
-        int64_t r = x % y;
+        const int64_t ax = abs(x), ay = abs(y);
+        int64_t r = ax - (ax / ay) * ay;
+        r = x < 0 ? -r : r;
         return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
     }
     case 8: return x < 0 ? x * y : x;
