@@ -111,7 +111,7 @@ KernelFeatures kernelFeatures(const Node& node, const OpWork& w, double analytic
     const std::string mask = node.op.attrs.stringOr("mask_kind", "None");
     set(KernelFeature::Masked, node.op.kind == OpKind::Attention ? (mask == "None" || mask.empty() ? 0.f : 1.f) : NAN);
     if (reuseBytes >= 0)
-        set(KernelFeature::LogReuseBytes, log2p1(reuseBytes));
+        set(KernelFeature::LogReuseBytes, log2p1(std::max(reuseBytes, kWarmReuseBytes)));
     return f;
 }
 

@@ -39,9 +39,17 @@ enum class KernelFeature : std::uint8_t {
     LogAnalyticNs, // log2 of the analytic prediction (ns)
     SubOp,         // a hash bucket of the element-wise sub-op ("Add", "Gelu") or a GEMM's activation, 0 when none
     Masked, // Attention: 1 with a causal (or sliding-window) mask, whose skipped half the analytic FLOPs leave out
-    LogReuseBytes, // log2(1 + the inputs' reuse distance in bytes, analysis/reuse_distance.h): warm or cold caches
+    LogReuseBytes, // log2(1 + the inputs' reuse distance in bytes, analysis/reuse_distance.h), never under
+                   // kWarmReuseBytes: warm or cold caches
     Count,
 };
+// The warmest reuse distance the predictors tell apart: the kernel sampler's warm graphs touch up to this much a pass
+// (zoo/kernel_sampler.cpp), so no sampled kernel was timed warmer. A node whose inputs were touched fewer bytes ago
+// (a ShuffleNet layer after its 28 KB channel shuffle, an attention 1 MB after its projection) is in the cache as the
+// sampler's warm kernels are, and gets their distance: below it, the distance only told the trees which family a
+// kernel came from, and with the time monotone in the distance they priced such kernels from the other families'
+// fastest (held-out ShuffleNet's grouped 1x1 layers at 0.8x, GPT's attention at 0.7x on the H200).
+constexpr double kWarmReuseBytes = 24.0 * (1 << 20);
 constexpr std::size_t kKernelFeatureCount = static_cast<std::size_t>(KernelFeature::Count);
 using KernelFeatures = std::array<float, kKernelFeatureCount>;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "zoo/kernel_sampler.h"
 
+#include "analysis/kernel_predictor.h"
 #include "edit/graph_builder.h"
 
 #include <algorithm>
@@ -81,7 +82,7 @@ public:
 private:
     static constexpr std::size_t kPerGraph = 12;
     static constexpr double kWarmNodeBytes = 8.0 * (1 << 20);
-    static constexpr double kWarmGraphBytes = 24.0 * (1 << 20);
+    static constexpr double kWarmGraphBytes = kWarmReuseBytes; // the predictors' warmest distance is this pass
     static constexpr double kBetweenGraphBytes = 40.0 * (1 << 20);
     struct Pack {
         std::unique_ptr<GraphBuilder> builder;

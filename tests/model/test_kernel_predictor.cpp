@@ -215,6 +215,29 @@ private slots:
         QVERIFY(samples.front().measuredNs > 40 * samples.front().analyticNs); // the slow one is still its own label
     }
 
+    void reuseDistanceIsNoWarmerThanTheSamplersWarmGraphs()
+    {
+        // Inputs touched 28 KB, 1 MB or 24 MiB ago are all in the cache as the kernel sampler's warm kernels are:
+        // one value of the feature, so that the distance cannot tell the trees which graph a kernel came from.
+        // Farther than that, the distance still grows with the bytes; unknown stays missing.
+        const Graph g = modelZoo().front().build(1);
+        const GraphWork w = CostscopeCostModel().work(g, {});
+        std::size_t i = 0;
+        while (i < g.nodes.size() && kernelClassOf(g.nodes[i], w.nodes[i]).empty())
+            ++i;
+        QVERIFY(i < g.nodes.size());
+        const auto reuse = [&](double bytes) {
+            return kernelFeatures(g.nodes[i], w.nodes[i], 1000, w.outputElements[i],
+                                  bytes)[size_t(KernelFeature::LogReuseBytes)];
+        };
+        const float warm = reuse(kWarmReuseBytes);
+        QCOMPARE(warm, float(std::log2(1 + kWarmReuseBytes)));
+        for (double bytes : {0.0, 28e3, 1e6, 0.5 * kWarmReuseBytes})
+            QCOMPARE(reuse(bytes), warm);
+        QVERIFY(reuse(4 * kWarmReuseBytes) > warm + 1.9);
+        QVERIFY(std::isnan(reuse(-1)));
+    }
+
     void leaveOneFamilyOutNeverTrainsOnTheHeldOutFamily()
     {
         // Two families whose kernels run at different ratios of the analytic time: the held-out family is
