@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "shape_operands.h"
 
-#include "cpu/cpu_backend.h"
-#include "measure.h"
+#include "host_constant.h"
 
 #include <algorithm>
 
@@ -16,34 +15,6 @@ bool isIntegerDType(DType t)
     return t == DType::I64 || t == DType::I32;
 }
 
-void makeConstant(Node& n, const HostTensor& value)
-{
-    n.op = Op::make(OpKind::Constant);
-    n.shape = value.shape();
-    const auto* bytes = reinterpret_cast<const std::uint8_t*>(value.bytes());
-    n.data = makeTensorData(std::vector<std::uint8_t>(bytes, bytes + value.byteSize()));
-    n.inputs.clear();
-    n.subgraphs.clear();
-}
-
-// The value of node `n`, whose inputs are all Constants of `g`, computed on the host.
-std::optional<HostTensor> evaluate(const Graph& g, const Node& n)
-{
-    Graph one;
-    for (NodeId id : n.inputs)
-        if (!one.find(id))
-            one.add(*g.find(id));
-    one.add(n);
-    one.outputs = {n.id};
-    CpuBackend cpu(1);
-    auto plan = preparePlan(cpu, one, {}, 0, {});
-    if (!plan || !(*plan)->run())
-        return std::nullopt;
-    auto out = (*plan)->readOutputs();
-    if (!out || out->size() != 1)
-        return std::nullopt;
-    return std::move(out->front());
-}
 } // namespace
 
 bool isFoldedOperand(const HostTensor& t)
@@ -70,7 +41,7 @@ Graph withOperandsFolded(Graph g, const std::vector<HostTensor>& given)
         // The stated dtype spares computing a float tensor only to find it is not an operand.
         if (!fromConstants || !n.subgraphs.empty() || !isIntegerDType(n.shape.dtype))
             continue;
-        if (auto value = evaluate(g, n); value && isFoldedOperand(*value))
+        if (auto value = evaluateOnHost(g, n); value && isFoldedOperand(*value))
             makeConstant(g.nodes[pos], *value);
     }
     g.invalidate();

@@ -10,6 +10,7 @@
 #include "cuda/narrow_native.h"
 #include "ir/constant_fold.h"
 #include "narrow_float_casts.h"
+#include "shape_fold.h"
 #include "widen_to_f32.h"
 
 #include <algorithm>
@@ -207,6 +208,14 @@ Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compile(const Graph& g, con
     // Fills of a constant shape are made once, here (ir/constant_fold.h).
     if (hasFoldableConstants(g))
         return compile(withConstantsFolded(g), bindings, device);
+    // Shapes that follow from the bound input shapes alone are computed here (shape_fold.h).
+    return compileWithShapesFolded(g, bindings,
+                                   [&](const Graph& graph) { return compileAsGiven(graph, bindings, device); });
+}
+
+Result<std::unique_ptr<ExecutablePlan>> CudaBackend::compileAsGiven(const Graph& g, const Bindings& bindings,
+                                                                    DeviceIndex device)
+{
     // If, Loop and Scan run on the host, their bodies and the stretches between them as CUDA plans of their own
     // (compiled by a copy of this backend: a body is compiled again while the plan runs).
     if (hasControlFlow(g))

@@ -22,6 +22,9 @@ public:
     const cuda::CudaOptions& options() const { return m_options; }
 
 private:
+    // compile() once the graph's constants and shapes are folded.
+    Result<std::unique_ptr<ExecutablePlan>> compileAsGiven(const Graph& g, const Bindings& bindings,
+                                                           DeviceIndex device);
     cuda::CudaOptions m_options;
 };
 

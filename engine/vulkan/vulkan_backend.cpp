@@ -2,6 +2,7 @@
 #include "vulkan/vulkan_backend.h"
 #include "control_flow_plan.h"
 #include "ir/constant_fold.h"
+#include "shape_fold.h"
 #include "synthetic.h"
 #include "vulkan/vk_plan.h"
 
@@ -174,6 +175,14 @@ Result<std::unique_ptr<ExecutablePlan>> VulkanBackend::compile(const Graph& g, c
     // Fills of a constant shape are made once, here (ir/constant_fold.h).
     if (hasFoldableConstants(g))
         return compile(withConstantsFolded(g), bindings, device);
+    // Shapes that follow from the bound input shapes alone are computed here (shape_fold.h): Vulkan runs no Shape.
+    return compileWithShapesFolded(g, bindings,
+                                   [&](const Graph& graph) { return compileAsGiven(graph, bindings, device); });
+}
+
+Result<std::unique_ptr<ExecutablePlan>> VulkanBackend::compileAsGiven(const Graph& g, const Bindings& bindings,
+                                                                      DeviceIndex device)
+{
     auto ctx = context(device);
     if (!ctx)
         return ctx.error();

@@ -20,6 +20,9 @@ public:
     Result<std::shared_ptr<Context>> context(DeviceIndex device);
 
 private:
+    // compile() once the graph's constants and shapes are folded.
+    Result<std::unique_ptr<ExecutablePlan>> compileAsGiven(const Graph& g, const Bindings& bindings,
+                                                           DeviceIndex device);
     Result<std::shared_ptr<Instance>> instance() const;
     mutable std::mutex m_mutex;
     mutable std::shared_ptr<Instance> m_instance;
