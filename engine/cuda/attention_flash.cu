@@ -73,8 +73,10 @@ __global__ void __launch_bounds__(BQ * 4, 2) attentionFlashKernel(AttentionArgs 
     // pointers the compiler must assume may alias the shared tiles, so a load after a store waits for it, and the
     // loads would go to L2 one after another (16 of K and 16 of V a thread and tile). All 16 at once would need
     // over 200 registers.
-    constexpr int kPerThread = kKeys * kD / (BQ * 4); // elements of a K or V tile a thread stages (Q's too)
-    constexpr int kQPerThread = kD / 4;                 // of the block's BQ query rows
+    // Elements a thread stages: of a K or a V tile (16 with 64 query rows a block, 32 with 32), and of the block's
+    // BQ query rows (always 16: the Q tile has BQ rows, the K tile kKeys).
+    constexpr int kPerThread = kKeys * kD / (BQ * 4);
+    constexpr int kQPerThread = BQ * kD / (BQ * 4);
     constexpr int kChunk = 4;
 #pragma unroll 1
     for (int u0 = 0; u0 < kQPerThread; u0 += kChunk) {
